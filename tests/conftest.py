@@ -1,0 +1,34 @@
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def _isolated_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch):
+    """Each test session gets its own rule cache, so tests never depend on ~/.cache."""
+    cache = tmp_path_factory.getbasetemp() / "wukong-cache"
+    monkeypatch.setenv("WUKONG_LINT_CACHE_DIR", str(cache))
+
+
+def git(repo: Path, *args: str, env: dict[str, str] | None = None) -> str:
+    full_env = {**os.environ, **(env or {})}
+    proc = subprocess.run(
+        ["git", *args], cwd=repo, env=full_env, capture_output=True, text=True, check=True
+    )
+    return proc.stdout
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """A fresh git repository with an identity and no commits."""
+    path = tmp_path / "repo"
+    path.mkdir()
+    git(path, "init", "-q", "-b", "main")
+    git(path, "config", "user.email", "dev@example.com")
+    git(path, "config", "user.name", "Dev")
+    git(path, "config", "commit.gpgsign", "false")
+    return path

@@ -1,0 +1,176 @@
+"""Command line: argument parsing only; the work is done by library functions.
+
+Exit codes: 0 nothing at or above --fail-on; 1 findings at or above it; 2 usage, config or
+input error (one line on stderr, never a traceback).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from wukong_lint import __version__
+from wukong_lint.errors import UsageError, WukongError
+
+SEVERITY_NAMES = ("low", "medium", "high", "critical")
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise UsageError(f"{self.prog}: {message}")
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="wukong-lint", description="Policy linter for AI-agent work.")
+    parser.add_argument("--version", action="version", version=f"wukong-lint {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    check = sub.add_parser("check", help="scan files, folders, staged changes or a commit range")
+    check.add_argument("paths", nargs="*", metavar="PATH", help="files or folders (default: .)")
+    what = check.add_mutually_exclusive_group()
+    what.add_argument("--staged", action="store_true", help="only lines added in the git index")
+    what.add_argument("--diff", metavar="BASE..HEAD", help="only lines added in a commit range")
+    check.add_argument("--format", choices=("text", "json"), default="text")
+    check.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE")
+    check.add_argument("--fail-on", choices=SEVERITY_NAMES, default="high")
+    check.add_argument(
+        "--rules",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="extra rule files or folders (repeatable)",
+    )
+    check.add_argument("--select", action="append", default=[], metavar="RULE_OR_CATEGORY")
+    check.add_argument("--ignore", action="append", default=[], metavar="RULE_OR_CATEGORY")
+    check.add_argument(
+        "--no-builtin-rules", action="store_true", help="use only the rules given with --rules"
+    )
+
+    rules = sub.add_parser("rules", help="list, show or test rules")
+    rules_sub = rules.add_subparsers(dest="rules_command", metavar="ACTION", parser_class=_Parser)
+    r_list = rules_sub.add_parser("list", help="table of rules")
+    r_show = rules_sub.add_parser("show", help="docs and examples of one rule")
+    r_show.add_argument("rule_id")
+    r_test = rules_sub.add_parser("test", help="run the examples of rules")
+    r_test.add_argument("dirs", nargs="*", metavar="DIR")
+    for p in (r_list, r_show, r_test):
+        p.add_argument("--rules", action="append", default=[], metavar="DIR")
+    return parser
+
+
+def _split(values: list[str]) -> list[str]:
+    return [v.strip() for value in values for v in value.split(",") if v.strip()]
+
+
+def _load(args: argparse.Namespace, *, builtin: bool = True):
+    from wukong_lint.engine.loader import load_rules
+
+    return load_rules(tuple(Path(d) for d in args.rules), builtin=builtin)
+
+
+def _cmd_check(args: argparse.Namespace) -> int:
+    from wukong_lint.engine.scan import Scanner
+    from wukong_lint.engine.selection import is_selected
+    from wukong_lint.model import Severity
+
+    if (args.staged or args.diff) and args.paths:
+        raise UsageError("check: give PATHs or --staged/--diff, not both")
+    if args.no_builtin_rules and not args.rules:
+        raise UsageError("check: --no-builtin-rules needs --rules DIR")
+    select, ignore = _split(args.select), _split(args.ignore)
+    ruleset = _load(args, builtin=not args.no_builtin_rules).select(
+        lambda rule: is_selected(rule, select, ignore)
+    )
+    scanner = Scanner(ruleset)
+    if args.staged:
+        from wukong_lint.sources.git import staged_units
+
+        scanner.scan(staged_units())
+    elif args.diff:
+        from wukong_lint.sources.git import range_units
+
+        scanner.scan(range_units(args.diff))
+    else:
+        from wukong_lint.sources.files import file_units
+
+        scanner.scan(file_units(args.paths or ["."]))
+    report = scanner.report()
+
+    from wukong_lint.report import render
+
+    for error in report.errors:
+        print(f"wukong-lint: warning: {error.path}: {error.message}", file=sys.stderr)
+    if args.output:
+        from wukong_lint.fsutil import atomic_write_text
+
+        try:
+            atomic_write_text(Path(args.output), render(report, args.format))
+        except OSError as err:
+            raise UsageError(f"cannot write {args.output}: {err.strerror or err}") from None
+    else:
+        color = args.format == "text" and sys.stdout.isatty() and "NO_COLOR" not in os.environ
+        sys.stdout.write(render(report, args.format, color=color))
+    return 1 if report.failing(Severity.parse(args.fail_on)) else 0
+
+
+def _cmd_rules(args: argparse.Namespace) -> int:
+    if args.rules_command == "list":
+        ruleset = _load(args)
+        for rule in ruleset.rules:
+            state = "on" if rule.enabled else "off"
+            severity = SEVERITY_NAMES[rule.severity - 1]
+            print(f"{rule.id:<44} {rule.category:<20} {severity:<9} {rule.kind:<8} {state}")
+        return 0
+    if args.rules_command == "show":
+        ruleset = _load(args)
+        rule = ruleset.by_id.get(args.rule_id)
+        if rule is None:
+            raise UsageError(f"rules show: unknown rule {args.rule_id!r}")
+        print(
+            f"{rule.id}  ({rule.category}, {SEVERITY_NAMES[rule.severity - 1]}, kind {rule.kind})"
+        )
+        print(f"\n{rule.message}\n\n{rule.docs}\n")
+        print("Matches:")
+        for text in rule.examples_match:
+            print(f"  {text}")
+        print("Does not match:")
+        for text in rule.examples_no_match:
+            print(f"  {text}")
+        return 0
+    if args.rules_command == "test":
+        from wukong_lint.engine.examples import example_problems
+
+        dirs = args.dirs + args.rules
+        ruleset = _load(argparse.Namespace(rules=dirs), builtin=not dirs)
+        problems = [p for rule in ruleset.rules for p in example_problems(rule)]
+        for problem in problems:
+            print(problem)
+        n = len(ruleset.rules)
+        print(f"{n} rule{'s' if n != 1 else ''} tested, {len(problems)} problem(s).")
+        return 1 if problems else 0
+    raise UsageError("rules: expected one of: list, show ID, test [DIR]")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _build_parser()
+    try:
+        args = parser.parse_args(argv)
+        if args.command == "check":
+            return _cmd_check(args)
+        if args.command == "rules":
+            return _cmd_rules(args)
+        parser.print_help(sys.stderr)
+        return 2
+    except WukongError as err:
+        print(f"wukong-lint: error: {err}", file=sys.stderr)
+        return err.exit_code
+    except KeyboardInterrupt:
+        print("wukong-lint: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # The reader went away (e.g. `| head`); nothing more to say.
+        sys.stderr.close()
+        return 0

@@ -1,0 +1,1 @@
+"""Rule schema, loading and compile cache, prefilter, matchers and the scan loop."""

@@ -1,0 +1,34 @@
+"""Run a rule's own examples: every `match` must produce a finding, no `no_match` may."""
+
+from __future__ import annotations
+
+from wukong_lint.engine.rules import CompiledRule, RuleSet
+from wukong_lint.engine.scan import scan_unit
+from wukong_lint.model import Source, Unit
+
+
+def example_path(rule: CompiledRule) -> str:
+    """A path the rule applies to, so path-restricted rules can be tested too."""
+    for glob in rule.paths:
+        candidate = glob.replace("**/", "").replace("*", "example")
+        if rule.applies_to_path(candidate):
+            return candidate
+    return "example.txt"
+
+
+def example_problems(rule: CompiledRule) -> list[str]:
+    """Human-readable problems with a rule's examples (empty when they all behave)."""
+    ruleset = RuleSet([rule])
+    kind = rule.applies_to[0]
+    path = example_path(rule)
+    problems = []
+    for expected, texts in ((True, rule.examples_match), (False, rule.examples_no_match)):
+        for text in texts:
+            unit = Unit(path, text, Source(kind=kind))
+            findings, errors = scan_unit(ruleset, unit)
+            for error in errors:
+                problems.append(f"{rule.id}: {error.message} on example {text[:60]!r}")
+            if bool(findings) != expected:
+                verb = "should match but does not" if expected else "should not match but does"
+                problems.append(f"{rule.id}: example {verb}: {text[:80]!r}")
+    return problems

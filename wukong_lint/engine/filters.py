@@ -1,0 +1,128 @@
+"""Named false-positive filters that rules switch on in their YAML (`filters: [...]`).
+
+A filter is a predicate on a candidate secret: True means "this is not a real secret, drop it".
+They are shared by all rules, so what counts as a placeholder is decided once, here, and each
+rule only chooses which filters apply to it. Standard library only (hot path).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Callable
+
+# Words that mark a value as a stand-in, documentation or test value rather than a credential.
+# Matched case-insensitively as substrings of the secret.
+PLACEHOLDER_WORDS = (
+    "example",
+    "your",
+    "placeholder",
+    "changeme",
+    "change_me",
+    "change-me",
+    "dummy",
+    "sample",
+    "redacted",
+    "xxxx",
+    "****",
+    "....",
+    "insert",
+    "replace",
+    "fake",
+    "notreal",
+    "not_a_real",
+    "not-a-real",
+    "mysecret",
+    "secret_here",
+    "goes_here",
+    "todo",
+    "fixme",
+    "foobar",
+    "lorem",
+    "ipsum",
+)
+
+_TEMPLATE = re.compile(
+    r"""
+    \$\{ | \{\{ | \$\( | %\( | <% | \{%    # ${VAR} {{ var }} $(cmd) %(name)s <%= %> {% %}
+    | ^\$[A-Za-z_]\w*$                      # $VAR
+    | ^%[A-Za-z_]\w*%$                      # %VAR% (Windows)
+    | ^\{[A-Za-z_][\w.]*\}$                 # {name}
+    | ^<[^<>]+>$                            # <password>
+    | %s | %d                               # printf-style holes
+    """,
+    re.VERBOSE,
+)
+
+# Values that are code rather than data: environment lookups, attribute chains, calls.
+_CODE = re.compile(
+    r"""
+    os\.environ | os\.getenv | getenv\( | process\.env | env\( | ENV\[ | System\.getenv
+    | config\( | settings\. | secrets\. | vault\( | \bnull\b | \bNone\b | \bundefined\b
+    | ^(true|false|nil|none|null)$
+    | ^[A-Za-z_][\w]*(\.[A-Za-z_]\w*)+$     # attribute chain: self.password, cfg.api_key
+    | ^[A-Za-z_][\w.]*\(                     # a call: get_token(...)
+    | ^[A-Za-z_][\w.]*\[                     # an index: env["X"]
+    """,
+    re.VERBOSE | re.IGNORECASE,
+)
+
+_WORDY = re.compile(r"^[A-Za-z_\-. ]+$")
+_PATHLIKE = re.compile(r"^(/|\./|\.\./|~/|[A-Za-z]:\\)|\.(pem|key|json|ya?ml|txt|crt|p12|env|cfg)$")
+_URLISH = re.compile(r"^[a-z][a-z0-9+.-]*://[^@\s]*$", re.IGNORECASE)
+_SEQUENCE = "0123456789abcdefghijklmnopqrstuvwxyz0123456789"
+_HEX = re.compile(r"^[0-9a-f]+$")
+_UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.I)
+
+
+def shannon_entropy(text: str) -> float:
+    """Bits per character of `text` (0.0 for the empty string)."""
+    if not text:
+        return 0.0
+    length = len(text)
+    return -sum((n / length) * math.log2(n / length) for n in Counter(text).values())
+
+
+def is_placeholder(value: str) -> bool:
+    lowered = value.lower()
+    if len(set(lowered)) <= 2:  # "", "aaaa", "0000", "abab"
+        return True
+    if len(lowered) >= 8 and lowered in _SEQUENCE:  # "12345678", "abcdefgh"
+        return True
+    return any(word in lowered for word in PLACEHOLDER_WORDS)
+
+
+def is_template(value: str) -> bool:
+    return bool(_TEMPLATE.search(value))
+
+
+def is_code(value: str) -> bool:
+    return bool(_CODE.search(value))
+
+
+def is_word(value: str) -> bool:
+    """Letters and separators only: an identifier or a phrase, not a generated credential."""
+    return bool(_WORDY.match(value))
+
+
+def is_path_or_url(value: str) -> bool:
+    return bool(_PATHLIKE.search(value) or _URLISH.match(value))
+
+
+def is_hash_or_uuid(value: str) -> bool:
+    """Bare hex digests of common lengths and UUIDs: checksums and ids, not credentials."""
+    lowered = value.lower()
+    return bool(_UUID.match(lowered) or (_HEX.match(lowered) and len(lowered) in (32, 40, 64, 128)))
+
+
+FILTERS: dict[str, Callable[[str], bool]] = {
+    "placeholder": is_placeholder,
+    "template": is_template,
+    "code": is_code,
+    "word": is_word,
+    "path-or-url": is_path_or_url,
+    "hash-or-uuid": is_hash_or_uuid,
+}
+
+DEFAULT_SECRET_FILTERS = ("placeholder", "template")

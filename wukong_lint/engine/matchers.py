@@ -1,0 +1,102 @@
+"""Matchers: pure functions from (rule, unit) to hits, registered by rule `kind`.
+
+A hit is a span of the unit's text plus the span of the secret inside it (to hash and redact).
+Turning hits into findings (lines, snippets, suppression, fingerprints) is shared, in scan.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import NamedTuple
+
+from wukong_lint.engine.filters import FILTERS, shannon_entropy
+from wukong_lint.engine.rules import CompiledRule
+from wukong_lint.model import Unit
+
+# A regex gets at least this long per unit, plus time proportional to the text size, before it
+# is stopped and reported: enough for any sane pattern, bounded for a pathological one.
+REGEX_TIMEOUT_BASE = 1.0
+REGEX_TIMEOUT_PER_MB = 0.5
+
+
+class Hit(NamedTuple):
+    start: int
+    end: int
+    secret_start: int
+    secret_end: int
+
+
+class RuleTimeout(Exception):
+    """A rule's regex ran out of time on a unit."""
+
+
+def _secret_span(rule: CompiledRule, match: object) -> tuple[int, int]:
+    group = rule.secret_group
+    if group is None:
+        groupindex = match.re.groupindex  # type: ignore[attr-defined]
+        if "secret" in groupindex:
+            group = "secret"
+        elif match.re.groups:  # type: ignore[attr-defined]
+            group = 1
+        else:
+            group = 0
+    start, end = match.span(group)  # type: ignore[attr-defined]
+    if start < 0:  # the group did not take part: fall back to the whole match
+        start, end = match.span()  # type: ignore[attr-defined]
+    return start, end
+
+
+def _line_of(text: str, start: int, end: int) -> str:
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    return text[line_start : line_end if line_end >= 0 else len(text)]
+
+
+def _allowed(rule: CompiledRule, match: object, secret: str, unit: Unit) -> bool:
+    for target, pattern in rule.allow_patterns():
+        if target == "secret":
+            subject = secret
+        elif target == "match":
+            subject = match.group(0)  # type: ignore[attr-defined]
+        elif target == "line":
+            subject = _line_of(unit.text, *match.span())  # type: ignore[attr-defined]
+        elif target == "path":
+            subject = unit.path
+        else:
+            subject = match.group(target) or ""  # type: ignore[attr-defined]
+        if pattern.search(subject):
+            return True
+    return False
+
+
+def is_filtered(rule: CompiledRule, secret: str) -> bool:
+    """The shared false-positive filters a rule switched on (length, entropy, named filters)."""
+    if len(secret) < rule.min_length:
+        return True
+    if rule.entropy is not None and shannon_entropy(secret) < rule.entropy:
+        return True
+    return any(FILTERS[name](secret) for name in rule.filters)
+
+
+def match_regex(rule: CompiledRule, unit: Unit) -> Iterator[Hit]:
+    text = unit.text
+    timeout = REGEX_TIMEOUT_BASE + REGEX_TIMEOUT_PER_MB * len(text) / 1_000_000
+    try:
+        for match in rule.pattern().finditer(text, timeout=timeout):
+            start, end = match.span()
+            if start == end:
+                continue
+            s_start, s_end = _secret_span(rule, match)
+            secret = text[s_start:s_end]
+            if is_filtered(rule, secret):
+                continue
+            if rule.allow and _allowed(rule, match, secret, unit):
+                continue
+            yield Hit(start, end, s_start, s_end)
+    except TimeoutError:
+        raise RuleTimeout(f"rule '{rule.id}' timed out after {timeout:.1f}s") from None
+
+
+MATCHERS: dict[str, Callable[[CompiledRule, Unit], Iterator[Hit]]] = {
+    "regex": match_regex,
+}

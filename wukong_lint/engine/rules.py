@@ -1,0 +1,131 @@
+"""Compiled rules: the runtime form of validated YAML rules, plus the keyword prefilter.
+
+These records hold only plain data so that the whole rule set can be cached with `marshal`
+(no pickle, so a cache file can never run code) and loaded without pydantic or YAML.
+Regexes are compiled lazily: a rule whose keywords never occur costs nothing.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from wukong_lint.model import Severity
+
+
+@dataclass(slots=True)
+class CompiledRule:
+    id: str
+    category: str
+    severity: int
+    message: str
+    kind: str
+    applies_to: tuple[str, ...]
+    source_file: str
+    docs: str = ""
+    keywords: tuple[str, ...] = ()
+    regex: str = ""
+    secret_group: int | str | None = None
+    entropy: float | None = None
+    min_length: int = 0
+    filters: tuple[str, ...] = ()
+    # (target, pattern) pairs
+    allow: tuple[tuple[str, str], ...] = ()
+    redact: bool = False
+    paths: tuple[str, ...] = ()
+    exclude_paths: tuple[str, ...] = ()
+    enabled: bool = True
+    tags: tuple[str, ...] = ()
+    examples_match: tuple[str, ...] = ()
+    examples_no_match: tuple[str, ...] = ()
+    _compiled: Any = field(default=None, repr=False, compare=False)
+    _allow_compiled: Any = field(default=None, repr=False, compare=False)
+
+    @property
+    def severity_enum(self) -> Severity:
+        return Severity(self.severity)
+
+    def pattern(self) -> Any:
+        if self._compiled is None:
+            import regex
+
+            self._compiled = regex.compile(self.regex, regex.VERSION0)
+        return self._compiled
+
+    def allow_patterns(self) -> tuple[tuple[str, Any], ...]:
+        if self._allow_compiled is None:
+            import regex
+
+            self._allow_compiled = tuple(
+                (target, regex.compile(p, regex.VERSION0)) for target, p in self.allow
+            )
+        return self._allow_compiled
+
+    def applies_to_path(self, path: str) -> bool:
+        if self.paths and not any(_glob(path, g) for g in self.paths):
+            return False
+        return not any(_glob(path, g) for g in self.exclude_paths)
+
+    def to_data(self) -> dict[str, Any]:
+        data = asdict(self)
+        data.pop("_compiled")
+        data.pop("_allow_compiled")
+        return data
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> CompiledRule:
+        return cls(**data)
+
+
+def _glob(path: str, pattern: str) -> bool:
+    """A glob on the path and on its basename (so `*.pem` matches `a/b/c.pem`)."""
+    if fnmatch.fnmatchcase(path, pattern):
+        return True
+    if "/" not in pattern:
+        return fnmatch.fnmatchcase(path.rsplit("/", 1)[-1], pattern)
+    return False
+
+
+class RuleSet:
+    """The enabled rules and a one-pass keyword prefilter over them."""
+
+    def __init__(self, rules: list[CompiledRule]) -> None:
+        self.rules = rules
+        self.by_id = {r.id: r for r in rules}
+        self._automaton: Any = None
+        self._no_keyword: tuple[int, ...] = ()
+        self._built = False
+
+    def select(self, keep: Any) -> RuleSet:
+        return RuleSet([r for r in self.rules if keep(r)])
+
+    def _build(self) -> None:
+        import ahocorasick
+
+        table: dict[str, list[int]] = {}
+        no_keyword = []
+        for index, rule in enumerate(self.rules):
+            if not rule.keywords:
+                no_keyword.append(index)
+            for keyword in rule.keywords:
+                table.setdefault(keyword, []).append(index)
+        automaton = ahocorasick.Automaton()
+        for keyword, indexes in table.items():
+            automaton.add_word(keyword, tuple(indexes))
+        if table:
+            automaton.make_automaton()
+        self._automaton = automaton if table else None
+        self._no_keyword = tuple(no_keyword)
+        self._built = True
+
+    def candidates(self, text: str) -> list[CompiledRule]:
+        """Rules whose keywords occur in `text` (case-insensitively), in rule order."""
+        if not self._built:
+            self._build()
+        hit: set[int] = set(self._no_keyword)
+        if self._automaton is not None:
+            lowered = text.lower()
+            for _end, indexes in self._automaton.iter(lowered):
+                hit.update(indexes)
+        return [self.rules[i] for i in sorted(hit)]

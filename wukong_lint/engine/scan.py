@@ -1,0 +1,186 @@
+"""Run a rule set over units: prefilter, match, locate, redact, suppress, fingerprint."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from wukong_lint import redact, suppress
+from wukong_lint.engine.matchers import MATCHERS, Hit, RuleTimeout
+from wukong_lint.engine.rules import CompiledRule, RuleSet
+from wukong_lint.model import (
+    Finding,
+    Report,
+    ScanError,
+    Severity,
+    Stats,
+    Unit,
+    fingerprint,
+    sha256_hex,
+)
+from wukong_lint.sources.text import Skipped
+
+
+class _Lines:
+    """Offset -> (line, column) for one text, counting newlines incrementally."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._offset = 0
+        self._line = 1
+
+    def locate(self, offset: int) -> tuple[int, int]:
+        if offset < self._offset:
+            self._offset, self._line = 0, 1
+        self._line += self.text.count("\n", self._offset, offset)
+        self._offset = offset
+        line_start = self.text.rfind("\n", 0, offset) + 1
+        return self._line, offset - line_start + 1
+
+    def line_text(self, offset: int) -> tuple[int, str]:
+        start = self.text.rfind("\n", 0, offset) + 1
+        end = self.text.find("\n", offset)
+        if end < 0:
+            end = len(self.text)
+        line = self.text[start:end]
+        return start, line[:-1] if line.endswith("\r") else line
+
+
+@dataclass(slots=True)
+class _Candidate:
+    rule: CompiledRule
+    hit: Hit
+    line: int
+    column: int
+    end_line: int
+
+
+def _is_generic(rule: CompiledRule) -> bool:
+    return "generic" in rule.tags
+
+
+def _drop_overlaps(found: list[_Candidate]) -> list[_Candidate]:
+    """One secret, one finding: where secret spans overlap, keep the most specific rule."""
+    secrets = [c for c in found if c.rule.category == "secret"]
+    if len(secrets) < 2:
+        return found
+    ranked = sorted(secrets, key=lambda c: (_is_generic(c.rule), -c.rule.severity, c.hit.start))
+    kept: list[_Candidate] = []
+    for cand in ranked:
+        s, e = cand.hit.secret_start, cand.hit.secret_end
+        if any(s < k.hit.secret_end and k.hit.secret_start < e for k in kept):
+            continue
+        kept.append(cand)
+    kept_ids = {id(c) for c in kept}
+    return [c for c in found if c.rule.category != "secret" or id(c) in kept_ids]
+
+
+def scan_unit(ruleset: RuleSet, unit: Unit) -> tuple[list[Finding], list[ScanError]]:
+    text = unit.text
+    kind = unit.source.kind
+    errors: list[ScanError] = []
+    lines = _Lines(text)
+    found: list[_Candidate] = []
+    for rule in ruleset.candidates(text):
+        if kind not in rule.applies_to or not rule.applies_to_path(unit.path):
+            continue
+        matcher = MATCHERS[rule.kind]
+        try:
+            for hit in matcher(rule, unit):
+                line, column = lines.locate(hit.start)
+                end_line = line + text.count("\n", hit.start, max(hit.start, hit.end - 1))
+                if unit.added_lines is not None and not any(
+                    n in unit.added_lines for n in range(line, end_line + 1)
+                ):
+                    continue
+                found.append(_Candidate(rule, hit, line, column, end_line))
+        except RuleTimeout as err:
+            errors.append(ScanError(unit.path, str(err)))
+    if not found:
+        return [], errors
+    found = _drop_overlaps(found)
+    found.sort(key=lambda c: (c.hit.start, c.rule.id))
+
+    # Every secret span is masked in every snippet, whichever finding the snippet belongs to.
+    secret_spans = [(c.hit.secret_start, c.hit.secret_end) for c in found if c.rule.redact]
+    occurrences: dict[tuple[str, str], int] = {}
+    findings = []
+    for cand in found:
+        rule, hit = cand.rule, cand.hit
+        line_start, line_text = lines.line_text(hit.start)
+        line_end = line_start + len(line_text)
+        spans = [
+            (s - line_start, e - line_start)
+            for s, e in secret_spans
+            if s < line_end and e > line_start
+        ]
+        snippet = redact.clip(redact.mask_spans(line_text, spans), hit.start - line_start)
+        matched = (
+            text[hit.secret_start : hit.secret_end] if rule.redact else text[hit.start : hit.end]
+        )
+        match_hash = sha256_hex(matched)
+        key = (rule.id, match_hash)
+        occurrence = occurrences.get(key, 0)
+        occurrences[key] = occurrence + 1
+        names = suppress.parse_ignore(line_text)
+        findings.append(
+            Finding(
+                rule_id=rule.id,
+                category=rule.category,
+                severity=Severity(rule.severity),
+                message=rule.message,
+                path=unit.path,
+                line=cand.line + unit.first_line - 1,
+                column=cand.column,
+                end_line=cand.end_line + unit.first_line - 1,
+                snippet=snippet,
+                fingerprint=fingerprint(rule.id, unit.path, match_hash, occurrence),
+                source=unit.source,
+                match_hash=match_hash,
+                suppressed=names is not None and suppress.covers(names, rule.id, rule.category),
+            )
+        )
+    return findings, errors
+
+
+@dataclass
+class Scanner:
+    """Accumulates findings, errors and stats over a stream of units."""
+
+    ruleset: RuleSet
+    findings: list[Finding] = field(default_factory=list)
+    errors: list[ScanError] = field(default_factory=list)
+    files: int = 0
+    bytes: int = 0
+    units: int = 0
+    skipped: int = 0
+    started: float = field(default_factory=time.perf_counter)
+
+    def scan(self, items: Iterable[Unit | ScanError | Skipped]) -> None:
+        """Scan the units a source yields; its errors and skips are recorded, never fatal."""
+        for item in items:
+            if isinstance(item, Unit):
+                self.units += 1
+                if item.source.record is None:
+                    self.files += 1
+                self.bytes += len(item.text)
+                found, errors = scan_unit(self.ruleset, item)
+                self.findings.extend(found)
+                self.errors.extend(errors)
+            elif isinstance(item, ScanError):
+                self.errors.append(item)
+            else:
+                self.skipped += 1
+
+    def report(self) -> Report:
+        findings = tuple(sorted(self.findings, key=Finding.sort_key))
+        stats = Stats(
+            files=self.files,
+            bytes=self.bytes,
+            units=self.units,
+            seconds=round(time.perf_counter() - self.started, 4),
+            suppressed=sum(1 for f in findings if f.suppressed),
+            skipped=self.skipped,
+        )
+        return Report(findings, stats, tuple(self.errors))

@@ -1,0 +1,126 @@
+"""The rule schema: what a YAML rule may say, validated with pydantic.
+
+Imported only when rule files change (the compiled rule set is cached), because pydantic
+costs tens of milliseconds to import and the pre-commit hot path cannot afford it.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import regex
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from wukong_lint.engine.filters import FILTERS
+from wukong_lint.model import CATEGORIES, UNIT_KINDS
+
+Category = Literal[CATEGORIES]  # type: ignore[valid-type]
+UnitKind = Literal[UNIT_KINDS]  # type: ignore[valid-type]
+SeverityName = Literal["low", "medium", "high", "critical"]
+FilterName = Literal[tuple(FILTERS)]  # type: ignore[valid-type]
+
+RULE_ID_PATTERN = r"^[a-z0-9][a-z0-9_-]*(\.[a-z0-9][a-z0-9_-]*)+$"
+# What an allow entry may look at: the secret, the whole match, the line, the path, or a
+# named group of the rule's regex.
+ALLOW_TARGETS = ("secret", "match", "line", "path")
+
+
+def _compile(pattern: str, what: str) -> regex.Pattern[str]:
+    try:
+        return regex.compile(pattern, regex.VERSION0)
+    except (regex.error, TypeError) as err:
+        raise ValueError(f"bad {what} {pattern!r}: {err}") from None
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Examples(Strict):
+    """Text that must produce a finding of this rule, and text that must not."""
+
+    match: list[str] = Field(min_length=1)
+    no_match: list[str] = Field(min_length=1)
+
+
+class Allow(Strict):
+    regex: str
+    target: str = "secret"
+
+    @field_validator("regex")
+    @classmethod
+    def _valid_regex(cls, value: str) -> str:
+        _compile(value, "allow regex")
+        return value
+
+
+class RuleBase(Strict):
+    id: str = Field(pattern=RULE_ID_PATTERN)
+    category: Category
+    severity: SeverityName
+    message: str = Field(min_length=1)
+    docs: str = Field(min_length=1)
+    examples: Examples
+    applies_to: list[UnitKind] = Field(default_factory=lambda: list(UNIT_KINDS), min_length=1)
+    # Globs (matched against the unit's path); an empty `paths` means every path.
+    paths: list[str] = Field(default_factory=list)
+    exclude_paths: list[str] = Field(default_factory=list)
+    enabled: bool = True
+    tags: list[str] = Field(default_factory=list)
+
+
+class RegexRule(RuleBase):
+    """A regular expression, preselected by keywords, with optional filters on the secret."""
+
+    kind: Literal["regex"]
+    # Lower-case literals; the regex runs only on text containing at least one of them.
+    keywords: list[str] = Field(min_length=1)
+    regex: str
+    # The group holding the secret (number or name). Default: the group named `secret`, else
+    # group 1 when the pattern has groups, else the whole match.
+    secret_group: int | str | None = None
+    # Minimum Shannon entropy (bits per character) of the secret.
+    entropy: float | None = Field(default=None, ge=0.0, le=8.0)
+    min_length: int = Field(default=0, ge=0)
+    # Named false-positive filters (see engine/filters.py). Default for secrets:
+    # placeholder + template.
+    filters: list[FilterName] | None = None
+    allow: list[Allow | str] = Field(default_factory=list)
+    # Redact the secret in snippets. Default: true for the `secret` category.
+    redact: bool | None = None
+
+    @field_validator("keywords")
+    @classmethod
+    def _keywords(cls, value: list[str]) -> list[str]:
+        cleaned = [k.lower() for k in value]
+        if any(not k.strip() for k in cleaned):
+            raise ValueError("keywords must be non-empty strings")
+        return cleaned
+
+    @field_validator("regex")
+    @classmethod
+    def _valid_regex(cls, value: str) -> str:
+        _compile(value, "regex")
+        return value
+
+    @model_validator(mode="after")
+    def _groups_exist(self) -> RegexRule:
+        compiled = _compile(self.regex, "regex")
+        group = self.secret_group
+        if isinstance(group, int) and not 0 <= group <= compiled.groups:
+            raise ValueError(f"secret_group {group} but the regex has {compiled.groups} groups")
+        if isinstance(group, str) and group not in compiled.groupindex:
+            raise ValueError(f"secret_group {group!r} is not a named group of the regex")
+        for entry in self.allow:
+            target = entry.target if isinstance(entry, Allow) else "secret"
+            if target not in ALLOW_TARGETS and target not in compiled.groupindex:
+                raise ValueError(
+                    f"allow target {target!r} is neither one of {', '.join(ALLOW_TARGETS)} "
+                    "nor a named group of the regex"
+                )
+        return self
+
+
+# Each kind of rule is one model; the `kind` key selects it. A new matcher adds its model here
+# and its function in engine/matchers.py.
+RULE_MODELS: dict[str, type[RuleBase]] = {"regex": RegexRule}

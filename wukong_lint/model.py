@@ -1,0 +1,141 @@
+"""Core records shared by sources, matchers, filters and reporters.
+
+Everything here is immutable and cheap to import: this module is on the pre-commit hot path,
+so it uses only the standard library.
+"""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+from dataclasses import dataclass, field
+
+CATEGORIES = (
+    "secret",
+    "dangerous-command",
+    "sensitive-path",
+    "injection",
+    "info-leak",
+    "body-boundary",
+    "avatar-boundary",
+    "transcript-integrity",
+    "anchor",
+    "memory-bank",
+    "hardcoded-config",
+)
+
+UNIT_KINDS = ("file", "diff", "transcript", "memory")
+
+
+class Severity(enum.IntEnum):
+    LOW = 1
+    MEDIUM = 2
+    HIGH = 3
+    CRITICAL = 4
+
+    @property
+    def label(self) -> str:
+        return self.name.lower()
+
+    @classmethod
+    def parse(cls, text: str) -> Severity:
+        try:
+            return cls[text.strip().upper()]
+        except KeyError:
+            names = ", ".join(s.label for s in cls)
+            raise ValueError(f"unknown severity {text!r} (expected one of: {names})") from None
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """Where a unit came from, beyond its path (the `source` object of the JSON report)."""
+
+    kind: str = "file"
+    tool: str | None = None
+    agent: str | None = None
+    record: int | None = None
+    commit: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """Text with provenance: the input of every matcher.
+
+    `added_lines` is None when every line counts (plain files); for diffs it holds the line
+    numbers (1-based, in the new file) that the change added. The whole new file is kept in
+    `text` so that matchers see full context, and findings are kept only on added lines.
+    """
+
+    path: str
+    text: str
+    source: Source = field(default_factory=Source)
+    added_lines: frozenset[int] | None = None
+    first_line: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    rule_id: str
+    category: str
+    severity: Severity
+    message: str
+    path: str
+    line: int
+    column: int
+    end_line: int
+    snippet: str
+    fingerprint: str
+    source: Source = field(default_factory=Source)
+    # sha256 of the matched text (for secrets: of the secret itself). Never the value.
+    match_hash: str = ""
+    suppressed: bool = False
+
+    def sort_key(self) -> tuple[str, int, int, str]:
+        return (self.path, self.line, self.column, self.rule_id)
+
+
+@dataclass(frozen=True, slots=True)
+class ScanError:
+    """An input that could not be scanned (unreadable file, regex timeout): reported, not fatal."""
+
+    path: str
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class Stats:
+    files: int = 0
+    bytes: int = 0
+    units: int = 0
+    seconds: float = 0.0
+    suppressed: int = 0
+    skipped: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    findings: tuple[Finding, ...]
+    stats: Stats
+    errors: tuple[ScanError, ...] = ()
+
+    def failing(self, threshold: Severity) -> tuple[Finding, ...]:
+        return tuple(f for f in self.findings if not f.suppressed and f.severity >= threshold)
+
+    @property
+    def active(self) -> tuple[Finding, ...]:
+        return tuple(f for f in self.findings if not f.suppressed)
+
+
+def sha256_hex(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def fingerprint(rule_id: str, path: str, match_hash: str, occurrence: int) -> str:
+    """A stable identity for a finding that survives line shifts.
+
+    It depends on what was found and where (file), plus the occurrence number of the same
+    value in the same file, so that moving a secret keeps its fingerprint while a second copy
+    gets a new one.
+    """
+    raw = f"{rule_id}\0{path}\0{match_hash}\0{occurrence}"
+    return hashlib.sha256(raw.encode("utf-8", "surrogatepass")).hexdigest()[:32]

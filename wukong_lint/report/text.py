@@ -1,0 +1,79 @@
+"""Human output: findings grouped by file, then a one-line summary.
+
+A clean run prints one short line without importing rich (pre-commit hot path); findings are
+rendered with rich, in colour only when writing to a terminal.
+"""
+
+from __future__ import annotations
+
+import io
+from collections import Counter
+from itertools import groupby
+
+from wukong_lint.model import Report, Severity
+
+STYLES = {
+    Severity.CRITICAL: "bold red",
+    Severity.HIGH: "red",
+    Severity.MEDIUM: "yellow",
+    Severity.LOW: "cyan",
+}
+
+
+def summary_line(report: Report) -> str:
+    stats = report.stats
+    active = report.active
+    scanned = f"{stats.files} file{'s' if stats.files != 1 else ''} scanned in {stats.seconds:.2f}s"
+    extra = []
+    if stats.suppressed:
+        extra.append(f"{stats.suppressed} suppressed")
+    if report.errors:
+        extra.append(f"{len(report.errors)} error{'s' if len(report.errors) != 1 else ''}")
+    tail = f" ({', '.join(extra)})" if extra else ""
+    if not active:
+        return f"No findings. {scanned}{tail}."
+    counts = Counter(f.severity for f in active)
+    parts = ", ".join(f"{counts[s]} {s.label}" for s in sorted(counts, reverse=True))
+    files = len({f.path for f in active})
+    noun = "finding" if len(active) == 1 else "findings"
+    return (
+        f"{len(active)} {noun} ({parts}) in {files} file{'s' if files != 1 else ''}; "
+        f"{scanned}{tail}."
+    )
+
+
+def render(report: Report, *, color: bool = False) -> str:
+    active = report.active
+    if not active:
+        return summary_line(report) + "\n"
+
+    from rich.console import Console
+    from rich.text import Text
+
+    buffer = io.StringIO()
+    console = Console(
+        file=buffer,
+        force_terminal=color,
+        no_color=not color,
+        width=120,
+        highlight=False,
+        soft_wrap=True,
+    )
+    for path, group in groupby(active, key=lambda f: f.path):
+        console.print(Text(path, style="bold underline"))
+        for finding in group:
+            line = Text("  ")
+            line.append(f"{finding.line}:{finding.column}".ljust(9), style="dim")
+            line.append(finding.severity.label.ljust(9), style=STYLES[finding.severity])
+            line.append(finding.rule_id, style="bold")
+            line.append("  " + finding.message)
+            src = finding.source
+            if src.record is not None or src.tool:
+                where = ", ".join(x for x in (src.tool, src.agent and f"agent {src.agent}") if x)
+                line.append(f"  [{where}]", style="dim")
+            console.print(line)
+            if finding.snippet:
+                console.print(Text("           " + finding.snippet, style="dim"))
+        console.print()
+    console.print(Text(summary_line(report), style="bold"))
+    return buffer.getvalue()

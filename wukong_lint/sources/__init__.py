@@ -1,0 +1,1 @@
+"""Sources turn input (files, git changes, transcripts, markdown) into units."""

@@ -1,0 +1,92 @@
+"""Files and folders as a source.
+
+A folder inside a git work tree is listed with `git ls-files` (tracked files plus untracked
+files that are not ignored), so `.gitignore` is honoured exactly as git does it. Outside git the
+folder is walked, skipping `.git` directories. Symbolic links are never followed.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Iterator
+
+from wukong_lint.errors import InputError
+from wukong_lint.model import ScanError, Source, Unit
+from wukong_lint.sources.text import Skipped, decode
+
+
+def _display(base: str, rel: str) -> str:
+    joined = rel if base in (".", "./", "") else os.path.join(base, rel)
+    return os.path.normpath(joined).replace(os.sep, "/")
+
+
+def _git_listing(folder: str) -> list[str] | None:
+    """Paths under `folder` (relative to it) that git would consider, or None outside git."""
+    try:
+        proc = subprocess.run(
+            ["git", "-C", folder, "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            check=False,
+        )
+    except FileNotFoundError:
+        return None
+    if proc.returncode != 0:
+        return None
+    paths = [os.fsdecode(p) for p in proc.stdout.split(b"\0") if p]
+    # Deduplicate (ls-files repeats unmerged paths) while keeping git's order.
+    return list(dict.fromkeys(paths))
+
+
+def _walk(folder: str) -> Iterator[str]:
+    for root, dirs, files in os.walk(folder, followlinks=False):
+        dirs[:] = sorted(d for d in dirs if d != ".git")
+        for name in sorted(files):
+            yield os.path.relpath(os.path.join(root, name), folder)
+
+
+def read_file(path: str, display: str) -> Unit | ScanError | Skipped:
+    if os.path.islink(path):
+        return Skipped(display, "symbolic link")
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except IsADirectoryError:
+        return Skipped(display, "directory")
+    except OSError as err:
+        return ScanError(display, f"cannot read: {err.strerror or err}")
+    text = decode(data)
+    if text is None:
+        return Skipped(display, "binary", len(data))
+    return Unit(display, text, Source(kind="file"))
+
+
+def iter_paths(paths: list[str]) -> Iterator[tuple[str, str]]:
+    """(filesystem path, display path) for every file to scan under the given paths."""
+    missing = [p for p in paths if not os.path.lexists(p)]
+    if missing:
+        raise InputError(f"no such file or directory: {missing[0]}")
+    seen: set[str] = set()
+    for given in paths:
+        if os.path.isdir(given) and not os.path.islink(given):
+            listing = _git_listing(given)
+            rels = listing if listing is not None else _walk(given)
+            for rel in rels:
+                full = os.path.join(given, rel)
+                if os.path.islink(full) or os.path.isdir(full) or not os.path.lexists(full):
+                    continue  # symlinks, submodules, files deleted from the work tree
+                display = _display(given, rel)
+                if display not in seen:
+                    seen.add(display)
+                    yield full, display
+        else:
+            display = _display(given, "")
+            if display not in seen:
+                seen.add(display)
+                yield given, display
+
+
+def file_units(paths: list[str]) -> Iterator[Unit | ScanError | Skipped]:
+    for full, display in iter_paths(paths):
+        yield read_file(full, display)

@@ -1,0 +1,220 @@
+"""Git as a source: staged changes and commit ranges, as units of added lines.
+
+Plain `git` is used rather than a library: one `git diff` process gives the changed files and
+their hunks, one `git cat-file --batch` gives the new contents, and the git CLI honours
+`GIT_INDEX_FILE` (set when `git commit -a` runs hooks with a temporary index).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from wukong_lint.errors import InputError
+from wukong_lint.model import ScanError, Source, Unit
+from wukong_lint.sources.text import Skipped, decode
+
+# Options that make `git diff` output independent of the user's configuration.
+DIFF_OPTIONS = (
+    "--raw",
+    "-z",
+    "-p",
+    "-U0",
+    "-M",
+    "--no-abbrev",
+    "--no-ext-diff",
+    "--no-textconv",
+    "--no-color",
+    "--no-relative",
+    "--ignore-submodules=none",
+    "--src-prefix=a/",
+    "--dst-prefix=b/",
+)
+NULL_SHA = "0" * 40
+_HUNK = re.compile(rb"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@", re.MULTILINE)
+REGULAR_MODES = {"100644", "100755"}
+
+
+def run_git(args: list[str], cwd: str | None = None, stdin: bytes | None = None) -> bytes:
+    try:
+        proc = subprocess.run(
+            ["git", *args],
+            cwd=cwd,
+            input=stdin,
+            capture_output=True,
+            check=False,
+        )
+    except FileNotFoundError:
+        raise InputError("git is not installed (needed for --staged and --diff)") from None
+    if proc.returncode != 0:
+        message = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise InputError(f"git {args[0]}: {message[0] if message else 'failed'}")
+    return proc.stdout
+
+
+def repo_root(cwd: str | None = None) -> str:
+    try:
+        out = run_git(["rev-parse", "--show-toplevel"], cwd)
+    except InputError:
+        raise InputError(f"not a git repository: {os.path.abspath(cwd or os.curdir)}") from None
+    return out.decode("utf-8", "surrogateescape").strip()
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    status: str  # A, M, R, C, T, D, U...
+    old_mode: str
+    new_mode: str
+    new_sha: str
+    path: str  # the new path
+    added: frozenset[int]
+    binary_in_git: bool  # git printed "Binary files ... differ" for it
+
+
+def _parse_raw(data: bytes) -> tuple[list[tuple[str, str, str, str, str]], int]:
+    """Entries (status, old_mode, new_mode, new_sha, path) and the offset where patches start."""
+    entries = []
+    pos = 0
+    while pos < len(data) and data[pos : pos + 1] == b":":
+        end = data.index(b"\0", pos)
+        meta = data[pos + 1 : end].decode("ascii").split()
+        old_mode, new_mode, _old_sha, new_sha, status = meta[:5]
+        pos = end + 1
+        paths = []
+        for _ in range(2 if status[0] in "RC" else 1):
+            end = data.index(b"\0", pos)
+            paths.append(os.fsdecode(data[pos:end]))
+            pos = end + 1
+        entries.append((status[0], old_mode, new_mode, new_sha, paths[-1]))
+    while pos < len(data) and data[pos : pos + 1] == b"\0":
+        pos += 1
+    return entries, pos
+
+
+def _sections(patch: bytes) -> list[bytes]:
+    if not patch:
+        return []
+    chunks = re.split(rb"(?m)^(?=diff --git )", patch)
+    return [c for c in chunks if c.startswith(b"diff --git ")]
+
+
+def _added_lines(section: bytes) -> frozenset[int]:
+    added: set[int] = set()
+    for match in _HUNK.finditer(section):
+        start = int(match.group(1))
+        count = int(match.group(2)) if match.group(2) is not None else 1
+        added.update(range(start, start + count))
+    return frozenset(added)
+
+
+def parse_diff(data: bytes) -> list[Change]:
+    """Parse `git diff --raw -z -p -U0` output into changes with their added line numbers."""
+    entries, offset = _parse_raw(data)
+    # Unmerged entries have no `diff --git` section of their own.
+    entries = [e for e in entries if e[0] != "U"]
+    sections = _sections(data[offset:])
+    if len(sections) != len(entries):
+        raise InputError(
+            f"unexpected git diff output ({len(entries)} files, {len(sections)} patches)"
+        )
+    changes = []
+    for (status, old_mode, new_mode, new_sha, path), section in zip(entries, sections, strict=True):
+        binary = b"\nBinary files " in section or section.startswith(b"Binary files ")
+        changes.append(
+            Change(status, old_mode, new_mode, new_sha, path, _added_lines(section), binary)
+        )
+    return changes
+
+
+def read_blobs(shas: list[str], cwd: str | None = None) -> dict[str, bytes]:
+    """Contents of many blobs with a single `git cat-file --batch`."""
+    if not shas:
+        return {}
+    unique = list(dict.fromkeys(shas))
+    out = run_git(["cat-file", "--batch"], cwd, stdin="\n".join(unique).encode() + b"\n")
+    blobs: dict[str, bytes] = {}
+    pos = 0
+    for sha in unique:
+        header_end = out.index(b"\n", pos)
+        header = out[pos:header_end].split()
+        pos = header_end + 1
+        if len(header) < 3 or header[1] == b"missing":
+            continue
+        size = int(header[2])
+        blobs[sha] = out[pos : pos + size]
+        pos += size + 1
+    return blobs
+
+
+def staged_args(cwd: str | None = None) -> list[str]:
+    """`git diff` arguments for the index against HEAD; git itself compares with the empty
+    tree when there is no commit yet, so this costs no extra process."""
+    return ["--cached"]
+
+
+def range_args(spec: str, cwd: str | None = None) -> list[str]:
+    """`git diff` arguments for `BASE..HEAD` (the two commits) or `BASE...HEAD` (since their
+    merge base, as a pull request shows it); a single revision means `REV..HEAD`."""
+    three_dot = "..." in spec
+    base, _, head = spec.partition("..." if three_dot else "..")
+    head = head or "HEAD"
+    for rev in (base, head):
+        if not rev or rev.startswith("-"):
+            raise InputError(f"bad range {spec!r}: expected BASE..HEAD")
+        try:
+            run_git(["rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"], cwd)
+        except InputError:
+            raise InputError(f"unknown revision {rev!r} in {spec!r}") from None
+    return [f"{base}...{head}"] if three_dot else [base, head]
+
+
+def diff_changes(args: list[str], cwd: str | None = None) -> list[Change]:
+    return parse_diff(run_git(["diff", *DIFF_OPTIONS, *args, "--"], cwd))
+
+
+def _full_diff_lines(change: Change, base_args: list[str], cwd: str | None) -> frozenset[int]:
+    """Added lines of a file git treats as binary (e.g. `-diff` in .gitattributes) but is text."""
+    out = run_git(["diff", *DIFF_OPTIONS, "--text", *base_args, "--", change.path], cwd)
+    _, offset = _parse_raw(out)
+    sections = _sections(out[offset:])
+    return _added_lines(sections[0]) if sections else frozenset()
+
+
+def change_units(
+    changes: list[Change], base_args: list[str], cwd: str | None = None, commit: str | None = None
+) -> Iterator[Unit | ScanError | Skipped]:
+    wanted = [
+        c
+        for c in changes
+        if c.status != "D" and c.new_mode in REGULAR_MODES and c.new_sha != NULL_SHA
+    ]
+    blobs = read_blobs([c.new_sha for c in wanted], cwd)
+    for change in wanted:
+        data = blobs.get(change.new_sha)
+        if data is None:
+            yield ScanError(change.path, f"cannot read blob {change.new_sha[:12]} from git")
+            continue
+        text = decode(data)
+        if text is None:
+            yield Skipped(change.path, "binary", len(data))
+            continue
+        added = change.added
+        if change.binary_in_git:
+            added = _full_diff_lines(change, base_args, cwd)
+        if not added:
+            yield Skipped(change.path, "no added lines", len(data))
+            continue
+        yield Unit(change.path, text, Source(kind="diff", commit=commit), added_lines=added)
+
+
+def staged_units(cwd: str | None = None) -> Iterator[Unit | ScanError | Skipped]:
+    args = staged_args(cwd)
+    return change_units(diff_changes(args, cwd), args, cwd)
+
+
+def range_units(spec: str, cwd: str | None = None) -> Iterator[Unit | ScanError | Skipped]:
+    args = range_args(spec, cwd)
+    return change_units(diff_changes(args, cwd), args, cwd)

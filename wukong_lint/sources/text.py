@@ -1,0 +1,33 @@
+"""Bytes -> text, the same way for every source."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+BINARY_SNIFF = 8192
+
+
+class Skipped(NamedTuple):
+    """An input deliberately not scanned (binary, empty change...), counted in stats."""
+
+    path: str
+    reason: str
+    size: int = 0
+
+
+def decode(data: bytes) -> str | None:
+    """Text of `data`, or None when it is binary.
+
+    UTF-16 and UTF-8 byte-order marks are honoured; anything else is read as UTF-8 with
+    invalid bytes replaced, so a stray Latin-1 byte never hides the rest of a file.
+    """
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        try:
+            return data.decode("utf-16")
+        except UnicodeDecodeError:
+            return None
+    if b"\0" in data[:BINARY_SNIFF]:
+        return None
+    if data[:3] == b"\xef\xbb\xbf":
+        data = data[3:]
+    return data.decode("utf-8", "replace")
