@@ -7,6 +7,8 @@ rule only chooses which filters apply to it. Standard library only (hot path).
 
 from __future__ import annotations
 
+import base64
+import json
 import math
 import re
 from collections import Counter
@@ -50,6 +52,7 @@ _TEMPLATE = re.compile(
     | ^%[A-Za-z_]\w*%$                      # %VAR% (Windows)
     | ^\{[A-Za-z_][\w.]*\}$                 # {name}
     | ^<[^<>]+>$                            # <password>
+    | \{[A-Za-z_][\w.]*(?:\(\))?(?:![rsa])?(?::[^{}]*)?\}   # f-string / format hole: {name!r}
     | %s | %d                               # printf-style holes
     """,
     re.VERBOSE,
@@ -116,6 +119,17 @@ def is_hash_or_uuid(value: str) -> bool:
     return bool(_UUID.match(lowered) or (_HEX.match(lowered) and len(lowered) in (32, 40, 64, 128)))
 
 
+def is_not_jwt(value: str) -> bool:
+    """A token shaped like a JWT whose header is not base64url JSON naming an `alg`."""
+    header = value.split(".", 1)[0]
+    try:
+        decoded = base64.urlsafe_b64decode(header + "=" * (-len(header) % 4))
+        data = json.loads(decoded)
+    except (ValueError, TypeError):
+        return True
+    return not (isinstance(data, dict) and "alg" in data)
+
+
 FILTERS: dict[str, Callable[[str], bool]] = {
     "placeholder": is_placeholder,
     "template": is_template,
@@ -123,6 +137,7 @@ FILTERS: dict[str, Callable[[str], bool]] = {
     "word": is_word,
     "path-or-url": is_path_or_url,
     "hash-or-uuid": is_hash_or_uuid,
+    "not-jwt": is_not_jwt,
 }
 
 DEFAULT_SECRET_FILTERS = ("placeholder", "template")

@@ -6,6 +6,7 @@ Turning hits into findings (lines, snippets, suppression, fingerprints) is share
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
@@ -78,25 +79,55 @@ def is_filtered(rule: CompiledRule, secret: str) -> bool:
     return any(FILTERS[name](secret) for name in rule.filters)
 
 
-def match_regex(rule: CompiledRule, unit: Unit) -> Iterator[Hit]:
+def windows(text: str, offsets: list[int] | None, multiline: bool) -> list[tuple[int, int]]:
+    """The spans of `text` to search: the lines holding keyword hits (merged), or for a
+    multiline rule from the first such line to the end; everything when offsets are unknown."""
+    if offsets is None:
+        return [(0, len(text))]
+    spans: list[tuple[int, int]] = []
+    for offset in offsets:  # ascending: the prefilter reports hits in text order
+        if spans and offset < spans[-1][1]:
+            continue
+        start = text.rfind("\n", 0, offset) + 1
+        if multiline:
+            stop = len(text)
+        else:
+            stop = text.find("\n", offset)
+            stop = len(text) if stop < 0 else stop
+        if spans and start <= spans[-1][1] + 1:
+            spans[-1] = (spans[-1][0], stop)
+        else:
+            spans.append((start, stop))
+    return spans
+
+
+def match_regex(rule: CompiledRule, unit: Unit, offsets: list[int] | None) -> Iterator[Hit]:
     text = unit.text
     timeout = REGEX_TIMEOUT_BASE + REGEX_TIMEOUT_PER_MB * len(text) / 1_000_000
+    deadline = time.monotonic() + timeout
+    pattern = rule.pattern()
     try:
-        for match in rule.pattern().finditer(text, timeout=timeout):
-            start, end = match.span()
-            if start == end:
-                continue
-            s_start, s_end = _secret_span(rule, match)
-            secret = text[s_start:s_end]
-            if is_filtered(rule, secret):
-                continue
-            if rule.allow and _allowed(rule, match, secret, unit):
-                continue
-            yield Hit(start, end, s_start, s_end)
+        for start_pos, end_pos in windows(text, offsets, rule.multiline):
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise TimeoutError
+            for match in pattern.finditer(text, start_pos, end_pos, timeout=remaining):
+                start, end = match.span()
+                if start == end:
+                    continue
+                s_start, s_end = _secret_span(rule, match)
+                secret = text[s_start:s_end]
+                if is_filtered(rule, secret):
+                    continue
+                if rule.allow and _allowed(rule, match, secret, unit):
+                    continue
+                yield Hit(start, end, s_start, s_end)
     except TimeoutError:
         raise RuleTimeout(f"rule '{rule.id}' timed out after {timeout:.1f}s") from None
 
 
-MATCHERS: dict[str, Callable[[CompiledRule, Unit], Iterator[Hit]]] = {
+# A matcher gets the rule, the unit and the offsets where the rule's keywords were found
+# (None: search everything).
+MATCHERS: dict[str, Callable[[CompiledRule, Unit, list[int] | None], Iterator[Hit]]] = {
     "regex": match_regex,
 }

@@ -33,6 +33,7 @@ class CompiledRule:
     # (target, pattern) pairs
     allow: tuple[tuple[str, str], ...] = ()
     redact: bool = False
+    multiline: bool = False
     paths: tuple[str, ...] = ()
     exclude_paths: tuple[str, ...] = ()
     enabled: bool = True
@@ -119,13 +120,23 @@ class RuleSet:
         self._no_keyword = tuple(no_keyword)
         self._built = True
 
-    def candidates(self, text: str) -> list[CompiledRule]:
-        """Rules whose keywords occur in `text` (case-insensitively), in rule order."""
+    def candidates(self, text: str) -> list[tuple[CompiledRule, list[int] | None]]:
+        """Rules whose keywords occur in `text` (case-insensitively), in rule order, each with
+        the offsets where its keywords end (None: no usable offsets, scan the whole text)."""
         if not self._built:
             self._build()
-        hit: set[int] = set(self._no_keyword)
+        hits: dict[int, list[int] | None] = dict.fromkeys(self._no_keyword)
+        missing = object()
         if self._automaton is not None:
             lowered = text.lower()
-            for _end, indexes in self._automaton.iter(lowered):
-                hit.update(indexes)
-        return [self.rules[i] for i in sorted(hit)]
+            # Lower-casing may change the length of some characters (e.g. "İ"); offsets into
+            # `lowered` are then not offsets into `text`, so such a text is scanned whole.
+            exact = len(lowered) == len(text)
+            for end, indexes in self._automaton.iter(lowered):
+                for index in indexes:
+                    offsets = hits.get(index, missing)
+                    if offsets is missing:
+                        hits[index] = [end] if exact else None
+                    elif offsets is not None:
+                        offsets.append(end)  # type: ignore[union-attr]
+        return [(self.rules[i], hits[i]) for i in sorted(hits)]

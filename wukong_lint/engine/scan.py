@@ -82,12 +82,12 @@ def scan_unit(ruleset: RuleSet, unit: Unit) -> tuple[list[Finding], list[ScanErr
     errors: list[ScanError] = []
     lines = _Lines(text)
     found: list[_Candidate] = []
-    for rule in ruleset.candidates(text):
+    for rule, offsets in ruleset.candidates(text):
         if kind not in rule.applies_to or not rule.applies_to_path(unit.path):
             continue
         matcher = MATCHERS[rule.kind]
         try:
-            for hit in matcher(rule, unit):
+            for hit in matcher(rule, unit, offsets):
                 line, column = lines.locate(hit.start)
                 end_line = line + text.count("\n", hit.start, max(hit.start, hit.end - 1))
                 if unit.added_lines is not None and not any(

@@ -88,6 +88,9 @@ class RegexRule(RuleBase):
     allow: list[Allow | str] = Field(default_factory=list)
     # Redact the secret in snippets. Default: true for the `secret` category.
     redact: bool | None = None
+    # The regex runs on the lines holding a keyword; a multiline rule runs from such a line
+    # to the end of the text (for matches that span lines, like PEM blocks).
+    multiline: bool = False
 
     @field_validator("keywords")
     @classmethod

@@ -141,5 +141,6 @@ def to_compiled(rule: RuleBase, path: Path) -> CompiledRule:
             filters=tuple(filters),
             allow=allow,
             redact=is_secret if rule.redact is None else rule.redact,
+            multiline=rule.multiline,
         )
     return CompiledRule(**common)

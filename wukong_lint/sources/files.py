@@ -35,8 +35,21 @@ def _git_listing(folder: str) -> list[str] | None:
     if proc.returncode != 0:
         return None
     paths = [os.fsdecode(p) for p in proc.stdout.split(b"\0") if p]
+    if not paths and _is_ignored(folder):
+        return None  # the user named an ignored folder explicitly: scan it as a plain folder
     # Deduplicate (ls-files repeats unmerged paths) while keeping git's order.
     return list(dict.fromkeys(paths))
+
+
+def _is_ignored(folder: str) -> bool:
+    parent, name = os.path.split(os.path.abspath(folder))
+    proc = subprocess.run(
+        ["git", "-C", parent, "check-ignore", "-q", "--", name],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        check=False,
+    )
+    return proc.returncode == 0
 
 
 def _walk(folder: str) -> Iterator[str]:
