@@ -1,0 +1,187 @@
+"""`check --staged` and `check --diff` against real git repositories made in tmp dirs."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import git
+from wukong_lint.cli import main
+
+# Built at run time so this file does not itself hold a token-shaped literal.
+TOKEN = "ghp_" + "R4nd0mT0k3nV4lu3xYzAbCdEfGhIjKlMn012"
+TOKEN2 = "ghp_" + "Q9wErTyUiOp8AsDfGhJkL7zXcVbNm6Lk5Jh4"
+
+
+def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict]:
+    code = main(["check", "--format", "json", "--select", "secret.github-pat", *args])
+    out = capsys.readouterr().out
+    return code, json.loads(out) if out.strip() else {}
+
+
+def locations(report: dict) -> list[tuple[str, int]]:
+    return [(f["path"], f["line"]) for f in report["findings"]]
+
+
+@pytest.fixture
+def in_repo(repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(repo)
+    return repo
+
+
+def test_staged_in_repo_without_commits(in_repo: Path, capsys):
+    (in_repo / "app.py").write_text(f"import os\n\nTOKEN = '{TOKEN}'\n")
+    git(in_repo, "add", "app.py")
+    code, report = run_json(capsys, "--staged")
+    assert code == 1
+    assert locations(report) == [("app.py", 3)]
+    assert report["findings"][0]["source"]["kind"] == "diff"
+
+
+def test_staged_reports_only_added_lines_numbered_in_new_file(in_repo: Path, capsys):
+    old = f"a = 1\nold = '{TOKEN2}'\nb = 2\n"
+    (in_repo / "app.py").write_text(old)
+    git(in_repo, "add", ".")
+    git(in_repo, "commit", "-qm", "base")
+    new = "x = 0\n" * 5 + old + f"c = '{TOKEN}'\n"
+    (in_repo / "app.py").write_text(new)
+    git(in_repo, "add", ".")
+    code, report = run_json(capsys, "--staged")
+    assert code == 1
+    # The old token (now on line 7) was not added by this change; the new one is on line 9.
+    assert locations(report) == [("app.py", 9)]
+
+
+def test_staged_ignores_unstaged_work_tree_changes(in_repo: Path, capsys):
+    (in_repo / "a.txt").write_text("clean\n")
+    git(in_repo, "add", ".")
+    (in_repo / "a.txt").write_text(f"clean\n{TOKEN}\n")  # not staged
+    code, report = run_json(capsys, "--staged")
+    assert code == 0 and report["findings"] == []
+
+
+def test_staged_rename_deletion_binary_crlf_unicode(in_repo: Path, capsys):
+    (in_repo / "old name.py").write_text("".join(f"line{i} = {i}\n" for i in range(20)))
+    (in_repo / "gone.py").write_text(f"t = '{TOKEN2}'\n")
+    git(in_repo, "add", ".")
+    git(in_repo, "commit", "-qm", "base")
+    # rename with a small edit: only the edited line counts
+    git(in_repo, "mv", "old name.py", "new name.py")
+    lines = [f"line{i} = {i}\n" for i in range(20)]
+    lines[10] = f"line10 = '{TOKEN}'\n"
+    (in_repo / "new name.py").write_text("".join(lines))
+    git(in_repo, "rm", "-q", "gone.py")
+    (in_repo / "blob.bin").write_bytes(b"\0\1\2" + TOKEN.encode() + b"\0")
+    (in_repo / "win.env").write_bytes(f"A=1\r\nGH={TOKEN}\r\n".encode())
+    (in_repo / "dös ünï.txt").write_text(f"token: {TOKEN}\n", encoding="utf-8")
+    git(in_repo, "add", "-A")
+    code, report = run_json(capsys, "--staged")
+    assert code == 1
+    assert sorted(locations(report)) == [("dös ünï.txt", 1), ("new name.py", 11), ("win.env", 2)]
+    assert all(TOKEN not in f["snippet"] for f in report["findings"])
+
+
+def test_staged_with_quotepath_and_submodule(in_repo: Path, tmp_path: Path, capsys):
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    git(sub, "init", "-q", "-b", "main")
+    identity = ["-c", "user.email=a@b", "-c", "user.name=a"]
+    git(sub, *identity, "commit", "-q", "--allow-empty", "-m", "s")
+    git(in_repo, "config", "core.quotepath", "true")
+    allow_file = ["-c", "protocol.file.allow=always"]
+    git(in_repo, *allow_file, "submodule", "add", "-q", str(sub), "vendor/sub")
+    (in_repo / "naïve.py").write_text(f"x = '{TOKEN}'\n")
+    git(in_repo, "add", "-A")
+    code, report = run_json(capsys, "--staged")
+    assert code == 1
+    assert locations(report) == [("naïve.py", 1)]
+
+
+def test_staged_file_marked_binary_by_gitattributes_is_still_scanned(in_repo: Path, capsys):
+    (in_repo / ".gitattributes").write_text("*.env -diff\n")
+    (in_repo / "prod.env").write_text("A=1\n")
+    git(in_repo, "add", ".")
+    git(in_repo, "commit", "-qm", "base")
+    (in_repo / "prod.env").write_text(f"A=1\nGH_TOKEN={TOKEN}\n")
+    git(in_repo, "add", ".")
+    code, report = run_json(capsys, "--staged")
+    assert code == 1 and locations(report) == [("prod.env", 2)]
+
+
+def test_staged_mode_only_change_and_empty_index(in_repo: Path, capsys):
+    script = in_repo / "run.sh"
+    script.write_text(f"echo {TOKEN}\n")
+    git(in_repo, "add", ".")
+    git(in_repo, "commit", "-qm", "base")
+    script.chmod(script.stat().st_mode | stat.S_IXUSR)
+    git(in_repo, "add", ".")
+    code, report = run_json(capsys, "--staged")
+    assert code == 0 and report["findings"] == []
+    git(in_repo, "reset", "-q")
+    code, report = run_json(capsys, "--staged")
+    assert code == 0 and report["stats"]["files"] == 0
+
+
+def test_commit_dash_a_hook_sees_temporary_index(repo: Path):
+    """`git commit -a` runs hooks with GIT_INDEX_FILE pointing at a temporary index."""
+    (repo / "app.py").write_text("x = 1\n")
+    git(repo, "add", ".")
+    git(repo, "commit", "-qm", "base")
+    hook = repo / ".git" / "hooks" / "pre-commit"
+    hook.write_text(f"#!/bin/sh\nexec {sys.executable} -m wukong_lint check --staged\n")
+    hook.chmod(0o755)
+    (repo / "app.py").write_text(f"x = 1\ntoken = '{TOKEN}'\n")  # modified, not staged
+    env = {**os.environ, "NO_COLOR": "1"}
+    proc = subprocess.run(
+        ["git", "commit", "-a", "-m", "leak"], cwd=repo, env=env, capture_output=True, text=True
+    )
+    output = proc.stdout + proc.stderr  # git sends hook output to stderr
+    assert proc.returncode != 0, output
+    assert "secret.github-pat" in output
+    assert "app.py" in output
+    assert TOKEN not in output
+    # the same edit without the token commits fine
+    (repo / "app.py").write_text("x = 2\n")
+    proc = subprocess.run(
+        ["git", "commit", "-a", "-m", "ok"], cwd=repo, env=env, capture_output=True, text=True
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_diff_range_two_and_three_dots(in_repo: Path, capsys):
+    (in_repo / "a.py").write_text("a = 1\n")
+    git(in_repo, "add", ".")
+    git(in_repo, "commit", "-qm", "base")
+    base = git(in_repo, "rev-parse", "HEAD").strip()
+    git(in_repo, "checkout", "-qb", "feature")
+    (in_repo / "a.py").write_text(f"a = 1\nb = '{TOKEN}'\n")
+    git(in_repo, "commit", "-qam", "feature work")
+    code, report = run_json(capsys, "--diff", f"{base}..HEAD")
+    assert code == 1 and locations(report) == [("a.py", 2)]
+    code, report = run_json(capsys, "--diff", "main...feature")
+    assert code == 1 and locations(report) == [("a.py", 2)]
+    code, report = run_json(capsys, "--diff", "feature..main")  # reversed: token removed
+    assert code == 0 and report["findings"] == []
+
+
+def test_diff_range_errors_are_one_line_exit_2(in_repo: Path, capsys):
+    (in_repo / "a.py").write_text("a = 1\n")
+    git(in_repo, "add", ".")
+    git(in_repo, "commit", "-qm", "base")
+    assert main(["check", "--diff", "nope..HEAD"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "unknown revision 'nope'" in err
+
+
+def test_staged_outside_git_is_a_clear_error(tmp_path: Path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path.parent))
+    assert main(["check", "--staged"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("wukong-lint: error:") and "Traceback" not in err

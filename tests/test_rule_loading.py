@@ -1,0 +1,147 @@
+"""Rule files: validation errors are one line naming file and rule (exit 2); the cache."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from wukong_lint.cli import main
+
+GOOD = """\
+id: custom.internal-token
+category: secret
+severity: high
+kind: regex
+message: Internal token
+keywords: [itk_]
+regex: '\\b(itk_[a-z0-9]{20})\\b'
+docs: Internal service token.
+examples:
+  match: ['x = "itk_a8d7f6g5h4j3k2l1m0n9"']
+  no_match: ['x = "itk_short"']
+"""
+
+
+def write_rule(directory: Path, name: str, text: str) -> Path:
+    directory.mkdir(exist_ok=True)
+    path = directory / name
+    path.write_text(text)
+    return path
+
+
+def run_check(tmp_path: Path, rules: Path, capsys) -> tuple[int, str]:
+    target = tmp_path / "t.txt"
+    target.write_text('x = "itk_a8d7f6g5h4j3k2l1m0n9"\n')
+    code = main(["check", str(target), "--rules", str(rules), "--no-builtin-rules"])
+    captured = capsys.readouterr()
+    return code, captured.err
+
+
+def test_custom_rule_dir_works(tmp_path: Path, capsys):
+    rules = tmp_path / "rules"
+    write_rule(rules, "a.yaml", GOOD)
+    code, err = run_check(tmp_path, rules, capsys)
+    assert code == 1 and err == ""
+
+
+@pytest.mark.parametrize(
+    ("mutation", "expected"),
+    [
+        (lambda t: t + "colour: blue\n", "unknown key 'colour'"),
+        (lambda t: t.replace("[a-z0-9]{20}", "[a-z0-9{20"), "bad regex"),
+        (lambda t: t.replace("message: Internal token\n", ""), "missing field 'message'"),
+        (lambda t: t.replace("severity: high", "severity: severe"), "severity"),
+        (lambda t: t.replace("kind: regex", "kind: magic"), "unknown kind 'magic'"),
+        (lambda t: t.replace("category: secret", "category: vibes"), "category"),
+        (lambda t: t.replace("  no_match: ['x = \"itk_short\"']\n", ""), "no_match"),
+        (lambda t: t + "secret_group: 3\n", "secret_group 3"),
+    ],
+)
+def test_invalid_rule_is_one_line_error_naming_file_and_rule(tmp_path, capsys, mutation, expected):
+    rules = tmp_path / "rules"
+    path = write_rule(rules, "bad.yaml", mutation(GOOD))
+    code, err = run_check(tmp_path, rules, capsys)
+    assert code == 2
+    assert err.count("\n") == 1, err
+    assert str(path) in err and "custom.internal-token" in err and expected in err
+
+
+def test_invalid_yaml_and_yaml_aliases(tmp_path, capsys):
+    rules = tmp_path / "rules"
+    write_rule(rules, "broken.yaml", "id: [unclosed\n")
+    code, err = run_check(tmp_path, rules, capsys)
+    assert code == 2 and "broken.yaml:" in err and "invalid YAML" in err
+    (rules / "broken.yaml").unlink()
+    bomb = 'a: &a ["x", "x"]\nb: &b [*a, *a]\nc: &c [*b, *b]\n'
+    write_rule(rules, "bomb.yaml", bomb)
+    code, err = run_check(tmp_path, rules, capsys)
+    assert code == 2 and "aliases are not allowed" in err
+
+
+def test_duplicate_rule_id(tmp_path, capsys):
+    rules = tmp_path / "rules"
+    write_rule(rules, "a.yaml", GOOD)
+    write_rule(rules, "b.yaml", GOOD)
+    code, err = run_check(tmp_path, rules, capsys)
+    assert code == 2 and "duplicate rule id" in err and "a.yaml" in err and "b.yaml" in err
+
+
+def test_catastrophic_regex_is_bounded_and_reported(tmp_path, capsys, monkeypatch):
+    from wukong_lint.engine import matchers
+
+    monkeypatch.setattr(matchers, "REGEX_TIMEOUT_BASE", 0.2)
+    rules = tmp_path / "rules"
+    evil = GOOD.replace("'\\b(itk_[a-z0-9]{20})\\b'", "'itk_(x+x+)+y'").replace(
+        "match: ['x = \"itk_a8d7f6g5h4j3k2l1m0n9\"']", "match: ['itk_xxy']"
+    )
+    write_rule(rules, "evil.yaml", evil)
+    target = tmp_path / "t.txt"
+    target.write_text("itk_" + "x" * 5000 + "\n")
+    code = main(["check", str(target), "--rules", str(rules), "--no-builtin-rules",
+                 "--format", "json"])  # fmt: skip
+    captured = capsys.readouterr()
+    report = json.loads(captured.out)
+    assert code == 0
+    assert "timed out" in report["errors"][0]["message"]
+    assert "timed out" in captured.err
+
+
+def test_compiled_rules_are_cached_and_hot_path_skips_pydantic(tmp_path):
+    env = {**os.environ, "WUKONG_LINT_CACHE_DIR": str(tmp_path / "cache")}
+    probe = (
+        "import sys; from wukong_lint.engine.loader import load_rules; "
+        "n = len(load_rules().rules); print(n, 'pydantic' in sys.modules, 'yaml' in sys.modules)"
+    )
+    first = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True)
+    second = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True)
+    n1, pyd1, _ = first.stdout.split()
+    n2, pyd2, yaml2 = second.stdout.split()
+    assert n1 == n2 and int(n1) > 0
+    assert pyd1 == "True"  # the first run validated the rules
+    assert (pyd2, yaml2) == ("False", "False")  # the second one read the cache
+    assert len(list((tmp_path / "cache").iterdir())) == 1
+
+
+def test_cache_is_invalidated_when_a_rule_changes(tmp_path, capsys):
+    rules = tmp_path / "rules"
+    path = write_rule(rules, "a.yaml", GOOD)
+    assert run_check(tmp_path, rules, capsys)[0] == 1
+    path.write_text(GOOD.replace("severity: high", "severity: low"))
+    os.utime(path, ns=(1, 1))  # a different mtime even on coarse clocks
+    assert run_check(tmp_path, rules, capsys)[0] == 0  # low < default fail-on high
+
+
+def test_rules_test_command_on_user_pack(tmp_path, capsys):
+    rules = tmp_path / "rules"
+    write_rule(rules, "a.yaml", GOOD)
+    assert main(["rules", "test", str(rules)]) == 0
+    assert "1 rule tested, 0 problem(s)" in capsys.readouterr().out
+    broken = GOOD.replace("itk_short", "itk_b8d7f6g5h4j3k2l1m0n9")  # a no_match that matches
+    write_rule(rules, "a.yaml", broken)
+    assert main(["rules", "test", str(rules)]) == 1
+    assert "should not match" in capsys.readouterr().out
