@@ -6,29 +6,33 @@ MASK = "****"
 SNIPPET_WIDTH = 160
 
 
-def mask_value(value: str) -> str:
-    """Keep a short recognisable prefix of long secrets (`ghp_****`), nothing of short ones."""
-    keep = 4 if len(value) >= 16 else 0
-    return value[:keep] + MASK
+def public_prefix(secret: str, keywords: tuple[str, ...]) -> int:
+    """Length of the provider prefix a secret starts with (`ghp_`, `xoxb-`): public, useful to
+    recognise the token, and never more than a third of the secret."""
+    lowered = secret.lower()
+    best = max((len(k) for k in keywords if lowered.startswith(k)), default=0)
+    return best if best <= len(secret) // 3 else 0
 
 
-def mask_spans(line: str, spans: list[tuple[int, int]]) -> str:
-    """Replace each (start, end) span of `line` with its mask; spans may overlap."""
+def mask_spans(line: str, spans: list[tuple[int, int, int]]) -> str:
+    """Replace each (start, end, keep) span of `line` by its first `keep` characters and a
+    mask. Spans may overlap and may reach outside the line (multi-line secrets)."""
     if not spans:
         return line
     merged: list[list[int]] = []
-    for start, end in sorted(spans):
+    for start, end, keep in sorted(spans):
+        keep = max(0, keep - max(0, -start))  # the prefix may lie on an earlier line
         start, end = max(0, start), min(len(line), end)
         if start >= end:
             continue
         if merged and start <= merged[-1][1]:
             merged[-1][1] = max(merged[-1][1], end)
         else:
-            merged.append([start, end])
+            merged.append([start, end, keep])
     out, pos = [], 0
-    for start, end in merged:
+    for start, end, keep in merged:
         out.append(line[pos:start])
-        out.append(mask_value(line[start:end]))
+        out.append(line[start : start + min(keep, end - start)] + MASK)
         pos = end
     out.append(line[pos:])
     return "".join(out)

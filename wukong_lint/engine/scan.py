@@ -103,7 +103,15 @@ def scan_unit(ruleset: RuleSet, unit: Unit) -> tuple[list[Finding], list[ScanErr
     found.sort(key=lambda c: (c.hit.start, c.rule.id))
 
     # Every secret span is masked in every snippet, whichever finding the snippet belongs to.
-    secret_spans = [(c.hit.secret_start, c.hit.secret_end) for c in found if c.rule.redact]
+    secret_spans = [
+        (
+            c.hit.secret_start,
+            c.hit.secret_end,
+            redact.public_prefix(text[c.hit.secret_start : c.hit.secret_end], c.rule.keywords),
+        )
+        for c in found
+        if c.rule.redact
+    ]
     occurrences: dict[tuple[str, str], int] = {}
     findings = []
     for cand in found:
@@ -111,8 +119,8 @@ def scan_unit(ruleset: RuleSet, unit: Unit) -> tuple[list[Finding], list[ScanErr
         line_start, line_text = lines.line_text(hit.start)
         line_end = line_start + len(line_text)
         spans = [
-            (s - line_start, e - line_start)
-            for s, e in secret_spans
+            (s - line_start, e - line_start, keep)
+            for s, e, keep in secret_spans
             if s < line_end and e > line_start
         ]
         snippet = redact.clip(redact.mask_spans(line_text, spans), hit.start - line_start)
