@@ -12,4 +12,4 @@ def fixture_key() -> str:
 
 
 def amount_in_cents(amount: float) -> int:
-    return int(round(amount * 100))
+    return round(amount * 100)
