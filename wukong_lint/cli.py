@@ -10,7 +10,6 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 
 from wukong_lint import __version__
 from wukong_lint.errors import UsageError, WukongError
@@ -26,7 +25,10 @@ class _Parser(argparse.ArgumentParser):
 def _build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="wukong-lint", description="Policy linter for AI-agent work.")
     parser.add_argument("--version", action="version", version=f"wukong-lint {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    # An explicit prog keeps argparse from measuring the terminal (importing shutil) at start-up.
+    sub = parser.add_subparsers(
+        dest="command", metavar="COMMAND", parser_class=_Parser, prog="wukong-lint"
+    )
 
     check = sub.add_parser("check", help="scan files, folders, staged changes or a commit range")
     check.add_argument("paths", nargs="*", metavar="PATH", help="files or folders (default: .)")
@@ -50,7 +52,9 @@ def _build_parser() -> argparse.ArgumentParser:
     )
 
     rules = sub.add_parser("rules", help="list, show or test rules")
-    rules_sub = rules.add_subparsers(dest="rules_command", metavar="ACTION", parser_class=_Parser)
+    rules_sub = rules.add_subparsers(
+        dest="rules_command", metavar="ACTION", parser_class=_Parser, prog="wukong-lint rules"
+    )
     r_list = rules_sub.add_parser("list", help="table of rules")
     r_show = rules_sub.add_parser("show", help="docs and examples of one rule")
     r_show.add_argument("rule_id")
@@ -68,7 +72,7 @@ def _split(values: list[str]) -> list[str]:
 def _load(args: argparse.Namespace, *, builtin: bool = True):
     from wukong_lint.engine.loader import load_rules
 
-    return load_rules(tuple(Path(d) for d in args.rules), builtin=builtin)
+    return load_rules(tuple(args.rules), builtin=builtin)
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
@@ -107,7 +111,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
         from wukong_lint.fsutil import atomic_write_text
 
         try:
-            atomic_write_text(Path(args.output), render(report, args.format))
+            atomic_write_text(args.output, render(report, args.format))
         except OSError as err:
             raise UsageError(f"cannot write {args.output}: {err.strerror or err}") from None
     else:

@@ -7,8 +7,7 @@ so it uses only the standard library.
 from __future__ import annotations
 
 import enum
-import hashlib
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 CATEGORIES = (
     "secret",
@@ -46,8 +45,7 @@ class Severity(enum.IntEnum):
             raise ValueError(f"unknown severity {text!r} (expected one of: {names})") from None
 
 
-@dataclass(frozen=True, slots=True)
-class Source:
+class Source(NamedTuple):
     """Where a unit came from, beyond its path (the `source` object of the JSON report)."""
 
     kind: str = "file"
@@ -57,8 +55,7 @@ class Source:
     commit: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Unit:
+class Unit(NamedTuple):
     """Text with provenance: the input of every matcher.
 
     `added_lines` is None when every line counts (plain files); for diffs it holds the line
@@ -68,13 +65,12 @@ class Unit:
 
     path: str
     text: str
-    source: Source = field(default_factory=Source)
+    source: Source = Source()
     added_lines: frozenset[int] | None = None
     first_line: int = 1
 
 
-@dataclass(frozen=True, slots=True)
-class Finding:
+class Finding(NamedTuple):
     rule_id: str
     category: str
     severity: Severity
@@ -85,7 +81,7 @@ class Finding:
     end_line: int
     snippet: str
     fingerprint: str
-    source: Source = field(default_factory=Source)
+    source: Source = Source()
     # sha256 of the matched text (for secrets: of the secret itself). Never the value.
     match_hash: str = ""
     suppressed: bool = False
@@ -94,16 +90,14 @@ class Finding:
         return (self.path, self.line, self.column, self.rule_id)
 
 
-@dataclass(frozen=True, slots=True)
-class ScanError:
+class ScanError(NamedTuple):
     """An input that could not be scanned (unreadable file, regex timeout): reported, not fatal."""
 
     path: str
     message: str
 
 
-@dataclass(frozen=True, slots=True)
-class Stats:
+class Stats(NamedTuple):
     files: int = 0
     bytes: int = 0
     units: int = 0
@@ -112,8 +106,7 @@ class Stats:
     skipped: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class Report:
+class Report(NamedTuple):
     findings: tuple[Finding, ...]
     stats: Stats
     errors: tuple[ScanError, ...] = ()
@@ -127,6 +120,8 @@ class Report:
 
 
 def sha256_hex(text: str) -> str:
+    import hashlib  # only needed once there is a finding
+
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
@@ -137,5 +132,7 @@ def fingerprint(rule_id: str, path: str, match_hash: str, occurrence: int) -> st
     value in the same file, so that moving a secret keeps its fingerprint while a second copy
     gets a new one.
     """
+    import hashlib
+
     raw = f"{rule_id}\0{path}\0{match_hash}\0{occurrence}"
     return hashlib.sha256(raw.encode("utf-8", "surrogatepass")).hexdigest()[:32]

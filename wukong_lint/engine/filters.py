@@ -7,12 +7,26 @@ rule only chooses which filters apply to it. Standard library only (hot path).
 
 from __future__ import annotations
 
-import base64
-import json
 import math
 import re
 from collections import Counter
 from collections.abc import Callable
+from typing import Any
+
+
+class _Lazy:
+    """A regex compiled on first use: filters run only on candidate secrets, and compiling
+    them at import would cost every pre-commit run."""
+
+    def __init__(self, pattern: str, flags: int = 0) -> None:
+        self._args = (pattern, flags)
+        self._compiled: re.Pattern[str] | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        if self._compiled is None:
+            self._compiled = re.compile(*self._args)
+        return getattr(self._compiled, name)
+
 
 # Words that mark a value as a stand-in, documentation or test value rather than a credential.
 # Matched case-insensitively as substrings of the secret.
@@ -45,7 +59,7 @@ PLACEHOLDER_WORDS = (
     "ipsum",
 )
 
-_TEMPLATE = re.compile(
+_TEMPLATE = _Lazy(
     r"""
     \$\{ | \{\{ | \$\( | %\( | <% | \{%    # ${VAR} {{ var }} $(cmd) %(name)s <%= %> {% %}
     | ^\$[A-Za-z_]\w*$                      # $VAR
@@ -59,7 +73,7 @@ _TEMPLATE = re.compile(
 )
 
 # Values that are code rather than data: environment lookups, attribute chains, calls.
-_CODE = re.compile(
+_CODE = _Lazy(
     r"""
     os\.environ | os\.getenv | getenv\( | process\.env | env\( | ENV\[ | System\.getenv
     | config\( | settings\. | secrets\. | vault\( | \bnull\b | \bNone\b | \bundefined\b
@@ -71,12 +85,12 @@ _CODE = re.compile(
     re.VERBOSE | re.IGNORECASE,
 )
 
-_WORDY = re.compile(r"^[A-Za-z_\-. ]+$")
-_PATHLIKE = re.compile(r"^(/|\./|\.\./|~/|[A-Za-z]:\\)|\.(pem|key|json|ya?ml|txt|crt|p12|env|cfg)$")
-_URLISH = re.compile(r"^[a-z][a-z0-9+.-]*://[^@\s]*$", re.IGNORECASE)
+_WORDY = _Lazy(r"^[A-Za-z_\-. ]+$")
+_PATHLIKE = _Lazy(r"^(/|\./|\.\./|~/|[A-Za-z]:\\)|\.(pem|key|json|ya?ml|txt|crt|p12|env|cfg)$")
+_URLISH = _Lazy(r"^[a-z][a-z0-9+.-]*://[^@\s]*$", re.IGNORECASE)
 _SEQUENCE = "0123456789abcdefghijklmnopqrstuvwxyz0123456789"
-_HEX = re.compile(r"^[0-9a-f]+$")
-_UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.I)
+_HEX = _Lazy(r"^[0-9a-f]+$")
+_UUID = _Lazy(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.I)
 
 
 def shannon_entropy(text: str) -> float:
@@ -121,6 +135,9 @@ def is_hash_or_uuid(value: str) -> bool:
 
 def is_not_jwt(value: str) -> bool:
     """A token shaped like a JWT whose header is not base64url JSON naming an `alg`."""
+    import base64
+    import json
+
     header = value.split(".", 1)[0]
     try:
         decoded = base64.urlsafe_b64decode(header + "=" * (-len(header) % 4))

@@ -2,16 +2,16 @@
 
 The compiled rule set is cached per set of rule files (keyed by their paths, sizes and
 modification times and the tool version), so a pre-commit run reads one small file instead of
-importing YAML and pydantic and validating every rule.
+importing YAML and pydantic and validating every rule. This module is on the hot path: it
+uses `os.path` and `zlib` rather than pathlib and hashlib, which cost milliseconds to import.
 """
 
 from __future__ import annotations
 
-import hashlib
 import marshal
 import os
 import sys
-from pathlib import Path
+import zlib
 from typing import Any
 
 from wukong_lint import __version__
@@ -19,75 +19,86 @@ from wukong_lint.engine.rules import CompiledRule, RuleSet
 from wukong_lint.errors import RuleError
 
 RULE_SUFFIXES = (".yaml", ".yml")
-CACHE_FORMAT = 1
+# Part of the cache key: a change of the record layout invalidates every cache file.
+CACHE_FORMAT = f"2:{','.join(CompiledRule._fields)}"
 
 
-def builtin_rules_dir() -> Path:
+def builtin_rules_dir() -> str:
     """The rules shipped in the wheel, or the repository's rules/ in a source checkout."""
-    here = Path(__file__).resolve().parent.parent
-    packaged = here / "rules"
-    if packaged.is_dir():
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    packaged = os.path.join(package, "rules")
+    if os.path.isdir(packaged):
         return packaged
-    return here.parent / "rules"
+    return os.path.join(os.path.dirname(package), "rules")
 
 
-def rule_files(directory: Path) -> list[Path]:
-    if directory.is_file():
+def rule_files(directory: str | os.PathLike[str]) -> list[str]:
+    directory = os.fspath(directory)
+    if os.path.isfile(directory):
         return [directory]
-    if not directory.is_dir():
+    if not os.path.isdir(directory):
         raise RuleError(f"{directory}: rules directory not found")
-    found = [
-        p
-        for p in directory.rglob("*")
-        if p.suffix in RULE_SUFFIXES and p.is_file() and not p.name.startswith(".")
-    ]
+    found = []
+    for root, dirs, files in os.walk(directory):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        found += [
+            os.path.join(root, name)
+            for name in files
+            if name.endswith(RULE_SUFFIXES) and not name.startswith(".")
+        ]
     return sorted(found)
 
 
-def cache_dir() -> Path | None:
+def cache_dir() -> str | None:
     explicit = os.environ.get("WUKONG_LINT_CACHE_DIR")
     if explicit:
-        return Path(explicit)
+        return explicit
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    if base.startswith("~"):
+    if base.startswith("~"):  # no home directory: run without a cache
         return None
-    return Path(base) / "wukong-lint"
+    return os.path.join(base, "wukong-lint")
 
 
-def _cache_key(files: list[Path]) -> str:
-    digest = hashlib.sha256(f"{CACHE_FORMAT}\0{__version__}\0{sys.version}".encode())
+def _cache_key(files: list[str]) -> str:
+    parts = [CACHE_FORMAT, __version__, sys.version]
     for path in files:
-        st = path.stat()
-        digest.update(f"{path}\0{st.st_size}\0{st.st_mtime_ns}\0".encode())
-    return digest.hexdigest()[:40]
+        st = os.stat(path)
+        parts.append(f"{os.path.abspath(path)}\0{st.st_size}\0{st.st_mtime_ns}")
+    return "\n".join(parts)
 
 
-def _read_cache(key: str) -> list[dict[str, Any]] | None:
+def _cache_path(directory: str, key: str) -> str:
+    return os.path.join(directory, f"rules-{zlib.crc32(key.encode()):08x}.bin")
+
+
+def _read_cache(key: str) -> list[Any] | None:
     directory = cache_dir()
     if directory is None:
         return None
     try:
-        data = marshal.loads((directory / f"rules-{key}.bin").read_bytes())
+        with open(_cache_path(directory, key), "rb") as handle:
+            stored_key, data = marshal.loads(handle.read())
     except (OSError, ValueError, EOFError, TypeError):
         return None
-    return data if isinstance(data, list) else None
+    # The file name is only a checksum of the key: the full key decides.
+    return data if stored_key == key and isinstance(data, list) else None
 
 
-def _write_cache(key: str, data: list[dict[str, Any]]) -> None:
+def _write_cache(key: str, data: list[Any]) -> None:
     directory = cache_dir()
     if directory is None:
         return
     try:
         from wukong_lint.fsutil import atomic_write_bytes
 
-        directory.mkdir(parents=True, exist_ok=True)
-        atomic_write_bytes(directory / f"rules-{key}.bin", marshal.dumps(data))
-    except OSError:
+        os.makedirs(directory, exist_ok=True)
+        atomic_write_bytes(_cache_path(directory, key), marshal.dumps((key, data)))
+    except (OSError, ValueError):
         pass  # a cache we cannot write only costs speed
 
 
-def load_rules(extra_dirs: tuple[Path, ...] = (), *, builtin: bool = True) -> RuleSet:
-    files: list[Path] = []
+def load_rules(extra_dirs: tuple[str, ...] = (), *, builtin: bool = True) -> RuleSet:
+    files: list[str] = []
     if builtin:
         files += rule_files(builtin_rules_dir())
     for directory in extra_dirs:
@@ -100,7 +111,7 @@ def load_rules(extra_dirs: tuple[Path, ...] = (), *, builtin: bool = True) -> Ru
     return RuleSet([CompiledRule.from_data(d) for d in data])
 
 
-def validate_files(files: list[Path]) -> list[CompiledRule]:
+def validate_files(files: list[str]) -> list[CompiledRule]:
     """Parse and validate rule files; the first problem raises RuleError naming file and rule."""
     from wukong_lint.engine.validate import compile_file
 
@@ -113,6 +124,6 @@ def validate_files(files: list[Path]) -> list[CompiledRule]:
                     f"{path}: rule '{rule.id}': duplicate rule id "
                     f"(first defined in {seen[rule.id]})"
                 )
-            seen[rule.id] = str(path)
+            seen[rule.id] = path
             rules.append(rule)
     return rules

@@ -8,14 +8,22 @@ Regexes are compiled lazily: a rule whose keywords never occur costs nothing.
 from __future__ import annotations
 
 import fnmatch
-from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
-from wukong_lint.model import Severity
+# Compiled regexes by pattern text, shared by every rule that uses them.
+_PATTERNS: dict[str, Any] = {}
 
 
-@dataclass(slots=True)
-class CompiledRule:
+def compile_pattern(pattern: str) -> Any:
+    compiled = _PATTERNS.get(pattern)
+    if compiled is None:
+        import regex
+
+        compiled = _PATTERNS[pattern] = regex.compile(pattern, regex.VERSION0)
+    return compiled
+
+
+class CompiledRule(NamedTuple):
     id: str
     category: str
     severity: int
@@ -40,43 +48,25 @@ class CompiledRule:
     tags: tuple[str, ...] = ()
     examples_match: tuple[str, ...] = ()
     examples_no_match: tuple[str, ...] = ()
-    _compiled: Any = field(default=None, repr=False, compare=False)
-    _allow_compiled: Any = field(default=None, repr=False, compare=False)
-
-    @property
-    def severity_enum(self) -> Severity:
-        return Severity(self.severity)
 
     def pattern(self) -> Any:
-        if self._compiled is None:
-            import regex
-
-            self._compiled = regex.compile(self.regex, regex.VERSION0)
-        return self._compiled
+        return compile_pattern(self.regex)
 
     def allow_patterns(self) -> tuple[tuple[str, Any], ...]:
-        if self._allow_compiled is None:
-            import regex
-
-            self._allow_compiled = tuple(
-                (target, regex.compile(p, regex.VERSION0)) for target, p in self.allow
-            )
-        return self._allow_compiled
+        return tuple((target, compile_pattern(p)) for target, p in self.allow)
 
     def applies_to_path(self, path: str) -> bool:
         if self.paths and not any(_glob(path, g) for g in self.paths):
             return False
         return not any(_glob(path, g) for g in self.exclude_paths)
 
-    def to_data(self) -> dict[str, Any]:
-        data = asdict(self)
-        data.pop("_compiled")
-        data.pop("_allow_compiled")
-        return data
+    def to_data(self) -> tuple[Any, ...]:
+        """Plain data for the marshal cache (marshal keeps tuples, strings and numbers)."""
+        return tuple(self)
 
     @classmethod
-    def from_data(cls, data: dict[str, Any]) -> CompiledRule:
-        return cls(**data)
+    def from_data(cls, data: tuple[Any, ...]) -> CompiledRule:
+        return cls(*data)
 
 
 def _glob(path: str, pattern: str) -> bool:

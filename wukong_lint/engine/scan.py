@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from wukong_lint import redact, suppress
 from wukong_lint.engine.matchers import MATCHERS, Hit, RuleTimeout
@@ -47,8 +47,7 @@ class _Lines:
         return start, line[:-1] if line.endswith("\r") else line
 
 
-@dataclass(slots=True)
-class _Candidate:
+class _Candidate(NamedTuple):
     rule: CompiledRule
     hit: Hit
     line: int
@@ -152,18 +151,15 @@ def scan_unit(ruleset: RuleSet, unit: Unit) -> tuple[list[Finding], list[ScanErr
     return findings, errors
 
 
-@dataclass
 class Scanner:
     """Accumulates findings, errors and stats over a stream of units."""
 
-    ruleset: RuleSet
-    findings: list[Finding] = field(default_factory=list)
-    errors: list[ScanError] = field(default_factory=list)
-    files: int = 0
-    bytes: int = 0
-    units: int = 0
-    skipped: int = 0
-    started: float = field(default_factory=time.perf_counter)
+    def __init__(self, ruleset: RuleSet) -> None:
+        self.ruleset = ruleset
+        self.findings: list[Finding] = []
+        self.errors: list[ScanError] = []
+        self.files = self.bytes = self.units = self.skipped = 0
+        self.started = time.perf_counter()
 
     def scan(self, items: Iterable[Unit | ScanError | Skipped]) -> None:
         """Scan the units a source yields; its errors and skips are recorded, never fatal."""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import yaml
@@ -27,10 +26,11 @@ class _NoAliasLoader(yaml.SafeLoader):
         return super().compose_node(parent, index)
 
 
-def _load_documents(path: Path) -> list[tuple[dict[str, Any], dict[str, int]]]:
+def _load_documents(path: str) -> list[tuple[dict[str, Any], dict[str, int]]]:
     """Rule mappings with the line of each of their keys (for error messages)."""
     try:
-        text = path.read_text(encoding="utf-8")
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
     except (OSError, UnicodeDecodeError) as err:
         raise RuleError(f"{path}: cannot read rule file: {err}") from None
     loader = _NoAliasLoader(text)
@@ -85,7 +85,7 @@ def _describe(err: ValidationError, lines: dict[str, int]) -> tuple[int, str]:
     return line, f"{where}: {message}" if where else message
 
 
-def compile_file(path: Path) -> list[CompiledRule]:
+def compile_file(path: str) -> list[CompiledRule]:
     compiled = []
     for data, lines in _load_documents(path):
         rule_id = data.get("id")
@@ -105,7 +105,7 @@ def compile_file(path: Path) -> list[CompiledRule]:
     return compiled
 
 
-def to_compiled(rule: RuleBase, path: Path) -> CompiledRule:
+def to_compiled(rule: RuleBase, path: str) -> CompiledRule:
     common: dict[str, Any] = {
         "id": rule.id,
         "category": rule.category,

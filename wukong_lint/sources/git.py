@@ -11,7 +11,7 @@ import os
 import re
 import subprocess
 from collections.abc import Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from wukong_lint.errors import InputError
 from wukong_lint.model import ScanError, Source, Unit
@@ -63,8 +63,7 @@ def repo_root(cwd: str | None = None) -> str:
     return out.decode("utf-8", "surrogateescape").strip()
 
 
-@dataclass(frozen=True, slots=True)
-class Change:
+class Change(NamedTuple):
     status: str  # A, M, R, C, T, D, U...
     old_mode: str
     new_mode: str
