@@ -42,7 +42,7 @@ PLACEHOLDER_WORDS = (
     "redacted",
     "xxxx",
     "****",
-    "....",
+    "...",
     "insert",
     "replace",
     "fake",
@@ -90,6 +90,10 @@ _PATHLIKE = _Lazy(r"^(/|\./|\.\./|~/|[A-Za-z]:\\)|\.(pem|key|json|ya?ml|txt|crt|
 _URLISH = _Lazy(r"^[a-z][a-z0-9+.-]*://[^@\s]*$", re.IGNORECASE)
 _SEQUENCE = "0123456789abcdefghijklmnopqrstuvwxyz0123456789"
 _HEX = _Lazy(r"^[0-9a-f]+$")
+_SHORT_WORDS = frozenset(
+    "id io db os ui to of on in is by my no or up at as an do go if me we it ok v1 v2".split()
+)
+_WORD_PIECES = _Lazy(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
 _UUID = _Lazy(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.I)
 
 
@@ -127,10 +131,38 @@ def is_path_or_url(value: str) -> bool:
     return bool(_PATHLIKE.search(value) or _URLISH.match(value))
 
 
-def is_hash_or_uuid(value: str) -> bool:
-    """Bare hex digests of common lengths and UUIDs: checksums and ids, not credentials."""
-    lowered = value.lower()
-    return bool(_UUID.match(lowered) or (_HEX.match(lowered) and len(lowered) in (32, 40, 64, 128)))
+def is_uuid(value: str) -> bool:
+    return bool(_UUID.match(value))
+
+
+def is_hex_digest(value: str) -> bool:
+    """A bare hex string of a digest's length (MD5, SHA-1, SHA-256, SHA-512)."""
+    return len(value) in (32, 40, 64, 128) and bool(_HEX.match(value.lower()))
+
+
+def is_identifier(value: str) -> bool:
+    """A name made of words, like `PKCS7PrivateKeyTypes` or `OAuth2Token` or `max_retry_count`:
+    a type or variable, not a generated credential. Random strings break into many one- and
+    two-letter pieces and fail this test."""
+    pieces = _WORD_PIECES.findall(value)
+    if "".join(pieces) != value.replace("_", "").replace("-", "").replace(".", ""):
+        return False
+    words = [p.lower() for p in pieces if p[-1].islower()]
+    if sum(1 for w in words if len(w) >= 4) < 2:
+        return False
+    letters = "".join(words)
+    if sum(letters.count(v) for v in "aeiou") < 0.3 * len(letters):
+        return False  # words are pronounceable; random letters are mostly consonants
+    for piece in pieces:
+        if piece[-1].islower():
+            word = piece.lower()
+            if len(word) == 2 and word not in _SHORT_WORDS:
+                return False
+            if len(word) < 2 or not any(v in word for v in "aeiouy"):
+                return False
+        elif not ((piece.isdigit() and len(piece) <= 4) or (piece.isupper() and len(piece) <= 5)):
+            return False
+    return True
 
 
 def is_not_jwt(value: str) -> bool:
@@ -153,7 +185,9 @@ FILTERS: dict[str, Callable[[str], bool]] = {
     "code": is_code,
     "word": is_word,
     "path-or-url": is_path_or_url,
-    "hash-or-uuid": is_hash_or_uuid,
+    "identifier": is_identifier,
+    "uuid": is_uuid,
+    "hex-digest": is_hex_digest,
     "not-jwt": is_not_jwt,
 }
 

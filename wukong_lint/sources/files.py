@@ -13,7 +13,16 @@ from collections.abc import Iterator
 
 from wukong_lint.errors import InputError
 from wukong_lint.model import ScanError, Source, Unit
-from wukong_lint.sources.text import Skipped, decode
+from wukong_lint.sources.text import BINARY_SNIFF, UTF16_BOMS, Skipped, decode
+
+# Never text: skipped without opening them.
+BINARY_SUFFIXES = (
+    ".pyc", ".pyo", ".so", ".dylib", ".dll", ".exe", ".o", ".a", ".lib", ".class", ".jar",
+    ".whl", ".zip", ".gz", ".tgz", ".bz2", ".xz", ".zst", ".7z", ".rar", ".png", ".jpg",
+    ".jpeg", ".gif", ".webp", ".ico", ".bmp", ".tiff", ".pdf", ".woff", ".woff2", ".ttf",
+    ".otf", ".eot", ".mp3", ".mp4", ".wav", ".ogg", ".mov", ".avi", ".sqlite", ".db",
+    ".npy", ".npz", ".pkl", ".parquet",
+)  # fmt: skip
 
 
 def _display(base: str, rel: str) -> str:
@@ -62,9 +71,15 @@ def _walk(folder: str) -> Iterator[str]:
 def read_file(path: str, display: str) -> Unit | ScanError | Skipped:
     if os.path.islink(path):
         return Skipped(display, "symbolic link")
+    if path.endswith(BINARY_SUFFIXES):
+        return Skipped(display, "binary")
     try:
         with open(path, "rb") as handle:
-            data = handle.read()
+            # Sniff first: most binary files are rejected without reading them whole.
+            head = handle.read(BINARY_SNIFF)
+            if b"\0" in head and not head.startswith(UTF16_BOMS):
+                return Skipped(display, "binary")
+            data = head + handle.read()
     except IsADirectoryError:
         return Skipped(display, "directory")
     except OSError as err:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 BINARY_SNIFF = 8192
+UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 
 
 class Skipped(NamedTuple):
@@ -21,7 +22,7 @@ def decode(data: bytes) -> str | None:
     UTF-16 and UTF-8 byte-order marks are honoured; anything else is read as UTF-8 with
     invalid bytes replaced, so a stray Latin-1 byte never hides the rest of a file.
     """
-    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+    if data[:2] in UTF16_BOMS:
         try:
             return data.decode("utf-16")
         except UnicodeDecodeError:
