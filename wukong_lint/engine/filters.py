@@ -91,7 +91,35 @@ _URLISH = _Lazy(r"^[a-z][a-z0-9+.-]*://[^@\s]*$", re.IGNORECASE)
 _SEQUENCE = "0123456789abcdefghijklmnopqrstuvwxyz0123456789"
 _HEX = _Lazy(r"^[0-9a-f]+$")
 _SHORT_WORDS = frozenset(
-    "id io db os ui to of on in is by my no or up at as an do go if me we it ok v1 v2".split()
+    [
+        "id",
+        "io",
+        "db",
+        "os",
+        "ui",
+        "to",
+        "of",
+        "on",
+        "in",
+        "is",
+        "by",
+        "my",
+        "no",
+        "or",
+        "up",
+        "at",
+        "as",
+        "an",
+        "do",
+        "go",
+        "if",
+        "me",
+        "we",
+        "it",
+        "ok",
+        "v1",
+        "v2",
+    ]
 )
 _WORD_PIECES = _Lazy(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
 _UUID = _Lazy(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.I)
