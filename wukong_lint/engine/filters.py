@@ -90,36 +90,9 @@ _PATHLIKE = _Lazy(r"^(/|\./|\.\./|~/|[A-Za-z]:\\)|\.(pem|key|json|ya?ml|txt|crt|
 _URLISH = _Lazy(r"^[a-z][a-z0-9+.-]*://[^@\s]*$", re.IGNORECASE)
 _SEQUENCE = "0123456789abcdefghijklmnopqrstuvwxyz0123456789"
 _HEX = _Lazy(r"^[0-9a-f]+$")
+# Two-letter words that real identifiers are made of (`get_user_id`, `to_db`).
 _SHORT_WORDS = frozenset(
-    [
-        "id",
-        "io",
-        "db",
-        "os",
-        "ui",
-        "to",
-        "of",
-        "on",
-        "in",
-        "is",
-        "by",
-        "my",
-        "no",
-        "or",
-        "up",
-        "at",
-        "as",
-        "an",
-        "do",
-        "go",
-        "if",
-        "me",
-        "we",
-        "it",
-        "ok",
-        "v1",
-        "v2",
-    ]
+    "id io db os ui to of on in is by my no or up at as an do go if me we it ok v1 v2".split()  # noqa: SIM905
 )
 _WORD_PIECES = _Lazy(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
 _UUID = _Lazy(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.I)
