@@ -28,6 +28,9 @@ class _Lazy:
         return getattr(self._compiled, name)
 
 
+# Values longer than this are checked for placeholder words only at their ends.
+LONG_VALUE = 64
+
 # Words that mark a value as a stand-in, documentation or test value rather than a credential.
 # Matched case-insensitively as substrings of the secret.
 PLACEHOLDER_WORDS = (
@@ -112,6 +115,10 @@ def is_placeholder(value: str) -> bool:
         return True
     if len(lowered) >= 8 and lowered in _SEQUENCE:  # "12345678", "abcdefgh"
         return True
+    if len(lowered) > LONG_VALUE:
+        # In a long generated token any short word occurs by chance now and then; only a
+        # word at either end marks a long placeholder.
+        return any(lowered.startswith(w) or lowered.endswith(w) for w in PLACEHOLDER_WORDS)
     return any(word in lowered for word in PLACEHOLDER_WORDS)
 
 
