@@ -79,9 +79,12 @@ def is_filtered(rule: CompiledRule, secret: str) -> bool:
     return any(FILTERS[name](secret) for name in rule.filters)
 
 
-def windows(text: str, offsets: list[int] | None, multiline: bool) -> list[tuple[int, int]]:
-    """The spans of `text` to search: the lines holding keyword hits (merged), or for a
-    multiline rule from the first such line to the end; everything when offsets are unknown."""
+def windows(
+    text: str, offsets: list[int] | None, multiline: bool, lines_after: int = 0
+) -> list[tuple[int, int]]:
+    """The spans of `text` to search: each line holding a keyword hit plus `lines_after`
+    following lines (merged); for a multiline rule, from the first such line to the end;
+    everything when offsets are unknown."""
     if offsets is None:
         return [(0, len(text))]
     spans: list[tuple[int, int]] = []
@@ -93,6 +96,10 @@ def windows(text: str, offsets: list[int] | None, multiline: bool) -> list[tuple
             stop = len(text)
         else:
             stop = text.find("\n", offset)
+            for _ in range(lines_after):
+                if stop < 0:
+                    break
+                stop = text.find("\n", stop + 1)
             stop = len(text) if stop < 0 else stop
         if spans and start <= spans[-1][1] + 1:
             spans[-1] = (spans[-1][0], stop)
@@ -107,7 +114,7 @@ def match_regex(rule: CompiledRule, unit: Unit, offsets: list[int] | None) -> It
     deadline = time.monotonic() + timeout
     pattern = rule.pattern()
     try:
-        for start_pos, end_pos in windows(text, offsets, rule.multiline):
+        for start_pos, end_pos in windows(text, offsets, rule.multiline, rule.lines_after):
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 raise TimeoutError

@@ -42,6 +42,7 @@ class CompiledRule(NamedTuple):
     allow: tuple[tuple[str, str], ...] = ()
     redact: bool = False
     multiline: bool = False
+    lines_after: int = 0
     paths: tuple[str, ...] = ()
     exclude_paths: tuple[str, ...] = ()
     enabled: bool = True

@@ -91,6 +91,9 @@ class RegexRule(RuleBase):
     # The regex runs on the lines holding a keyword; a multiline rule runs from such a line
     # to the end of the text (for matches that span lines, like PEM blocks).
     multiline: bool = False
+    # Lines after a keyword's line that the regex may also see (a key on one line and its
+    # value on the next, as in Kubernetes `- name: X` / `value: ...`).
+    lines_after: int = Field(default=0, ge=0, le=20)
 
     @field_validator("keywords")
     @classmethod

@@ -142,5 +142,6 @@ def to_compiled(rule: RuleBase, path: str) -> CompiledRule:
             allow=allow,
             redact=is_secret if rule.redact is None else rule.redact,
             multiline=rule.multiline,
+            lines_after=rule.lines_after,
         )
     return CompiledRule(**common)
