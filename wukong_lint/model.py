@@ -68,6 +68,8 @@ class Unit(NamedTuple):
     source: Source = Source()
     added_lines: frozenset[int] | None = None
     first_line: int = 1
+    # Bytes read from the source (0: unknown, count the text instead).
+    size: int = 0
 
 
 class Finding(NamedTuple):

@@ -168,7 +168,7 @@ class Scanner:
                 self.units += 1
                 if item.source.record is None:
                     self.files += 1
-                self.bytes += len(item.text)
+                self.bytes += item.size or len(item.text)
                 found, errors = scan_unit(self.ruleset, item)
                 self.findings.extend(found)
                 self.errors.extend(errors)

@@ -87,7 +87,7 @@ def read_file(path: str, display: str) -> Unit | ScanError | Skipped:
     text = decode(data)
     if text is None:
         return Skipped(display, "binary", len(data))
-    return Unit(display, text, Source(kind="file"))
+    return Unit(display, text, Source(kind="file"), size=len(data))
 
 
 def iter_paths(paths: list[str]) -> Iterator[tuple[str, str]]:
