@@ -206,7 +206,8 @@ def change_units(
         if not added:
             yield Skipped(change.path, "no added lines", len(data))
             continue
-        yield Unit(change.path, text, Source(kind="diff", commit=commit), added_lines=added)
+        source = Source(kind="diff", commit=commit)
+        yield Unit(change.path, text, source, added_lines=added, size=len(data))
 
 
 def staged_units(cwd: str | None = None) -> Iterator[Unit | ScanError | Skipped]:
