@@ -44,6 +44,7 @@ PLACEHOLDER_WORDS = (
     "sample",
     "redacted",
     "xxxx",
+    "xxxxxx",
     "****",
     "...",
     "insert",
@@ -116,9 +117,14 @@ def is_placeholder(value: str) -> bool:
     if len(lowered) >= 8 and lowered in _SEQUENCE:  # "12345678", "abcdefgh"
         return True
     if len(lowered) > LONG_VALUE:
-        # In a long generated token any short word occurs by chance now and then; only a
-        # word at either end marks a long placeholder.
-        return any(lowered.startswith(w) or lowered.endswith(w) for w in PLACEHOLDER_WORDS)
+        # In a long generated token a short word (`todo`, `fake`) occurs by chance now and
+        # then, so short words count only at either end; long ones (`example`) count anywhere.
+        return any(
+            word in lowered
+            if len(word) >= 5
+            else lowered.startswith(word) or lowered.endswith(word)
+            for word in PLACEHOLDER_WORDS
+        )
     return any(word in lowered for word in PLACEHOLDER_WORDS)
 
 
