@@ -217,9 +217,15 @@ def quality(name: str, seed: int, files: int, mb: float) -> dict:
     for f in rep["findings"]:
         if f["category"] == "secret":
             found[(f["path"], f["line"])].append(f)
+    spans: dict[str, list[tuple[int, int]]] = collections.defaultdict(list)
+    for f in rep["findings"]:
+        if f["category"] == "secret":
+            spans[f["path"]].append((f["line"], f.get("end_line") or f["line"]))
     tp = [k for k in found if k in labels]
     fp = [k for k in found if k not in labels]
     fn = [k for k in labels if k not in found]
+    # Detected, but reported at another line of a multi-line match (a location error, not a miss).
+    fn_in_span = [k for k in fn if any(a <= k[1] <= b for a, b in spans.get(k[0], []))]
     precision = len(tp) / (len(tp) + len(fp)) if tp or fp else 0.0
     recall = len(tp) / len(labels) if labels else 0.0
 
@@ -269,6 +275,10 @@ def quality(name: str, seed: int, files: int, mb: float) -> dict:
         "tp": len(tp),
         "fp": len(fp),
         "fn": len(fn),
+        "fn_inside_a_finding_span": len(fn_in_span),
+        "recall_if_line_tolerant": round((len(tp) + len(fn_in_span)) / len(labels), 4)
+        if labels
+        else 0.0,
         "precision": round(precision, 4),
         "recall": round(recall, 4),
         "scan_seconds": round(dt, 3),
@@ -659,6 +669,11 @@ def print_report(res: dict) -> None:
             f"--- {c['corpus']} corpus (seed {c['seed']}, {c['files']} files, {c['mb']} MB, {c['secrets']} secrets, "
             f"{c['hard_negatives']} hard negatives): TP {c['tp']} FP {c['fp']} FN {c['fn']}"
         )
+        if c["fn_inside_a_finding_span"]:
+            w(
+                f"{c['fn_inside_a_finding_span']} FN lie inside a multi-line finding reported at another line "
+                f"(wrong line number); recall if that counted: {c['recall_if_line_tolerant']:.4f}"
+            )
         missed = [
             f"{p} {v['found']}/{v['total']}"
             for p, v in c["per_provider"].items()
