@@ -162,3 +162,18 @@ def test_console_script_and_module_entry_points(tmp_path: Path):
     proc = subprocess.run([sys.executable, "-m", "wukong_lint", "check", "--bogus"],
                           capture_output=True, text=True)  # fmt: skip
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
+
+
+def test_jobs_give_identical_results(tmp_path: Path, capsys):
+    for i in range(150):
+        body = f"x = {i}\n" + (f"t = '{TOKEN}'\n" if i % 7 == 0 else "")
+        (tmp_path / f"m{i:03}.py").write_text(body)
+    (tmp_path / "bin.dat").write_bytes(b"\0" * 100)
+    reports = []
+    for jobs in ("1", "2", "3"):
+        code, report = check_json(capsys, str(tmp_path), "--jobs", jobs)
+        assert code == 1
+        report["stats"].pop("seconds")
+        reports.append(report)
+    assert reports[0] == reports[1] == reports[2]
+    assert len(reports[0]["findings"]) == 22 and reports[0]["stats"]["skipped"] == 1

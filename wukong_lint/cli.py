@@ -50,6 +50,13 @@ def _build_parser() -> argparse.ArgumentParser:
     check.add_argument(
         "--no-builtin-rules", action="store_true", help="use only the rules given with --rules"
     )
+    check.add_argument(
+        "--jobs",
+        type=int,
+        default=0,
+        metavar="N",
+        help="processes for folder scans (default: the number of cores)",
+    )
 
     rules = sub.add_parser("rules", help="list, show or test rules")
     rules_sub = rules.add_subparsers(
@@ -82,6 +89,8 @@ def _cmd_check(args: argparse.Namespace) -> int:
 
     if (args.staged or args.diff) and args.paths:
         raise UsageError("check: give PATHs or --staged/--diff, not both")
+    if args.jobs < 0:
+        raise UsageError("check: --jobs must be 1 or more")
     if args.no_builtin_rules and not args.rules:
         raise UsageError("check: --no-builtin-rules needs --rules DIR")
     select, ignore = _split(args.select), _split(args.ignore)
@@ -98,9 +107,11 @@ def _cmd_check(args: argparse.Namespace) -> int:
 
         scanner.scan(range_units(args.diff))
     else:
-        from wukong_lint.sources.files import file_units
+        from wukong_lint.engine.parallel import default_jobs, scan_paths
+        from wukong_lint.sources.files import iter_paths
 
-        scanner.scan(file_units(args.paths or ["."]))
+        files = list(iter_paths(args.paths or ["."]))
+        scan_paths(scanner, files, args.jobs or default_jobs())
     report = scanner.report()
 
     from wukong_lint.report import render

@@ -80,11 +80,16 @@ def is_filtered(rule: CompiledRule, secret: str) -> bool:
 
 
 def windows(
-    text: str, offsets: list[int] | None, multiline: bool, lines_after: int = 0
+    text: str,
+    offsets: list[int] | None,
+    multiline: bool = False,
+    lines_after: int = 0,
+    reach: int | None = None,
 ) -> list[tuple[int, int]]:
     """The spans of `text` to search: each line holding a keyword hit plus `lines_after`
     following lines (merged); for a multiline rule, from the first such line to the end;
-    everything when offsets are unknown."""
+    everything when offsets are unknown. With `reach`, a span starts at most that many
+    characters before the end of its keyword instead of at the start of the line."""
     if offsets is None:
         return [(0, len(text))]
     spans: list[tuple[int, int]] = []
@@ -92,6 +97,8 @@ def windows(
         if spans and offset < spans[-1][1]:
             continue
         start = text.rfind("\n", 0, offset) + 1
+        if reach is not None:
+            start = max(start, offset - reach)
         if multiline:
             stop = len(text)
         else:
@@ -114,7 +121,9 @@ def match_regex(rule: CompiledRule, unit: Unit, offsets: list[int] | None) -> It
     deadline = time.monotonic() + timeout
     pattern = rule.pattern()
     try:
-        for start_pos, end_pos in windows(text, offsets, rule.multiline, rule.lines_after):
+        for start_pos, end_pos in windows(
+            text, offsets, rule.multiline, rule.lines_after, rule.reach
+        ):
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 raise TimeoutError

@@ -43,6 +43,7 @@ class CompiledRule(NamedTuple):
     redact: bool = False
     multiline: bool = False
     lines_after: int = 0
+    reach: int | None = None
     paths: tuple[str, ...] = ()
     exclude_paths: tuple[str, ...] = ()
     enabled: bool = True
@@ -86,6 +87,7 @@ class RuleSet:
         self.rules = rules
         self.by_id = {r.id: r for r in rules}
         self._automaton: Any = None
+        self._keyword_rules: list[list[int]] = []
         self._no_keyword: tuple[int, ...] = ()
         self._built = False
 
@@ -95,39 +97,47 @@ class RuleSet:
     def _build(self) -> None:
         import ahocorasick
 
+        # Keyword number -> the rules that declared it; the automaton yields keyword numbers.
         table: dict[str, list[int]] = {}
-        no_keyword = []
         for index, rule in enumerate(self.rules):
-            if not rule.keywords:
-                no_keyword.append(index)
             for keyword in rule.keywords:
                 table.setdefault(keyword, []).append(index)
+        self._keyword_rules = list(table.values())
         automaton = ahocorasick.Automaton()
-        for keyword, indexes in table.items():
-            automaton.add_word(keyword, tuple(indexes))
+        for number, keyword in enumerate(table):
+            automaton.add_word(keyword, number)
         if table:
             automaton.make_automaton()
         self._automaton = automaton if table else None
-        self._no_keyword = tuple(no_keyword)
+        self._no_keyword = tuple(i for i, rule in enumerate(self.rules) if not rule.keywords)
         self._built = True
 
     def candidates(self, text: str) -> list[tuple[CompiledRule, list[int] | None]]:
         """Rules whose keywords occur in `text` (case-insensitively), in rule order, each with
-        the offsets where its keywords end (None: no usable offsets, scan the whole text)."""
+        the offsets where its keywords end, ascending (None: scan the whole text)."""
         if not self._built:
             self._build()
-        hits: dict[int, list[int] | None] = dict.fromkeys(self._no_keyword)
-        missing = object()
-        if self._automaton is not None:
-            lowered = text.lower()
-            # Lower-casing may change the length of some characters (e.g. "İ"); offsets into
-            # `lowered` are then not offsets into `text`, so such a text is scanned whole.
-            exact = len(lowered) == len(text)
-            for end, indexes in self._automaton.iter(lowered):
-                for index in indexes:
-                    offsets = hits.get(index, missing)
-                    if offsets is missing:
-                        hits[index] = [end] if exact else None
-                    elif offsets is not None:
-                        offsets.append(end)  # type: ignore[union-attr]
-        return [(self.rules[i], hits[i]) for i in sorted(hits)]
+        found: dict[int, list[int] | None] = dict.fromkeys(self._no_keyword)
+        if self._automaton is None:
+            return [(self.rules[i], None) for i in sorted(found)]
+        lowered = text.lower()
+        by_keyword: dict[int, list[int]] = {}
+        for end, number in self._automaton.iter(lowered):
+            ends = by_keyword.get(number)
+            if ends is None:
+                by_keyword[number] = [end]
+            else:
+                ends.append(end)
+        # Lower-casing may change the length of some characters (e.g. "İ"); offsets into
+        # `lowered` are then not offsets into `text`, so such a text is scanned whole.
+        exact = len(lowered) == len(text)
+        for number, ends in by_keyword.items():
+            for index in self._keyword_rules[number]:
+                if not exact:
+                    found[index] = None
+                elif index not in found:
+                    found[index] = ends
+                elif found[index] is not None:
+                    # a rule with several keywords: merge their hits in text order
+                    found[index] = sorted(found[index] + ends)  # type: ignore[operator]
+        return [(self.rules[i], found[i]) for i in sorted(found)]

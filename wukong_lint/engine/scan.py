@@ -151,8 +151,37 @@ def scan_unit(ruleset: RuleSet, unit: Unit) -> tuple[list[Finding], list[ScanErr
     return findings, errors
 
 
+class Tally(NamedTuple):
+    """What scanning a batch of source items produced."""
+
+    findings: list[Finding]
+    errors: list[ScanError]
+    files: int
+    bytes: int
+    skipped: int
+
+
+def tally(ruleset: RuleSet, items: Iterable[Unit | ScanError | Skipped]) -> Tally:
+    """Scan the units a source yields; its errors and skips are recorded, never fatal."""
+    findings: list[Finding] = []
+    errors: list[ScanError] = []
+    files = size = skipped = 0
+    for item in items:
+        if isinstance(item, Unit):
+            files += 1
+            size += item.size or len(item.text)
+            found, errs = scan_unit(ruleset, item)
+            findings += found
+            errors += errs
+        elif isinstance(item, ScanError):
+            errors.append(item)
+        else:
+            skipped += 1
+    return Tally(findings, errors, files, size, skipped)
+
+
 class Scanner:
-    """Accumulates findings, errors and stats over a stream of units."""
+    """Accumulates findings, errors and stats over batches of units."""
 
     def __init__(self, ruleset: RuleSet) -> None:
         self.ruleset = ruleset
@@ -162,20 +191,15 @@ class Scanner:
         self.started = time.perf_counter()
 
     def scan(self, items: Iterable[Unit | ScanError | Skipped]) -> None:
-        """Scan the units a source yields; its errors and skips are recorded, never fatal."""
-        for item in items:
-            if isinstance(item, Unit):
-                self.units += 1
-                if item.source.record is None:
-                    self.files += 1
-                self.bytes += item.size or len(item.text)
-                found, errors = scan_unit(self.ruleset, item)
-                self.findings.extend(found)
-                self.errors.extend(errors)
-            elif isinstance(item, ScanError):
-                self.errors.append(item)
-            else:
-                self.skipped += 1
+        self.add(tally(self.ruleset, items))
+
+    def add(self, batch: Tally) -> None:
+        self.findings += batch.findings
+        self.errors += batch.errors
+        self.files += batch.files
+        self.units += batch.files
+        self.bytes += batch.bytes
+        self.skipped += batch.skipped
 
     def report(self) -> Report:
         findings = tuple(sorted(self.findings, key=Finding.sort_key))

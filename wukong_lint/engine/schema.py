@@ -94,6 +94,10 @@ class RegexRule(RuleBase):
     # Lines after a keyword's line that the regex may also see (a key on one line and its
     # value on the next, as in Kubernetes `- name: X` / `value: ...`).
     lines_after: int = Field(default=0, ge=0, le=20)
+    # How many characters before the end of a keyword a match can start (default: anywhere on
+    # the keyword's line). Set it when the keyword sits near the start of every match: the
+    # regex then tries far fewer positions on long lines.
+    reach: int | None = Field(default=None, ge=1)
 
     @field_validator("keywords")
     @classmethod

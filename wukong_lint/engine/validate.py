@@ -143,5 +143,6 @@ def to_compiled(rule: RuleBase, path: str) -> CompiledRule:
             redact=is_secret if rule.redact is None else rule.redact,
             multiline=rule.multiline,
             lines_after=rule.lines_after,
+            reach=rule.reach,
         )
     return CompiledRule(**common)
