@@ -159,25 +159,34 @@ def tree_bytes(tree: Path) -> tuple[int, int]:
     return n, size
 
 
-_TOKEN = re.compile(r"[^\s\"'`,;(){}\[\]<>=:@]+")
+_CHUNK = re.compile(r"[^\s\"'`,;(){}\[\]<>]+")
 # A part of a token that reads as a name, not a generated value: lower-case word, short upper-case
 # word, camelCase/PascalCase word, or a short alphanumeric like "s3".
 _WORDPART = re.compile(
-    r"^(?:[a-z]{1,16}|[A-Z]{1,12}|[a-z]*(?:[A-Z][a-z]{2,})+|[a-z]{1,3}\d{1,2}|-+|)$"
+    r"^(?:[a-z]{1,16}|[A-Z]{1,12}|[a-z]*(?:[A-Z][a-z]{2,})+|[a-z]{1,3}\d{1,2}|\d{1,5}|-+|)$"
 )
 
 
+def _plain(tok: str) -> bool:
+    return len(tok) < 3 or all(_WORDPART.match(p) for p in re.split(r"[._/\-]", tok))
+
+
 def redact(line: str, width: int = 100) -> str:
-    """A line safe to print: every token that could be a credential (8+ chars, not a plain
-    lower- or upper-case identifier) is cut to its first 6 characters + '…'; then truncated."""
+    """A line safe to print: in each run of non-space characters, the first piece (between `=`,
+    `:` and `@`) that could be a credential (not a plain identifier, word or short number) is cut to its first
+    6 characters + '…' and the rest of the run is dropped; then the line is truncated."""
 
     def cut(m: re.Match) -> str:
-        tok = m.group(0)
-        if len(tok) < 8 or all(_WORDPART.match(p) for p in re.split(r"[._/\-]", tok)):
-            return tok
-        return tok[:6] + "…"
+        pieces = re.split(r"([=:@]+)", m.group(0))
+        out = []
+        for k, piece in enumerate(pieces):
+            if k % 2 == 0 and not _plain(piece):
+                out.append(piece[:6] + "…")
+                break
+            out.append(piece)
+        return "".join(out)
 
-    out = _TOKEN.sub(cut, line.strip())
+    out = _CHUNK.sub(cut, line.strip())
     return out if len(out) <= width else out[: width - 1] + "…"
 
 
