@@ -17,7 +17,22 @@ from wukong_lint.errors import UsageError, WukongError
 SEVERITY_NAMES = ("low", "medium", "high", "critical")
 
 
+class _Formatter(argparse.HelpFormatter):
+    # argparse measures the terminal (importing shutil) whenever it builds a formatter, which
+    # it does while the parser is being defined; help text only needs a width when printed.
+    def __init__(self, prog: str) -> None:
+        try:
+            width = int(os.environ.get("COLUMNS", "100"))
+        except ValueError:
+            width = 100
+        super().__init__(prog, width=max(40, width) - 2)
+
+
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+
     def error(self, message: str) -> None:  # type: ignore[override]
         raise UsageError(f"{self.prog}: {message}")
 

@@ -82,13 +82,14 @@ _CODE = _Lazy(
     os\.environ | os\.getenv | getenv\( | process\.env | env\( | ENV\[ | System\.getenv
     | config\( | settings\. | secrets\. | vault\( | \bnull\b | \bNone\b | \bundefined\b
     | ^(true|false|nil|none|null)$
-    | ^[A-Za-z_][\w]*(\.[A-Za-z_]\w*)+$     # attribute chain: self.password, cfg.api_key
     | ^[A-Za-z_][\w.]*\(                     # a call: get_token(...)
     | ^[A-Za-z_][\w.]*\[                     # an index: env["X"]
     """,
     re.VERBOSE | re.IGNORECASE,
 )
 
+# snake_case, UPPER_CASE, camelCase or PascalCase (every hump has lower-case letters)
+_NAME = _Lazy(r"^(?:[a-z_][a-z0-9_]*|[A-Z_][A-Z0-9_]*|[A-Za-z][a-z0-9]*(?:[A-Z][a-z0-9]+)*)$")
 _WORDY = _Lazy(r"^[A-Za-z_\-. ]+$")
 _PATHLIKE = _Lazy(r"^(/|\./|\.\./|~/|[A-Za-z]:\\)|\.(pem|key|json|ya?ml|txt|crt|p12|env|cfg)$")
 _URLISH = _Lazy(r"^[a-z][a-z0-9+.-]*://[^@\s]*$", re.IGNORECASE)
@@ -133,7 +134,12 @@ def is_template(value: str) -> bool:
 
 
 def is_code(value: str) -> bool:
-    return bool(_CODE.search(value))
+    if _CODE.search(value):
+        return True
+    # An attribute chain (self.password, settings.SECRET_KEY, cfg.apiKey) is code when every
+    # part is a plausible name; random text with dots (`A.qtoIl6SDLYpU.c1CK`) is not.
+    parts = value.split(".")
+    return len(parts) > 1 and all(_NAME.match(part) for part in parts)
 
 
 def is_word(value: str) -> bool:

@@ -44,6 +44,7 @@ class CompiledRule(NamedTuple):
     multiline: bool = False
     lines_after: int = 0
     reach: int | None = None
+    locate: str = "secret"
     paths: tuple[str, ...] = ()
     exclude_paths: tuple[str, ...] = ()
     enabled: bool = True

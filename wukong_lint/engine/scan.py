@@ -53,6 +53,7 @@ class _Candidate(NamedTuple):
     line: int
     column: int
     end_line: int
+    anchor: int  # the offset the finding points at
 
 
 def _is_generic(rule: CompiledRule) -> bool:
@@ -87,19 +88,28 @@ def scan_unit(ruleset: RuleSet, unit: Unit) -> tuple[list[Finding], list[ScanErr
         matcher = MATCHERS[rule.kind]
         try:
             for hit in matcher(rule, unit, offsets):
-                line, column = lines.locate(hit.start)
-                end_line = line + text.count("\n", hit.start, max(hit.start, hit.end - 1))
-                if unit.added_lines is not None and not any(
-                    n in unit.added_lines for n in range(line, end_line + 1)
-                ):
-                    continue
-                found.append(_Candidate(rule, hit, line, column, end_line))
+                if unit.added_lines is not None:
+                    # a change counts when it added any line of the match
+                    first, _ = lines.locate(hit.start)
+                    last = first + text.count("\n", hit.start, max(hit.start, hit.end - 1))
+                    if not any(n in unit.added_lines for n in range(first, last + 1)):
+                        continue
+                # A finding points at the secret (the value of `name: value` on the next
+                # line, say) unless the rule asks for the start of the whole match.
+                start, end = (
+                    (hit.secret_start, hit.secret_end)
+                    if rule.locate == "secret"
+                    else (hit.start, hit.end)
+                )
+                line, column = lines.locate(start)
+                end_line = line + text.count("\n", start, max(start, end - 1))
+                found.append(_Candidate(rule, hit, line, column, end_line, start))
         except RuleTimeout as err:
             errors.append(ScanError(unit.path, str(err)))
     if not found:
         return [], errors
     found = _drop_overlaps(found)
-    found.sort(key=lambda c: (c.hit.start, c.rule.id))
+    found.sort(key=lambda c: (c.anchor, c.rule.id))
 
     # Every secret span is masked in every snippet, whichever finding the snippet belongs to.
     secret_spans = [
@@ -115,14 +125,14 @@ def scan_unit(ruleset: RuleSet, unit: Unit) -> tuple[list[Finding], list[ScanErr
     findings = []
     for cand in found:
         rule, hit = cand.rule, cand.hit
-        line_start, line_text = lines.line_text(hit.start)
+        line_start, line_text = lines.line_text(cand.anchor)
         line_end = line_start + len(line_text)
         spans = [
             (s - line_start, e - line_start, keep)
             for s, e, keep in secret_spans
             if s < line_end and e > line_start
         ]
-        snippet = redact.clip(redact.mask_spans(line_text, spans), hit.start - line_start)
+        snippet = redact.clip(redact.mask_spans(line_text, spans), cand.anchor - line_start)
         matched = (
             text[hit.secret_start : hit.secret_end] if rule.redact else text[hit.start : hit.end]
         )

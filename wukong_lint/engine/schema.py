@@ -98,6 +98,9 @@ class RegexRule(RuleBase):
     # the keyword's line). Set it when the keyword sits near the start of every match: the
     # regex then tries far fewer positions on long lines.
     reach: int | None = Field(default=None, ge=1)
+    # Where a finding points: the start of the secret, or of the whole match (a PEM block's
+    # BEGIN line rather than its first line of base64).
+    locate: Literal["secret", "match"] = "secret"
 
     @field_validator("keywords")
     @classmethod

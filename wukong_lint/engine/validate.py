@@ -144,5 +144,6 @@ def to_compiled(rule: RuleBase, path: str) -> CompiledRule:
             multiline=rule.multiline,
             lines_after=rule.lines_after,
             reach=rule.reach,
+            locate=rule.locate,
         )
     return CompiledRule(**common)

@@ -42,38 +42,51 @@ def summary_line(report: Report) -> str:
     )
 
 
+Segment = tuple[str, str]  # (text, rich style)
+
+
+def layout(report: Report) -> list[list[Segment]]:
+    """The report as lines of styled segments: one layout for plain and coloured output."""
+    lines: list[list[Segment]] = []
+    for path, group in groupby(report.active, key=lambda f: f.path):
+        lines.append([(path, "bold underline")])
+        for finding in group:
+            line: list[Segment] = [
+                ("  ", ""),
+                (f"{finding.line}:{finding.column}".ljust(9), "dim"),
+                (finding.severity.label.ljust(9), STYLES[finding.severity]),
+                (finding.rule_id, "bold"),
+                ("  " + finding.message, ""),
+            ]
+            src = finding.source
+            if src.record is not None or src.tool:
+                where = ", ".join(x for x in (src.tool, src.agent and f"agent {src.agent}") if x)
+                line.append((f"  [{where}]", "dim"))
+            lines.append(line)
+            if finding.snippet:
+                lines.append([("           " + finding.snippet, "dim")])
+        lines.append([])
+    lines.append([(summary_line(report), "bold")])
+    return lines
+
+
 def render(report: Report, *, color: bool = False) -> str:
-    active = report.active
-    if not active:
+    if not report.active:
         return summary_line(report) + "\n"
+    lines = layout(report)
+    if not color:
+        # Plain output (pipes, pre-commit, CI logs) needs no rich: it costs tens of
+        # milliseconds to import, on every failing commit.
+        return "".join("".join(text for text, _ in line) + "\n" for line in lines)
 
     from rich.console import Console
     from rich.text import Text
 
     buffer = io.StringIO()
-    console = Console(
-        file=buffer,
-        force_terminal=color,
-        no_color=not color,
-        width=120,
-        highlight=False,
-        soft_wrap=True,
-    )
-    for path, group in groupby(active, key=lambda f: f.path):
-        console.print(Text(path, style="bold underline"))
-        for finding in group:
-            line = Text("  ")
-            line.append(f"{finding.line}:{finding.column}".ljust(9), style="dim")
-            line.append(finding.severity.label.ljust(9), style=STYLES[finding.severity])
-            line.append(finding.rule_id, style="bold")
-            line.append("  " + finding.message)
-            src = finding.source
-            if src.record is not None or src.tool:
-                where = ", ".join(x for x in (src.tool, src.agent and f"agent {src.agent}") if x)
-                line.append(f"  [{where}]", style="dim")
-            console.print(line)
-            if finding.snippet:
-                console.print(Text("           " + finding.snippet, style="dim"))
-        console.print()
-    console.print(Text(summary_line(report), style="bold"))
+    console = Console(file=buffer, force_terminal=True, width=120, highlight=False, soft_wrap=True)
+    for line in lines:
+        text = Text()
+        for chunk, style in line:
+            text.append(chunk, style=style or None)
+        console.print(text)
     return buffer.getvalue()
