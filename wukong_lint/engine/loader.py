@@ -59,8 +59,17 @@ def cache_dir() -> str | None:
     return os.path.join(base, "wukong-lint")
 
 
+# The code that turns YAML into compiled rules: editing it (a development checkout) must not
+# leave a stale cache behind, even when the version number stays the same.
+_COMPILER_FILES = ("schema.py", "validate.py", "filters.py", "rules.py")
+CACHE_KEEP = 8  # cache files kept per cache folder (one per distinct set of rule files)
+
+
 def _cache_key(files: list[str]) -> str:
     parts = [CACHE_FORMAT, __version__, sys.version]
+    here = os.path.dirname(os.path.abspath(__file__))
+    for name in _COMPILER_FILES:
+        parts.append(f"{name}\0{os.stat(os.path.join(here, name)).st_mtime_ns}")
     for path in files:
         st = os.stat(path)
         parts.append(f"{os.path.abspath(path)}\0{st.st_size}\0{st.st_mtime_ns}")
@@ -93,8 +102,20 @@ def _write_cache(key: str, data: list[Any]) -> None:
 
         os.makedirs(directory, exist_ok=True)
         atomic_write_bytes(_cache_path(directory, key), marshal.dumps((key, data)))
+        _prune(directory)
     except (OSError, ValueError):
         pass  # a cache we cannot write only costs speed
+
+
+def _prune(directory: str) -> None:
+    """Keep the newest few cache files: every edit of a rule file writes a new one."""
+    entries = []
+    for name in os.listdir(directory):
+        if name.startswith("rules-") and name.endswith(".bin"):
+            path = os.path.join(directory, name)
+            entries.append((os.stat(path).st_mtime_ns, path))
+    for _, path in sorted(entries, reverse=True)[CACHE_KEEP:]:
+        os.unlink(path)
 
 
 def load_rules(extra_dirs: tuple[str, ...] = (), *, builtin: bool = True) -> RuleSet:
