@@ -11,7 +11,7 @@ from pathlib import Path
 from tests.conftest import git
 from wukong_lint.cli import main
 
-TOKEN = "ghp_" + "R4nd0mT0k3nV4lu3xYzAbCdEfGhIjKlMn012"
+TOKEN = "ghp_" + "huG8GP38g4o5MNJAYKJ1UXXFWXLCpaNfhs0g"
 SLACKLESS_PASSWORD = "Zq7#vLp2!tKx9wRm"
 
 

@@ -15,7 +15,7 @@ from tests.conftest import git
 from wukong_lint.cli import main
 
 # Built at run time so this file does not itself hold a token-shaped literal.
-TOKEN = "ghp_" + "R4nd0mT0k3nV4lu3xYzAbCdEfGhIjKlMn012"
+TOKEN = "ghp_" + "huG8GP38g4o5MNJAYKJ1UXXFWXLCpaNfhs0g"
 TOKEN2 = "ghp_" + "Q9wErTyUiOp8AsDfGhJkL7zXcVbNm6Lk5Jh4"
 
 

@@ -12,7 +12,7 @@ import pytest
 from tests.conftest import git
 
 PROJECT = Path(__file__).resolve().parent.parent
-TOKEN = "ghp_" + "R4nd0mT0k3nV4lu3xYzAbCdEfGhIjKlMn012"
+TOKEN = "ghp_" + "huG8GP38g4o5MNJAYKJ1UXXFWXLCpaNfhs0g"
 
 pytestmark = pytest.mark.skipif(shutil.which("pre-commit") is None, reason="pre-commit missing")
 

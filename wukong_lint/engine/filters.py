@@ -11,6 +11,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Callable
+from itertools import pairwise
 from typing import Any
 
 
@@ -93,7 +94,6 @@ _NAME = _Lazy(r"^(?:[a-z_][a-z0-9_]*|[A-Z_][A-Z0-9_]*|[A-Za-z][a-z0-9]*(?:[A-Z][
 _WORDY = _Lazy(r"^[A-Za-z_\-. ]+$")
 _PATHLIKE = _Lazy(r"^(/|\./|\.\./|~/|[A-Za-z]:\\)|\.(pem|key|json|ya?ml|txt|crt|p12|env|cfg)$")
 _URLISH = _Lazy(r"^[a-z][a-z0-9+.-]*://[^@\s]*$", re.IGNORECASE)
-_SEQUENCE = "0123456789abcdefghijklmnopqrstuvwxyz0123456789"
 _HEX = _Lazy(r"^[0-9a-f]+$")
 # Two-letter words that real identifiers are made of (`get_user_id`, `to_db`).
 _SHORT_WORDS = frozenset(
@@ -111,11 +111,34 @@ def shannon_entropy(text: str) -> float:
     return -sum((n / length) * math.log2(n / length) for n in Counter(text).values())
 
 
+def _typed_sequences(lowered: str) -> bool:
+    """Someone typed along the alphabet: five consecutive letters (`ghijk`), or two runs of
+    four (`abcd1234defg`), or a value that is nothing but a digit sequence (`12345678`).
+    Random letters almost never do this; digits are left alone since ids contain `1234`."""
+    if len(lowered) >= 6 and lowered.isdigit():
+        return all(ord(b) - ord(a) == 1 for a, b in pairwise(lowered))
+    longest = 6 if len(lowered) > LONG_VALUE else 5
+    runs4 = 0
+    run = 1
+    for previous, current in pairwise(lowered):
+        if ord(current) - ord(previous) == 1 and current.isalpha() and previous.isalpha():
+            run += 1
+            if run == longest:
+                return True
+            if run == 4:
+                runs4 += 1
+                if runs4 == 2 and len(lowered) <= LONG_VALUE:
+                    return True
+        else:
+            run = 1
+    return False
+
+
 def is_placeholder(value: str) -> bool:
     lowered = value.lower()
     if len(set(lowered)) <= 2:  # "", "aaaa", "0000", "abab"
         return True
-    if len(lowered) >= 8 and lowered in _SEQUENCE:  # "12345678", "abcdefgh"
+    if _typed_sequences(lowered):  # "abcdef...", "abcd1234efgh", "AB1C2defGHijkLMNo..."
         return True
     if len(lowered) > LONG_VALUE:
         # In a long generated token a short word (`todo`, `fake`) occurs by chance now and
