@@ -113,18 +113,31 @@ def test_catastrophic_regex_is_bounded_and_reported(tmp_path, capsys, monkeypatc
 
 def test_compiled_rules_are_cached_and_hot_path_skips_pydantic(tmp_path):
     env = {**os.environ, "WUKONG_LINT_CACHE_DIR": str(tmp_path / "cache")}
+    target = tmp_path / "app.py"
+    target.write_text(
+        'import os\nGITHUB_TOKEN = "ghp_' + "huG8GP38g4o5MNJAYKJ1UXXFWXLCpaNfhs0g" + '"\n'
+    )
     probe = (
         "import sys; from wukong_lint.engine.loader import load_rules; "
-        "n = len(load_rules().rules); print(n, 'pydantic' in sys.modules, 'yaml' in sys.modules)"
+        "from wukong_lint.engine.scan import scan_unit; "
+        "from wukong_lint.sources.files import read_file; "
+        "rules = load_rules(); found, _ = scan_unit(rules, read_file(sys.argv[1], 'app.py')); "
+        "print(len(rules.rules), len(found), 'pydantic' in sys.modules, 'yaml' in sys.modules, "
+        "'regex._regex_core' in sys.modules)"
     )
-    first = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True)
-    second = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True)
-    n1, pyd1, _ = first.stdout.split()
-    n2, pyd2, yaml2 = second.stdout.split()
+    command = [sys.executable, "-c", probe, str(target)]
+    first = subprocess.run(command, env=env, capture_output=True, text=True)
+    second = subprocess.run(command, env=env, capture_output=True, text=True)
+    n1, found1, pyd1, _, _ = first.stdout.split()
+    n2, found2, pyd2, yaml2, compiler2 = second.stdout.split()
     assert n1 == n2 and int(n1) > 0
+    assert found1 == found2 == "1"
     assert pyd1 == "True"  # the first run validated the rules
-    assert (pyd2, yaml2) == ("False", "False")  # the second one read the cache
-    assert len(list((tmp_path / "cache").iterdir())) == 1
+    # the second one read the rule cache, and built its regexes from the pattern cache
+    # without importing the regex compiler
+    assert (pyd2, yaml2, compiler2) == ("False", "False", "False")
+    names = sorted(p.name.split("-")[0] for p in (tmp_path / "cache").iterdir())
+    assert names == ["patterns", "rules"]
 
 
 def test_cache_is_invalidated_when_a_rule_changes(tmp_path, capsys):

@@ -108,14 +108,15 @@ def _write_cache(key: str, data: list[Any]) -> None:
 
 
 def _prune(directory: str) -> None:
-    """Keep the newest few cache files: every edit of a rule file writes a new one."""
-    entries = []
-    for name in os.listdir(directory):
-        if name.startswith("rules-") and name.endswith(".bin"):
-            path = os.path.join(directory, name)
-            entries.append((os.stat(path).st_mtime_ns, path))
-    for _, path in sorted(entries, reverse=True)[CACHE_KEEP:]:
-        os.unlink(path)
+    """Keep the newest few cache files of each kind: every rule edit writes a new one."""
+    for prefix in ("rules-", "patterns-"):
+        entries = []
+        for name in os.listdir(directory):
+            if name.startswith(prefix) and name.endswith(".bin"):
+                path = os.path.join(directory, name)
+                entries.append((os.stat(path).st_mtime_ns, path))
+        for _, path in sorted(entries, reverse=True)[CACHE_KEEP:]:
+            os.unlink(path)
 
 
 def load_rules(extra_dirs: tuple[str, ...] = (), *, builtin: bool = True) -> RuleSet:
@@ -129,7 +130,13 @@ def load_rules(extra_dirs: tuple[str, ...] = (), *, builtin: bool = True) -> Rul
     if data is None:
         data = [rule.to_data() for rule in validate_files(files)]
         _write_cache(key, data)
-    return RuleSet([CompiledRule.from_data(d) for d in data])
+    rules = [CompiledRule.from_data(d) for d in data]
+    from wukong_lint.engine import patterns
+
+    patterns.prepare(
+        [r.regex for r in rules if r.regex] + [p for r in rules for _, p in r.allow], cache_dir()
+    )
+    return RuleSet(rules)
 
 
 def validate_files(files: list[str]) -> list[CompiledRule]:

@@ -10,17 +10,7 @@ from __future__ import annotations
 import fnmatch
 from typing import Any, NamedTuple
 
-# Compiled regexes by pattern text, shared by every rule that uses them.
-_PATTERNS: dict[str, Any] = {}
-
-
-def compile_pattern(pattern: str) -> Any:
-    compiled = _PATTERNS.get(pattern)
-    if compiled is None:
-        import regex
-
-        compiled = _PATTERNS[pattern] = regex.compile(pattern, regex.VERSION0)
-    return compiled
+from wukong_lint.engine.patterns import compile_pattern
 
 
 class CompiledRule(NamedTuple):

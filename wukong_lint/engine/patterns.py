@@ -1,0 +1,140 @@
+"""Compiled rule regexes, with a cache of the `regex` module's compiled code across runs.
+
+The `regex` module parses and compiles patterns in Python: importing its compiler costs ~10 ms
+and compiling the patterns a typical commit needs another ~10 ms, on every pre-commit run.
+Its C engine (`regex._regex`) builds a pattern object from a compiled code list in
+microseconds. So the first run records the arguments the compiler passes to the C engine for
+every rule pattern, and later runs give them straight to the engine, without importing the
+compiler at all.
+
+The cache is keyed by the engine's shared library (path, size, mtime) and the Python version,
+so an upgraded `regex` recompiles. Anything unexpected (a different packaging of `regex`, a
+missing entry) falls back to the ordinary `regex.compile`: the cache can only cost speed.
+"""
+
+from __future__ import annotations
+
+import marshal
+import os
+import sys
+import zlib
+from collections.abc import Iterable
+from typing import Any
+
+FLAGS_VERSION0 = 0x2000  # regex.VERSION0, without importing regex to read it
+
+_compiled: dict[str, Any] = {}
+_recorded: dict[str, tuple[Any, ...]] = {}
+_engine: Any = None
+_engine_key: str | None = None
+
+
+def compile_pattern(pattern: str) -> Any:
+    """A compiled regex for `pattern` (VERSION0 semantics, as the rule schema validates)."""
+    compiled = _compiled.get(pattern)
+    if compiled is not None:
+        return compiled
+    args = _recorded.get(pattern)
+    if args is not None and _engine is not None:
+        try:
+            compiled = _engine.compile(pattern, *args)
+        except Exception:
+            compiled = None
+    if compiled is None:
+        compiled = _compile_and_record(pattern)
+    _compiled[pattern] = compiled
+    return compiled
+
+
+def _compile_and_record(pattern: str) -> Any:
+    """Compile with the `regex` package, recording what its compiler gives the C engine."""
+    import regex
+    from regex import _regex as engine
+
+    calls: list[tuple[Any, ...]] = []
+    original = engine.compile
+
+    def spy(*args: Any) -> Any:
+        calls.append(args)
+        return original(*args)
+
+    engine.compile = spy
+    try:
+        compiled = regex.compile(pattern, regex.VERSION0, cache_pattern=False)
+    finally:
+        engine.compile = original
+    if len(calls) == 1 and calls[0][0] == pattern:
+        # plain ints (the flags are an IntFlag) so that marshal can store them
+        _recorded[pattern] = tuple(
+            int(a) if isinstance(a, int) and type(a) not in (int, bool) else a for a in calls[0][1:]
+        )
+    return compiled
+
+
+def _engine_library() -> str | None:
+    """Path of the `regex` package's C engine, found without importing the package."""
+    import importlib.machinery
+
+    spec = importlib.machinery.PathFinder.find_spec("regex")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    folder = next(iter(spec.submodule_search_locations))
+    for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+        path = os.path.join(folder, "_regex" + suffix)
+        if os.path.isfile(path):
+            return path
+    return None
+
+
+def _load_engine(path: str) -> Any:
+    """The C engine alone. It is registered under its own name, so that importing the `regex`
+    package later reuses this very module instead of loading the library twice."""
+    loaded = sys.modules.get("regex._regex")
+    if loaded is not None:
+        return loaded
+    import importlib.machinery
+
+    loader = importlib.machinery.ExtensionFileLoader("regex._regex", path)
+    spec = importlib.machinery.ModuleSpec("regex._regex", loader, origin=path)
+    module = loader.create_module(spec)
+    loader.exec_module(module)
+    sys.modules["regex._regex"] = module
+    return module
+
+
+def _cache_file(directory: str, key: str) -> str:
+    return os.path.join(directory, f"patterns-{zlib.crc32(key.encode()):08x}.bin")
+
+
+def prepare(patterns: Iterable[str], cache_dir: str | None) -> None:
+    """Make `patterns` cheap to compile in this run, from the cache or by recording them."""
+    global _engine, _engine_key
+    wanted = [p for p in dict.fromkeys(patterns) if p not in _recorded]
+    if not wanted or cache_dir is None:
+        return
+    try:
+        library = _engine_library()
+        if library is None:
+            return
+        st = os.stat(library)
+        key = f"1\0{library}\0{st.st_size}\0{st.st_mtime_ns}\0{sys.version}"
+        path = _cache_file(cache_dir, key)
+        try:
+            with open(path, "rb") as handle:
+                stored_key, stored = marshal.loads(handle.read())
+            if stored_key == key and isinstance(stored, dict):
+                _recorded.update(stored)
+        except (OSError, ValueError, EOFError, TypeError):
+            pass
+        missing = [p for p in wanted if p not in _recorded]
+        if missing:
+            for pattern in missing:
+                compile_pattern(pattern)
+            from wukong_lint.fsutil import atomic_write_bytes
+
+            os.makedirs(cache_dir, exist_ok=True)
+            atomic_write_bytes(path, marshal.dumps((key, dict(_recorded))))
+        _engine = _load_engine(library)
+        _engine_key = key
+    except (OSError, ImportError, ValueError):
+        return  # no cache this time: patterns compile the ordinary way
