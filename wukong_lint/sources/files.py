@@ -113,8 +113,3 @@ def iter_paths(paths: list[str]) -> Iterator[tuple[str, str]]:
             if display not in seen:
                 seen.add(display)
                 yield given, display
-
-
-def file_units(paths: list[str]) -> Iterator[Unit | ScanError | Skipped]:
-    for full, display in iter_paths(paths):
-        yield read_file(full, display)
