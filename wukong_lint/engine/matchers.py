@@ -23,8 +23,12 @@ REGEX_TIMEOUT_PER_MB = 0.5
 class Hit(NamedTuple):
     start: int
     end: int
+    # the span to hash and, for secrets, to mask (empty: hash the whole match)
     secret_start: int
     secret_end: int
+    # what a structured check adds to the rule's message ("15 lines changed, limit 10");
+    # never matched text
+    note: str = ""
 
 
 class RuleTimeout(Exception):
@@ -142,8 +146,6 @@ def match_regex(rule: CompiledRule, unit: Unit, offsets: list[int] | None) -> It
         raise RuleTimeout(f"rule '{rule.id}' timed out after {timeout:.1f}s") from None
 
 
-# A matcher gets the rule, the unit and the offsets where the rule's keywords were found
-# (None: search everything).
-MATCHERS: dict[str, Callable[[CompiledRule, Unit, list[int] | None], Iterator[Hit]]] = {
-    "regex": match_regex,
-}
+# A matcher gets the rule, the unit and the offsets where the rule's keywords were found (None:
+# search everything) and yields hits. Matchers are registered by kind in engine/kinds.py.
+Matcher = Callable[[CompiledRule, Unit, "list[int] | None"], Iterator[Hit]]

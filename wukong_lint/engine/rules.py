@@ -41,6 +41,8 @@ class CompiledRule(NamedTuple):
     tags: tuple[str, ...] = ()
     examples_match: tuple[str, ...] = ()
     examples_no_match: tuple[str, ...] = ()
+    # the settings of a structured kind (validated by its model), plain data only
+    params: dict[str, Any] | None = None
 
     def pattern(self) -> Any:
         return compile_pattern(self.regex)

@@ -7,7 +7,8 @@ from collections.abc import Iterable
 from typing import NamedTuple
 
 from wukong_lint import redact, suppress
-from wukong_lint.engine.matchers import MATCHERS, Hit, RuleTimeout
+from wukong_lint.engine.kinds import matcher_for
+from wukong_lint.engine.matchers import Hit, RuleTimeout
 from wukong_lint.engine.rules import CompiledRule, RuleSet
 from wukong_lint.model import (
     Finding,
@@ -82,10 +83,12 @@ def scan_unit(ruleset: RuleSet, unit: Unit) -> tuple[list[Finding], list[ScanErr
     errors: list[ScanError] = []
     lines = _Lines(text)
     found: list[_Candidate] = []
+    # A transcript unit is one record: every finding in it is on the record's JSONL line.
+    pinned = kind == "transcript"
     for rule, offsets in ruleset.candidates(text):
         if kind not in rule.applies_to or not rule.applies_to_path(unit.path):
             continue
-        matcher = MATCHERS[rule.kind]
+        matcher = matcher_for(rule.kind)
         try:
             for hit in matcher(rule, unit, offsets):
                 if unit.added_lines is not None:
@@ -101,8 +104,11 @@ def scan_unit(ruleset: RuleSet, unit: Unit) -> tuple[list[Finding], list[ScanErr
                     if rule.locate == "secret"
                     else (hit.start, hit.end)
                 )
-                line, column = lines.locate(start)
-                end_line = line + text.count("\n", start, max(start, end - 1))
+                if pinned:
+                    line, column, end_line = 1, 1, 1
+                else:
+                    line, column = lines.locate(start)
+                    end_line = line + text.count("\n", start, max(start, end - 1))
                 found.append(_Candidate(rule, hit, line, column, end_line, start))
         except RuleTimeout as err:
             errors.append(ScanError(unit.path, str(err)))
@@ -146,7 +152,7 @@ def scan_unit(ruleset: RuleSet, unit: Unit) -> tuple[list[Finding], list[ScanErr
                 rule_id=rule.id,
                 category=rule.category,
                 severity=Severity(rule.severity),
-                message=rule.message,
+                message=f"{rule.message} ({hit.note})" if hit.note else rule.message,
                 path=unit.path,
                 line=cand.line + unit.first_line - 1,
                 column=cand.column,

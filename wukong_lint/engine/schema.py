@@ -6,7 +6,7 @@ costs tens of milliseconds to import and the pre-commit hot path cannot afford i
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 import regex
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -67,13 +67,28 @@ class RuleBase(Strict):
     exclude_paths: list[str] = Field(default_factory=list)
     enabled: bool = True
     tags: list[str] = Field(default_factory=list)
+    # Lower-case literals; a rule with keywords runs only on text containing one of them.
+    keywords: list[str] = Field(default_factory=list)
+
+    @field_validator("keywords")
+    @classmethod
+    def _keywords(cls, value: list[str]) -> list[str]:
+        cleaned = [k.lower() for k in value]
+        if any(not k.strip() for k in cleaned):
+            raise ValueError("keywords must be non-empty strings")
+        return cleaned
+
+    def params(self) -> dict[str, Any]:
+        """The kind's own settings, stored with the compiled rule (plain data only)."""
+        common = set(RuleBase.model_fields) | {"kind"}
+        return {k: v for k, v in self.model_dump().items() if k not in common}
 
 
 class RegexRule(RuleBase):
     """A regular expression, preselected by keywords, with optional filters on the secret."""
 
     kind: Literal["regex"]
-    # Lower-case literals; the regex runs only on text containing at least one of them.
+    # The regex runs only on text containing at least one keyword.
     keywords: list[str] = Field(min_length=1)
     regex: str
     # The group holding the secret (number or name). Default: the group named `secret`, else
@@ -102,14 +117,6 @@ class RegexRule(RuleBase):
     # BEGIN line rather than its first line of base64).
     locate: Literal["secret", "match"] = "secret"
 
-    @field_validator("keywords")
-    @classmethod
-    def _keywords(cls, value: list[str]) -> list[str]:
-        cleaned = [k.lower() for k in value]
-        if any(not k.strip() for k in cleaned):
-            raise ValueError("keywords must be non-empty strings")
-        return cleaned
-
     @field_validator("regex")
     @classmethod
     def _valid_regex(cls, value: str) -> str:
@@ -132,8 +139,3 @@ class RegexRule(RuleBase):
                     "nor a named group of the regex"
                 )
         return self
-
-
-# Each kind of rule is one model; the `kind` key selects it. A new matcher adds its model here
-# and its function in engine/matchers.py.
-RULE_MODELS: dict[str, type[RuleBase]] = {"regex": RegexRule}

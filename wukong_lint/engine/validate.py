@@ -8,8 +8,9 @@ import yaml
 from pydantic import ValidationError
 
 from wukong_lint.engine.filters import DEFAULT_SECRET_FILTERS
+from wukong_lint.engine.kinds import KINDS, model_for
 from wukong_lint.engine.rules import CompiledRule
-from wukong_lint.engine.schema import RULE_MODELS, Allow, RegexRule, RuleBase
+from wukong_lint.engine.schema import Allow, RegexRule, RuleBase
 from wukong_lint.errors import RuleError
 from wukong_lint.model import Severity
 
@@ -91,9 +92,9 @@ def compile_file(path: str) -> list[CompiledRule]:
         rule_id = data.get("id")
         name = f"rule '{rule_id}'" if isinstance(rule_id, str) else "rule without id"
         kind = data.get("kind")
-        model = RULE_MODELS.get(kind) if isinstance(kind, str) else None
+        model = model_for(kind) if isinstance(kind, str) else None
         if model is None:
-            known = ", ".join(sorted(RULE_MODELS))
+            known = ", ".join(sorted(KINDS))
             problem = "missing field 'kind'" if kind is None else f"unknown kind {kind!r}"
             raise RuleError(f"{path}:{lines.get('kind', lines[''])}: {name}: {problem} ({known})")
         try:
@@ -121,6 +122,7 @@ def to_compiled(rule: RuleBase, path: str) -> CompiledRule:
         "tags": tuple(rule.tags),
         "examples_match": tuple(rule.examples.match),
         "examples_no_match": tuple(rule.examples.no_match),
+        "keywords": tuple(rule.keywords),
     }
     if isinstance(rule, RegexRule):
         is_secret = rule.category == "secret"
@@ -133,7 +135,6 @@ def to_compiled(rule: RuleBase, path: str) -> CompiledRule:
             (a.target, a.regex) if isinstance(a, Allow) else ("secret", a) for a in rule.allow
         )
         common.update(
-            keywords=tuple(rule.keywords),
             regex=rule.regex,
             secret_group=rule.secret_group,
             entropy=rule.entropy,
@@ -146,4 +147,6 @@ def to_compiled(rule: RuleBase, path: str) -> CompiledRule:
             reach=rule.reach,
             locate=rule.locate,
         )
+    else:
+        common["params"] = rule.params()
     return CompiledRule(**common)

@@ -1,0 +1,36 @@
+"""The registry of rule kinds: for each `kind`, the pydantic model that validates its YAML and
+the matcher that runs it, named as "module:attribute" and imported on first use.
+
+The regex kind is the pre-commit hot path and is imported directly; structured kinds
+(commands, edit sizes, anchors...) live in their own modules and cost nothing until a rule of
+their kind meets a unit. A new kind is one entry here, one model and one matcher.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+# kind -> (model "module:Class", matcher "module:function")
+KINDS: dict[str, tuple[str, str]] = {
+    "regex": ("wukong_lint.engine.schema:RegexRule", "wukong_lint.engine.matchers:match_regex"),
+}
+
+_resolved: dict[str, Any] = {}
+
+
+def _resolve(target: str) -> Any:
+    value = _resolved.get(target)
+    if value is None:
+        module, _, attribute = target.partition(":")
+        value = _resolved[target] = getattr(importlib.import_module(module), attribute)
+    return value
+
+
+def model_for(kind: str) -> Any | None:
+    entry = KINDS.get(kind)
+    return _resolve(entry[0]) if entry else None
+
+
+def matcher_for(kind: str) -> Any:
+    return _resolve(KINDS[kind][1])
