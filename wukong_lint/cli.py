@@ -7,6 +7,7 @@ input error (one line on stderr, never a traceback).
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 from collections.abc import Sequence
@@ -15,6 +16,10 @@ from wukong_lint import __version__
 from wukong_lint.errors import UsageError, WukongError
 
 SEVERITY_NAMES = ("low", "medium", "high", "critical")
+
+# Sub-commands that live in their own modules (each has `add_parser(subparsers)`, which
+# registers the parser and its handler). Keep their heavy imports inside the handler.
+COMMAND_MODULES: tuple[str, ...] = ()
 
 
 class _Formatter(argparse.HelpFormatter):
@@ -84,6 +89,11 @@ def _build_parser() -> argparse.ArgumentParser:
     r_test.add_argument("dirs", nargs="*", metavar="DIR")
     for p in (r_list, r_show, r_test):
         p.add_argument("--rules", action="append", default=[], metavar="DIR")
+    check.set_defaults(handler=_cmd_check)
+    rules.set_defaults(handler=_cmd_rules)
+    for name in COMMAND_MODULES:
+        # each module adds its own sub-command: `add_parser(subparsers)` sets a `handler`
+        importlib.import_module(name).add_parser(sub)
     return parser
 
 
@@ -188,12 +198,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = _build_parser()
     try:
         args = parser.parse_args(argv)
-        if args.command == "check":
-            return _cmd_check(args)
-        if args.command == "rules":
-            return _cmd_rules(args)
-        parser.print_help(sys.stderr)
-        return 2
+        handler = getattr(args, "handler", None)
+        if handler is None:
+            parser.print_help(sys.stderr)
+            return 2
+        return int(handler(args))
     except WukongError as err:
         print(f"wukong-lint: error: {err}", file=sys.stderr)
         return err.exit_code

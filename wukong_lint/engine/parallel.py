@@ -14,7 +14,7 @@ from itertools import islice
 
 from wukong_lint.engine.rules import RuleSet
 from wukong_lint.engine.scan import Scanner, Tally, tally
-from wukong_lint.sources.files import read_file
+from wukong_lint.sources.dispatch import units_for_file
 
 CHUNK = 32  # files per task: small enough to balance, large enough to amortise the IPC
 # Below this many files a pool costs more than it saves.
@@ -24,7 +24,8 @@ _RULESET: RuleSet | None = None  # set in the parent before forking
 
 
 def _scan_chunk(ruleset: RuleSet, files: list[tuple[str, str]]) -> Tally:
-    return tally(ruleset, (read_file(full, display) for full, display in files))
+    items = (item for full, display in files for item in units_for_file(full, display))
+    return tally(ruleset, items)
 
 
 def _worker(files: list[tuple[str, str]]) -> Tally:
