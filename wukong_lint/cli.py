@@ -55,6 +55,10 @@ def _build_parser() -> argparse.ArgumentParser:
     what = check.add_mutually_exclusive_group()
     what.add_argument("--staged", action="store_true", help="only lines added in the git index")
     what.add_argument("--diff", metavar="BASE..HEAD", help="only lines added in a commit range")
+    what.add_argument(
+        "--history", action="store_true", help="every line ever added, with its commit"
+    )
+    check.add_argument("--since", metavar="REV", help="with --history: only commits after REV")
     check.add_argument("--format", choices=("text", "json"), default="text")
     check.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE")
     check.add_argument("--fail-on", choices=SEVERITY_NAMES, default="high")
@@ -112,8 +116,10 @@ def _cmd_check(args: argparse.Namespace) -> int:
     from wukong_lint.engine.selection import is_selected
     from wukong_lint.model import Severity
 
-    if (args.staged or args.diff) and args.paths:
-        raise UsageError("check: give PATHs or --staged/--diff, not both")
+    if args.since and not args.history:
+        raise UsageError("check: --since needs --history")
+    if (args.staged or args.diff or args.history) and args.paths:
+        raise UsageError("check: give PATHs or --staged/--diff/--history, not both")
     if args.jobs < 0:
         raise UsageError("check: --jobs must be 1 or more")
     if args.no_builtin_rules and not args.rules:
@@ -131,6 +137,10 @@ def _cmd_check(args: argparse.Namespace) -> int:
         from wukong_lint.sources.git import range_units
 
         scanner.scan(range_units(args.diff))
+    elif args.history:
+        from wukong_lint.sources.history import history_units
+
+        scanner.scan(history_units(args.since))
     else:
         from wukong_lint.engine.parallel import default_jobs, scan_paths
         from wukong_lint.sources.files import iter_paths
@@ -213,3 +223,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The reader went away (e.g. `| head`); nothing more to say.
         sys.stderr.close()
         return 0
+    except Exception as err:  # a bug must still end with one line, not a traceback
+        if os.environ.get("WUKONG_LINT_DEBUG"):
+            raise
+        print(
+            f"wukong-lint: internal error: {type(err).__name__}: {err} "
+            "(please report it; WUKONG_LINT_DEBUG=1 shows the traceback)",
+            file=sys.stderr,
+        )
+        return 2

@@ -70,6 +70,9 @@ class Unit(NamedTuple):
     first_line: int = 1
     # Bytes read from the source (0: unknown, count the text instead).
     size: int = 0
+    # The line number, in the real file, of each line of `text` when the text is pieced
+    # together from non-adjacent lines (the added lines of a commit's hunks).
+    line_numbers: tuple[int, ...] | None = None
 
 
 class Finding(NamedTuple):

@@ -77,6 +77,13 @@ def _drop_overlaps(found: list[_Candidate]) -> list[_Candidate]:
     return [c for c in found if c.rule.category != "secret" or id(c) in kept_ids]
 
 
+def _real_line(unit: Unit, line: int) -> int:
+    """A line of the unit's text as a line of the file it came from."""
+    if unit.line_numbers is not None and 0 < line <= len(unit.line_numbers):
+        return unit.line_numbers[line - 1]
+    return line + unit.first_line - 1
+
+
 def scan_unit(ruleset: RuleSet, unit: Unit) -> tuple[list[Finding], list[ScanError]]:
     text = unit.text
     kind = unit.source.kind
@@ -154,9 +161,9 @@ def scan_unit(ruleset: RuleSet, unit: Unit) -> tuple[list[Finding], list[ScanErr
                 severity=Severity(rule.severity),
                 message=f"{rule.message} ({hit.note})" if hit.note else rule.message,
                 path=unit.path,
-                line=cand.line + unit.first_line - 1,
+                line=_real_line(unit, cand.line),
                 column=cand.column,
-                end_line=cand.end_line + unit.first_line - 1,
+                end_line=_real_line(unit, cand.end_line),
                 snippet=snippet,
                 fingerprint=fingerprint(rule.id, unit.path, match_hash, occurrence),
                 source=unit.source,

@@ -111,7 +111,10 @@ def _added_lines(section: bytes) -> frozenset[int]:
 
 def parse_diff(data: bytes) -> list[Change]:
     """Parse `git diff --raw -z -p -U0` output into changes with their added line numbers."""
-    entries, offset = _parse_raw(data)
+    try:
+        entries, offset = _parse_raw(data)
+    except (ValueError, IndexError) as err:  # includes UnicodeDecodeError
+        raise InputError(f"unexpected git diff output: {err}") from None
     # Unmerged entries have no `diff --git` section of their own.
     entries = [e for e in entries if e[0] != "U"]
     sections = _sections(data[offset:])
