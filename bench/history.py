@@ -23,7 +23,20 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 OUT = HERE / "out"
 WK = Path(sys.executable).with_name("wukong-lint")
-WORDS = "order invoice user account payment cart item price stock report audit event".split()
+WORDS = [
+    "order",
+    "invoice",
+    "user",
+    "account",
+    "payment",
+    "cart",
+    "item",
+    "price",
+    "stock",
+    "report",
+    "audit",
+    "event",
+]
 
 
 def _line(rng: random.Random) -> str:
@@ -77,9 +90,7 @@ def build_repo(path: Path, commits: int, seed: int = 7) -> int:
         for name, text in changed.items():
             data = text.encode()
             stream.append(f"M 100644 inline {name}\ndata {len(data)}\n".encode() + data + b"\n")
-    subprocess.run(
-        ["git", "fast-import", "--quiet"], cwd=path, input=b"".join(stream), check=True
-    )
+    subprocess.run(["git", "fast-import", "--quiet"], cwd=path, input=b"".join(stream), check=True)
     subprocess.run(["git", "checkout", "-q", "main"], cwd=path, check=True)
     return planted
 

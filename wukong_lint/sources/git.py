@@ -10,8 +10,8 @@ from __future__ import annotations
 import os
 import re
 import subprocess
-from collections.abc import Iterator
-from typing import NamedTuple
+from collections.abc import Callable, Iterator
+from typing import NamedTuple, TypeVar
 
 from wukong_lint.errors import InputError
 from wukong_lint.model import ScanError, Source, Unit
@@ -36,6 +36,7 @@ DIFF_OPTIONS = (
 NULL_SHA = "0" * 40
 _HUNK = re.compile(rb"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@", re.MULTILINE)
 REGULAR_MODES = {"100644", "100755"}
+T = TypeVar("T")
 
 
 def run_git(args: list[str], cwd: str | None = None, stdin: bytes | None = None) -> bytes:
@@ -213,11 +214,23 @@ def change_units(
         yield Unit(change.path, text, source, added_lines=added, size=len(data))
 
 
+def _in_repository(cwd: str | None, action: Callable[[], T]) -> T:
+    """Run a git action; if it fails outside a repository, say that rather than what git
+    said (outside a repository `git diff --cached` complains about its options). Checking
+    only on failure keeps the pre-commit path at two git processes."""
+    try:
+        return action()
+    except InputError:
+        repo_root(cwd)  # raises "not a git repository" when that is the reason
+        raise
+
+
 def staged_units(cwd: str | None = None) -> Iterator[Unit | ScanError | Skipped]:
     args = staged_args(cwd)
-    return change_units(diff_changes(args, cwd), args, cwd)
+    changes = _in_repository(cwd, lambda: diff_changes(args, cwd))
+    return change_units(changes, args, cwd)
 
 
 def range_units(spec: str, cwd: str | None = None) -> Iterator[Unit | ScanError | Skipped]:
-    args = range_args(spec, cwd)
+    args = _in_repository(cwd, lambda: range_args(spec, cwd))
     return change_units(diff_changes(args, cwd), args, cwd)
