@@ -123,3 +123,19 @@ def test_diff_parser_structured_fuzz(parts: list[bytes]):
         return
     for change in changes:
         assert all(n > 0 for n in change.added)
+
+
+def test_history_jobs_give_identical_results(repo: Path, monkeypatch, capsys):
+    monkeypatch.chdir(repo)
+    for n in range(40):
+        (repo / f"m{n % 7}.py").write_text(
+            "".join(f"x{i} = {i}\n" for i in range(n)) + (f"t = '{TOKEN}'\n" if n % 5 == 0 else "")
+        )
+        commit(repo, f"c{n}")
+    reports = []
+    for jobs in ("1", "2"):
+        code, report = history(capsys, "--jobs", jobs)
+        assert code == 1
+        report["stats"].pop("seconds")
+        reports.append(report)
+    assert reports[0] == reports[1] and len(reports[0]["findings"]) == 8

@@ -138,9 +138,10 @@ def _cmd_check(args: argparse.Namespace) -> int:
 
         scanner.scan(range_units(args.diff))
     elif args.history:
+        from wukong_lint.engine.parallel import default_jobs, scan_stream
         from wukong_lint.sources.history import history_units
 
-        scanner.scan(history_units(args.since))
+        scan_stream(scanner, history_units(args.since), args.jobs or default_jobs())
     else:
         from wukong_lint.engine.parallel import default_jobs, scan_paths
         from wukong_lint.sources.files import iter_paths

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from itertools import islice
+from typing import Any
 
 from wukong_lint.engine.rules import RuleSet
 from wukong_lint.engine.scan import Scanner, Tally, tally
@@ -23,19 +24,27 @@ MIN_FILES_FOR_POOL = 2 * CHUNK
 _RULESET: RuleSet | None = None  # set in the parent before forking
 
 
-def _scan_chunk(ruleset: RuleSet, files: list[tuple[str, str]]) -> Tally:
+UNIT_CHUNK = 256  # units per task when a source streams units (history scans)
+
+
+def _scan_files(ruleset: RuleSet, files: list[tuple[str, str]]) -> Tally:
     items = (item for full, display in files for item in units_for_file(full, display))
     return tally(ruleset, items)
 
 
-def _worker(files: list[tuple[str, str]]) -> Tally:
+# What a task holds: file paths to read and scan, or units a stream already produced.
+_WORK: dict[str, Callable[[RuleSet, list[Any]], Tally]] = {"files": _scan_files, "units": tally}
+
+
+def _worker(task: tuple[str, list[Any]]) -> Tally:
     assert _RULESET is not None
-    return _scan_chunk(_RULESET, files)
+    kind, chunk = task
+    return _WORK[kind](_RULESET, chunk)
 
 
-def _chunks(items: Iterable[tuple[str, str]]) -> Iterator[list[tuple[str, str]]]:
+def _chunks(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
     iterator = iter(items)
-    while chunk := list(islice(iterator, CHUNK)):
+    while chunk := list(islice(iterator, size)):
         yield chunk
 
 
@@ -46,22 +55,30 @@ def default_jobs() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def scan_paths(scanner: Scanner, files: list[tuple[str, str]], jobs: int) -> None:
-    """Scan `(filesystem path, display path)` pairs into `scanner`, on `jobs` processes."""
+def _run(scanner: Scanner, kind: str, chunks: Iterable[list[Any]], jobs: int) -> None:
+    """Scan the chunks in order, on `jobs` forked processes when that is possible."""
     global _RULESET
-    use_pool = jobs > 1 and len(files) >= MIN_FILES_FOR_POOL
-    if use_pool:
-        methods = multiprocessing.get_all_start_methods()
-        if "fork" not in methods:
-            use_pool = False  # without fork every worker would reload and recompile the rules
-    if not use_pool:
-        for chunk in _chunks(files):
-            scanner.add(_scan_chunk(scanner.ruleset, chunk))
+    if jobs <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+        # without fork every worker would reload and recompile the rules: not worth it
+        for chunk in chunks:
+            scanner.add(_WORK[kind](scanner.ruleset, chunk))
         return
     _RULESET = scanner.ruleset
     try:
         with multiprocessing.get_context("fork").Pool(jobs) as pool:
-            for batch in pool.imap(_worker, _chunks(files)):
+            for batch in pool.imap(_worker, ((kind, chunk) for chunk in chunks)):
                 scanner.add(batch)
     finally:
         _RULESET = None
+
+
+def scan_paths(scanner: Scanner, files: list[tuple[str, str]], jobs: int) -> None:
+    """Scan `(filesystem path, display path)` pairs into `scanner`, on `jobs` processes."""
+    if len(files) < MIN_FILES_FOR_POOL:
+        jobs = 1
+    _run(scanner, "files", _chunks(files, CHUNK), jobs)
+
+
+def scan_stream(scanner: Scanner, items: Iterable[Any], jobs: int) -> None:
+    """Scan what a streaming source yields (units, errors, skips), on `jobs` processes."""
+    _run(scanner, "units", _chunks(items, UNIT_CHUNK), jobs)
