@@ -19,7 +19,10 @@ SEVERITY_NAMES = ("low", "medium", "high", "critical")
 
 # Sub-commands that live in their own modules (each has `add_parser(subparsers)`, which
 # registers the parser and its handler). Keep their heavy imports inside the handler.
-COMMAND_MODULES: tuple[str, ...] = ()
+COMMAND_MODULES: tuple[str, ...] = (
+    "wukong_lint.commands.baseline",
+    "wukong_lint.commands.config_cmd",
+)
 
 
 class _Formatter(argparse.HelpFormatter):
@@ -59,9 +62,15 @@ def _build_parser() -> argparse.ArgumentParser:
         "--history", action="store_true", help="every line ever added, with its commit"
     )
     check.add_argument("--since", metavar="REV", help="with --history: only commits after REV")
-    check.add_argument("--format", choices=("text", "json"), default="text")
+    check.add_argument(
+        "--format", choices=("text", "json", "sarif", "github", "junit"), default="text"
+    )
     check.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE")
-    check.add_argument("--fail-on", choices=SEVERITY_NAMES, default="high")
+    check.add_argument(
+        "--fail-on", choices=SEVERITY_NAMES, default=None, help="default: config, else high"
+    )
+    check.add_argument("--config", metavar="FILE", help="config file (default: found upwards)")
+    check.add_argument("--baseline", metavar="FILE", help="report only findings not in FILE")
     check.add_argument(
         "--rules",
         action="append",
@@ -112,8 +121,8 @@ def _load(args: argparse.Namespace, *, builtin: bool = True):
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
+    from wukong_lint.commands import common
     from wukong_lint.engine.scan import Scanner
-    from wukong_lint.engine.selection import is_selected
     from wukong_lint.model import Severity
 
     if args.since and not args.history:
@@ -122,12 +131,8 @@ def _cmd_check(args: argparse.Namespace) -> int:
         raise UsageError("check: give PATHs or --staged/--diff/--history, not both")
     if args.jobs < 0:
         raise UsageError("check: --jobs must be 1 or more")
-    if args.no_builtin_rules and not args.rules:
-        raise UsageError("check: --no-builtin-rules needs --rules DIR")
-    select, ignore = _split(args.select), _split(args.ignore)
-    ruleset = _load(args, builtin=not args.no_builtin_rules).select(
-        lambda rule: is_selected(rule, select, ignore)
-    )
+    config = common.load_config(args)
+    ruleset = common.build_ruleset(args, config)
     scanner = Scanner(ruleset)
     if args.staged:
         from wukong_lint.sources.git import staged_units
@@ -147,8 +152,14 @@ def _cmd_check(args: argparse.Namespace) -> int:
         from wukong_lint.sources.files import iter_paths
 
         files = list(iter_paths(args.paths or ["."]))
+        from wukong_lint.report.progress import attach
+
+        bar = attach(scanner, files)
         scan_paths(scanner, files, args.jobs or default_jobs())
-    report = scanner.report()
+        if bar:
+            bar.close()
+    report = common.postfilter(scanner.report(), config, args)
+    context = common.render_context(args, ruleset, args.format)
 
     from wukong_lint.report import render
 
@@ -158,13 +169,14 @@ def _cmd_check(args: argparse.Namespace) -> int:
         from wukong_lint.fsutil import atomic_write_text
 
         try:
-            atomic_write_text(args.output, render(report, args.format))
+            atomic_write_text(args.output, render(report, args.format, **context))
         except OSError as err:
             raise UsageError(f"cannot write {args.output}: {err.strerror or err}") from None
     else:
         color = args.format == "text" and sys.stdout.isatty() and "NO_COLOR" not in os.environ
-        sys.stdout.write(render(report, args.format, color=color))
-    return 1 if report.failing(Severity.parse(args.fail_on)) else 0
+        sys.stdout.write(render(report, args.format, color=color, **context))
+    fail_on = args.fail_on or config.fail_on or "high"
+    return 1 if report.failing(Severity.parse(fail_on)) else 0
 
 
 def _cmd_rules(args: argparse.Namespace) -> int:

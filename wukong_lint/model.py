@@ -90,6 +90,8 @@ class Finding(NamedTuple):
     # sha256 of the matched text (for secrets: of the secret itself). Never the value.
     match_hash: str = ""
     suppressed: bool = False
+    # why: "" or "inline" (a comment on the line), "baseline", "config" (per-path ignores)
+    suppressed_by: str = ""
 
     def sort_key(self) -> tuple[str, int, int, str]:
         return (self.path, self.line, self.column, self.rule_id)

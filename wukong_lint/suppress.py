@@ -28,3 +28,30 @@ def covers(names: tuple[str, ...], rule_id: str, category: str) -> bool:
         if name in (rule_id, category) or rule_id.startswith(name.rstrip(".") + "."):
             return True
     return False
+
+
+# Inline allow comments of other scanners, honoured when the config lists them
+# (`allow-comments`): name -> (marker on the finding's line, marker on the line before).
+FOREIGN_MARKERS: dict[str, tuple[str | None, str | None]] = {
+    "gitleaks": ("gitleaks:allow", None),
+    "detect-secrets": ("pragma: allowlist secret", "pragma: allowlist nextline secret"),
+}
+
+
+def foreign_allowed(text: str, line_start: int, names: tuple[str, ...]) -> bool:
+    """Whether the line starting at offset `line_start` of `text` (or the line before it)
+    carries an allow comment of one of the scanners `names`."""
+    end = text.find("\n", line_start)
+    line = text[line_start : end if end >= 0 else len(text)].lower()
+    previous = None
+    for name in names:
+        same, before = FOREIGN_MARKERS[name]
+        if same and same in line:
+            return True
+        if before:
+            if previous is None:
+                start = text.rfind("\n", 0, max(0, line_start - 1)) + 1
+                previous = text[start : max(start, line_start - 1)].lower()
+            if before in previous:
+                return True
+    return False

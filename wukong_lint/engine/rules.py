@@ -83,9 +83,13 @@ class RuleSet:
         self._keyword_rules: list[list[int]] = []
         self._no_keyword: tuple[int, ...] = ()
         self._built = False
+        # Other scanners' inline allow comments to honour (config `allow-comments`).
+        self.allow_comments: tuple[str, ...] = ()
 
     def select(self, keep: Any) -> RuleSet:
-        return RuleSet([r for r in self.rules if keep(r)])
+        selected = RuleSet([r for r in self.rules if keep(r)])
+        selected.allow_comments = self.allow_comments
+        return selected
 
     def _build(self) -> None:
         import ahocorasick

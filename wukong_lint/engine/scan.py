@@ -154,6 +154,10 @@ def scan_unit(ruleset: RuleSet, unit: Unit) -> tuple[list[Finding], list[ScanErr
         occurrence = occurrences.get(key, 0)
         occurrences[key] = occurrence + 1
         names = suppress.parse_ignore(line_text)
+        suppressed = names is not None and suppress.covers(names, rule.id, rule.category)
+        if not suppressed and ruleset.allow_comments and rule.category == "secret":
+            # other scanners' allow comments (gitleaks, detect-secrets), when the config asks
+            suppressed = suppress.foreign_allowed(text, line_start, ruleset.allow_comments)
         findings.append(
             Finding(
                 rule_id=rule.id,
@@ -168,7 +172,8 @@ def scan_unit(ruleset: RuleSet, unit: Unit) -> tuple[list[Finding], list[ScanErr
                 fingerprint=fingerprint(rule.id, unit.path, match_hash, occurrence),
                 source=unit.source,
                 match_hash=match_hash,
-                suppressed=names is not None and suppress.covers(names, rule.id, rule.category),
+                suppressed=suppressed,
+                suppressed_by="inline" if suppressed else "",
             )
         )
     return findings, errors

@@ -6,13 +6,21 @@ from collections.abc import Callable
 
 from wukong_lint.model import Report
 
-FORMATS = ("text", "json")
+FORMATS = ("text", "json", "sarif", "github", "junit")
+# Formats whose renderer takes `rules` (the rule set that ran) and `prefix` (the repo-relative
+# folder that the report's relative paths start from); see report/paths.py.
+CONTEXT_FORMATS = ("sarif", "github", "junit")
 
 
-def render(report: Report, fmt: str, *, color: bool = False) -> str:
+def render(report: Report, fmt: str, *, color: bool = False, **context: object) -> str:
     renderer: Callable[..., str]
     if fmt == "json":
         from wukong_lint.report.json_report import render as renderer
+    elif fmt in CONTEXT_FORMATS:
+        from importlib import import_module
+
+        renderer = import_module(f"wukong_lint.report.{fmt}").render
+        return renderer(report, **context)
     else:
         from wukong_lint.report.text import render as renderer
     return renderer(report, color=color)

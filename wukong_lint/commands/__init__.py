@@ -1,0 +1,1 @@
+"""Sub-commands that live in their own modules (see `COMMAND_MODULES` in cli.py)."""

@@ -1,0 +1,98 @@
+"""JUnit XML for CI systems that show test reports (GitLab, Jenkins, Azure, CircleCI).
+
+One test suite per category that has findings; each finding is a failed test case named
+`RULE at PATH:LINE` (class name: the path), its message and redacted snippet in the failure.
+Suppressed findings are skipped test cases; inputs that could not be scanned are errors. A
+clean scan is one passing test case, so CI shows that the check ran.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from typing import Any
+from xml.sax.saxutils import escape, quoteattr
+
+from wukong_lint.model import Finding, Report
+from wukong_lint.report.paths import repo_path
+
+
+def _clean(text: str) -> str:
+    """XML 1.0 cannot hold most control characters, even escaped."""
+    return "".join(
+        ch if ch in "\t\n\r" or (ord(ch) >= 0x20 and ch not in "\ufffe\uffff") else "\ufffd"
+        for ch in text
+    )
+
+
+def _attr(value: object) -> str:
+    return quoteattr(_clean(str(value)))
+
+
+def _case(finding: Finding, prefix: str) -> str:
+    path = repo_path(finding.path, prefix)
+    name = f"{finding.rule_id} at {path}:{finding.line}:{finding.column}"
+    head = f"    <testcase name={_attr(name)} classname={_attr(path)} file={_attr(path)}"
+    head += f' line={_attr(finding.line)} time="0">'
+    if finding.suppressed:
+        by = getattr(finding, "suppressed_by", "") or "inline"
+        return f"{head}\n      <skipped message={_attr('suppressed by ' + by)}/>\n    </testcase>"
+    body = "\n".join(
+        [
+            f"{finding.severity.label} {finding.rule_id}: {finding.message}",
+            f"{path}:{finding.line}:{finding.column}",
+            finding.snippet,
+            f"fingerprint: {finding.fingerprint}",
+        ]
+    )
+    return (
+        f"{head}\n      <failure message={_attr(finding.message)} "
+        f"type={_attr(finding.severity.label)}>{escape(_clean(body))}</failure>\n    </testcase>"
+    )
+
+
+def render(report: Report, *, prefix: str = "", rules: Sequence[Any] = (), **_: object) -> str:
+    suites: dict[str, list[Finding]] = defaultdict(list)
+    for finding in report.findings:
+        suites[finding.category].append(finding)
+    seconds = report.stats.seconds
+    parts: list[str] = []
+    total = failures = skipped = 0
+    for category in sorted(suites):
+        found = suites[category]
+        n_fail = sum(1 for f in found if not f.suppressed)
+        n_skip = len(found) - n_fail
+        total, failures, skipped = total + len(found), failures + n_fail, skipped + n_skip
+        parts.append(
+            f'  <testsuite name={_attr("wukong-lint." + category)} tests="{len(found)}" '
+            f'failures="{n_fail}" errors="0" skipped="{n_skip}" time="0">'
+        )
+        parts += [_case(f, prefix) for f in found]
+        parts.append("  </testsuite>")
+    errors = len(report.errors)
+    if errors:
+        total += errors
+        parts.append(
+            f'  <testsuite name="wukong-lint.errors" tests="{errors}" failures="0" '
+            f'errors="{errors}" skipped="0" time="0">'
+        )
+        for error in report.errors:
+            path = repo_path(error.path, prefix)
+            parts.append(
+                f"    <testcase name={_attr('scan ' + path)} classname={_attr(path)} "
+                f'time="0">\n      <error message={_attr(error.message)}/>\n    </testcase>'
+            )
+        parts.append("  </testsuite>")
+    if not total:
+        total = 1
+        parts.append(
+            '  <testsuite name="wukong-lint" tests="1" failures="0" errors="0" skipped="0" '
+            f'time="{seconds}">\n    <testcase name="no findings" classname="wukong-lint" '
+            f'time="{seconds}"/>\n  </testsuite>'
+        )
+    head = (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        f'<testsuites name="wukong-lint" tests="{total}" failures="{failures}" '
+        f'errors="{errors}" skipped="{skipped}" time="{seconds}">'
+    )
+    return "\n".join([head, *parts, "</testsuites>"]) + "\n"

@@ -1,0 +1,176 @@
+"""SARIF 2.1.0 output, as GitHub code scanning reads it.
+
+- `tool.driver.rules` describes every rule that ran (id, name, descriptions, help, default
+  level, the category as a tag, GitHub's `security-severity`), sorted by id.
+- Each result has its rule, level, message, a repository-relative URI, a region and a
+  `partialFingerprints` entry that holds the finding's fingerprint, which has no line numbers,
+  so an alert survives code moving around it.
+- Suppressed findings are kept, with `suppressions` (`inSource` for inline ignores,
+  `external` for the baseline and config ignores), so code scanning shows them as dismissed.
+- No timestamps and no absolute paths of the machine: the same scan gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from wukong_lint import __version__
+from wukong_lint.model import Finding, Report, Severity
+from wukong_lint.report.paths import to_uri
+
+SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
+INFORMATION_URI = "https://github.com/wukong-lint/wukong-lint"
+FINGERPRINT_KEY = "wukongFingerprint/v1"
+
+LEVELS = {
+    Severity.CRITICAL: "error",
+    Severity.HIGH: "error",
+    Severity.MEDIUM: "warning",
+    Severity.LOW: "note",
+}
+# GitHub ranks security alerts by this number (critical >= 9.0, high >= 7.0, medium >= 4.0).
+SECURITY_SEVERITY = {
+    Severity.CRITICAL: "9.5",
+    Severity.HIGH: "8.0",
+    Severity.MEDIUM: "5.5",
+    Severity.LOW: "3.0",
+}
+EXTERNAL_SUPPRESSIONS = ("baseline", "config")
+
+
+def rule_name(rule_id: str) -> str:
+    """A SARIF rule name: the id in PascalCase (`secret.github-pat` -> `SecretGithubPat`)."""
+    parts = rule_id.replace("-", ".").replace("_", ".").split(".")
+    return "".join(p[:1].upper() + p[1:] for p in parts if p)
+
+
+def _first_paragraph(text: str) -> str:
+    return " ".join(text.strip().split("\n\n", 1)[0].split())
+
+
+def _rule_descriptor(rule: Any) -> dict[str, Any]:
+    severity = Severity(rule.severity)
+    docs = (rule.docs or "").strip()
+    # Help is the rule's docs only: its examples look like real credentials and would make the
+    # report trip secret scanners (and contradict "no secret in the output").
+    level = LEVELS[severity]
+    return {
+        "id": rule.id,
+        "name": rule_name(rule.id),
+        "shortDescription": {"text": rule.message},
+        "fullDescription": {"text": _first_paragraph(docs) or rule.message},
+        "help": {"text": docs or rule.message, "markdown": docs or rule.message},
+        "defaultConfiguration": {"level": level, "enabled": bool(rule.enabled)},
+        "properties": {
+            "tags": [rule.category, "security", *sorted(set(rule.tags) - {rule.category})],
+            "category": rule.category,
+            "severity": severity.label,
+            "kind": rule.kind,
+            "precision": "high",
+            "problem.severity": level if level != "note" else "recommendation",
+            "security-severity": SECURITY_SEVERITY[severity],
+        },
+    }
+
+
+def _fallback_descriptor(finding: Finding) -> dict[str, Any]:
+    """A rule that produced findings but is not in the rule set given (e.g. a built-in check)."""
+    level = LEVELS[finding.severity]
+    return {
+        "id": finding.rule_id,
+        "name": rule_name(finding.rule_id),
+        "shortDescription": {"text": finding.message},
+        "fullDescription": {"text": finding.message},
+        "help": {"text": finding.message},
+        "defaultConfiguration": {"level": level},
+        "properties": {
+            "tags": [finding.category, "security"],
+            "category": finding.category,
+            "severity": finding.severity.label,
+            "security-severity": SECURITY_SEVERITY[finding.severity],
+        },
+    }
+
+
+def _result(finding: Finding, index: int, prefix: str) -> dict[str, Any]:
+    region: dict[str, Any] = {
+        "startLine": max(1, finding.line),
+        "startColumn": max(1, finding.column),
+        "endLine": max(finding.line, finding.end_line, 1),
+    }
+    if finding.snippet:
+        region["snippet"] = {"text": finding.snippet}  # already redacted
+    src = finding.source
+    properties: dict[str, Any] = {
+        "category": finding.category,
+        "severity": finding.severity.label,
+        "source": src.kind,
+    }
+    for key in ("tool", "agent", "record", "commit"):
+        value = getattr(src, key)
+        if value is not None:
+            properties[key] = value
+    result: dict[str, Any] = {
+        "ruleId": finding.rule_id,
+        "ruleIndex": index,
+        "level": LEVELS[finding.severity],
+        "message": {"text": finding.message},
+        "locations": [
+            {
+                "physicalLocation": {
+                    "artifactLocation": {"uri": to_uri(finding.path, prefix)},
+                    "region": region,
+                }
+            }
+        ],
+        "partialFingerprints": {FINGERPRINT_KEY: finding.fingerprint},
+        "properties": properties,
+    }
+    if finding.suppressed:
+        by = getattr(finding, "suppressed_by", "") or "inline"
+        kind = "external" if by in EXTERNAL_SUPPRESSIONS else "inSource"
+        result["suppressions"] = [{"kind": kind, "justification": f"suppressed by {by}"}]
+    return result
+
+
+def to_sarif(report: Report, rules: Sequence[Any] = (), prefix: str = "") -> dict[str, Any]:
+    descriptors = {rule.id: _rule_descriptor(rule) for rule in rules}
+    for finding in report.findings:
+        if finding.rule_id not in descriptors:
+            descriptors[finding.rule_id] = _fallback_descriptor(finding)
+    ordered = [descriptors[key] for key in sorted(descriptors)]
+    index = {d["id"]: i for i, d in enumerate(ordered)}
+    notifications = [
+        {
+            "level": "warning",
+            "message": {"text": error.message},
+            "locations": [
+                {"physicalLocation": {"artifactLocation": {"uri": to_uri(error.path, prefix)}}}
+            ],
+        }
+        for error in report.errors
+    ]
+    invocation: dict[str, Any] = {"executionSuccessful": True}
+    if notifications:
+        invocation["toolExecutionNotifications"] = notifications
+    run = {
+        "tool": {
+            "driver": {
+                "name": "wukong-lint",
+                "version": __version__,
+                "semanticVersion": __version__,
+                "informationUri": INFORMATION_URI,
+                "rules": ordered,
+            }
+        },
+        "invocations": [invocation],
+        "columnKind": "unicodeCodePoints",
+        "results": [_result(f, index[f.rule_id], prefix) for f in report.findings],
+    }
+    return {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
+
+
+def render(report: Report, *, rules: Sequence[Any] = (), prefix: str = "", **_: object) -> str:
+    return json.dumps(to_sarif(report, rules, prefix), ensure_ascii=False, indent=2) + "\n"
