@@ -16,12 +16,15 @@ from wukong_lint import __version__
 from wukong_lint.errors import UsageError, WukongError
 
 SEVERITY_NAMES = ("low", "medium", "high", "critical")
+_TRANSCRIPTS = "wukong_lint.sources.transcripts"
 
 # Sub-commands that live in their own modules (each has `add_parser(subparsers)`, which
 # registers the parser and its handler). Keep their heavy imports inside the handler.
 COMMAND_MODULES: tuple[str, ...] = (
     "wukong_lint.commands.baseline",
     "wukong_lint.commands.config_cmd",
+    "wukong_lint.commands.hook",
+    "wukong_lint.commands.redact",
 )
 
 
@@ -90,6 +93,16 @@ def _build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="processes for folder scans (default: the number of cores)",
     )
+    check.add_argument(
+        "--profile",
+        choices=("generic", "wukong"),
+        help="agent-boundary checks of transcripts (default: wukong when the repository has "
+        ".wukong/ or the transcript spawns avatars)",
+    )
+    check.add_argument("--agents", metavar="DIR", help="Claude Code agent definitions (*.md)")
+    check.add_argument(
+        "--transcript-format", choices=("auto", "claude", "codex", "openai", "react")
+    )
 
     rules = sub.add_parser("rules", help="list, show or test rules")
     rules_sub = rules.add_subparsers(
@@ -131,6 +144,12 @@ def _cmd_check(args: argparse.Namespace) -> int:
         raise UsageError("check: give PATHs or --staged/--diff/--history, not both")
     if args.jobs < 0:
         raise UsageError("check: --jobs must be 1 or more")
+    if args.profile or args.agents or args.transcript_format or _TRANSCRIPTS in sys.modules:
+        from wukong_lint.sources import transcripts  # (options of an earlier run are reset)
+
+        if args.agents and not os.path.isdir(args.agents):
+            raise UsageError(f"check: --agents: no such folder: {args.agents}")
+        transcripts.configure(args.profile, args.agents, args.transcript_format)
     config = common.load_config(args)
     ruleset = common.build_ruleset(args, config)
     scanner = Scanner(ruleset)

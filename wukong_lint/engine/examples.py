@@ -24,8 +24,17 @@ def example_problems(rule: CompiledRule) -> list[str]:
     problems = []
     for expected, texts in ((True, rule.examples_match), (False, rule.examples_no_match)):
         for text in texts:
-            unit = Unit(path, text, Source(kind=kind))
-            findings, errors = scan_unit(ruleset, unit)
+            if kind == "transcript" and rule.kind != "regex":
+                # transcript kinds: the example is JSONL records or a command line (a Bash call)
+                from wukong_lint.sources.transcripts import example_units
+
+                findings, errors = [], []
+                for unit in example_units(text, rule):
+                    found, errs = scan_unit(ruleset, unit)
+                    findings += found
+                    errors += errs
+            else:
+                findings, errors = scan_unit(ruleset, Unit(path, text, Source(kind=kind)))
             for error in errors:
                 problems.append(f"{rule.id}: {error.message} on example {text[:60]!r}")
             if bool(findings) != expected:

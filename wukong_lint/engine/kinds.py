@@ -14,6 +14,22 @@ from typing import Any
 # kind -> (model "module:Class", matcher "module:function")
 KINDS: dict[str, tuple[str, str]] = {
     "regex": ("wukong_lint.engine.schema:RegexRule", "wukong_lint.engine.matchers:match_regex"),
+    # transcripts and shell (issue 3)
+    "command": (
+        "wukong_lint.checks.commands:CommandRule",
+        "wukong_lint.checks.commands:match_command",
+    ),
+    "path": ("wukong_lint.checks.paths:PathRule", "wukong_lint.checks.paths:match_path"),
+    "edit": ("wukong_lint.checks.agents:EditRule", "wukong_lint.checks.agents:match_edit"),
+    "avatar": ("wukong_lint.checks.agents:AvatarRule", "wukong_lint.checks.agents:match_avatar"),
+    "memory-gate": (
+        "wukong_lint.checks.agents:MemoryGateRule",
+        "wukong_lint.checks.agents:match_memory_gate",
+    ),
+    "integrity": (
+        "wukong_lint.checks.agents:IntegrityRule",
+        "wukong_lint.checks.agents:match_integrity",
+    ),
 }
 
 _resolved: dict[str, Any] = {}

@@ -187,17 +187,26 @@ class Tally(NamedTuple):
     files: int
     bytes: int
     skipped: int
+    units: int = 0  # a transcript is one file of many units
 
 
 def tally(ruleset: RuleSet, items: Iterable[Unit | ScanError | Skipped]) -> Tally:
     """Scan the units a source yields; its errors and skips are recorded, never fatal."""
     findings: list[Finding] = []
     errors: list[ScanError] = []
-    files = size = skipped = 0
+    files = size = skipped = units = 0
+    transcripts: set[str] = set()
     for item in items:
         if isinstance(item, Unit):
-            files += 1
-            size += item.size or len(item.text)
+            units += 1
+            if item.source.kind != "transcript":
+                files += 1
+                size += item.size or len(item.text)
+            else:  # each unit carries the bytes of its records; the file counts once
+                size += item.size
+                if item.path not in transcripts:
+                    transcripts.add(item.path)
+                    files += 1
             found, errs = scan_unit(ruleset, item)
             findings += found
             errors += errs
@@ -205,7 +214,7 @@ def tally(ruleset: RuleSet, items: Iterable[Unit | ScanError | Skipped]) -> Tall
             errors.append(item)
         else:
             skipped += 1
-    return Tally(findings, errors, files, size, skipped)
+    return Tally(findings, errors, files, size, skipped, units)
 
 
 class Scanner:
@@ -225,7 +234,7 @@ class Scanner:
         self.findings += batch.findings
         self.errors += batch.errors
         self.files += batch.files
-        self.units += batch.files
+        self.units += batch.units or batch.files
         self.bytes += batch.bytes
         self.skipped += batch.skipped
 

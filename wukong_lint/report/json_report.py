@@ -33,6 +33,26 @@ def finding_to_dict(finding: Finding) -> dict[str, Any]:
     }
 
 
+# The six error classes of the 戒 module (seed 004), counted from transcript-integrity findings.
+ERROR_CLASSES = (
+    "edit-failure",
+    "tool-result-missing",
+    "context-exceeded",
+    "permission-denied",
+    "file-not-found",
+    "empty-content",
+)
+
+
+def tool_errors(findings: tuple[Finding, ...]) -> dict[str, int]:
+    counts = dict.fromkeys(ERROR_CLASSES, 0)
+    for finding in findings:
+        name = finding.rule_id.removeprefix("transcript-integrity.")
+        if finding.category == "transcript-integrity" and name in counts:
+            counts[name] += 1
+    return counts
+
+
 def render(report: Report, *, color: bool = False) -> str:
     stats = report.stats
     document = {
@@ -46,6 +66,7 @@ def render(report: Report, *, color: bool = False) -> str:
             "seconds": stats.seconds,
             "suppressed": stats.suppressed,
             "skipped": stats.skipped,
+            "tool_errors": tool_errors(report.findings),
         },
         "errors": [{"path": e.path, "message": e.message} for e in report.errors],
     }

@@ -16,7 +16,12 @@ Item = Unit | ScanError | Skipped
 
 # (predicate "module:function", opener "module:function"): predicate(display_path) -> bool,
 # opener(full_path, display_path) -> Iterator[Item]. Modules are imported on first use.
-OPENERS: list[tuple[str, str]] = []
+OPENERS: list[tuple[str, str]] = [
+    (
+        "wukong_lint.sources.transcripts:is_transcript_path",
+        "wukong_lint.sources.transcripts:open_transcript",
+    ),
+]
 
 
 def _resolve(target: str):

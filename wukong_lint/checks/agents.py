@@ -1,0 +1,283 @@
+"""Agent boundaries: what the main agent may do itself (`edit` kind), what a sub-agent's role
+allows (`avatar` kind), the memory-bank gate (`memory-gate` kind) and transcript integrity
+(`integrity` kind). All of them read the event a transcript unit carries.
+"""
+
+from __future__ import annotations
+
+import difflib
+import fnmatch
+import re
+from collections.abc import Iterator
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from wukong_lint.checks.commands import Scope, in_scope
+from wukong_lint.engine.matchers import Hit
+from wukong_lint.engine.rules import CompiledRule
+from wukong_lint.engine.schema import RuleBase
+from wukong_lint.model import Unit
+from wukong_lint.sources.transcript_events import patch_files, target_paths
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+def _event(unit: Unit) -> Any:
+    return getattr(unit, "event", None)
+
+
+def _hit(unit: Unit, note: str = "", needle: str | None = None) -> Hit:
+    start = unit.text.find(needle) if needle else -1
+    if start < 0:
+        line_end = unit.text.find("\n")
+        return Hit(0, line_end if line_end >= 0 else len(unit.text), 0, 0, note)
+    return Hit(start, start + len(needle or ""), start, start + len(needle or ""), note)
+
+
+# -- edit size / file creation (body-boundary) ----------------------------------------------------
+
+
+class EditRule(RuleBase):
+    kind: Literal["edit"]
+    # more changed lines than this in one edit is a finding (None: any edit that creates a file)
+    max_changed_lines: int | None = Field(default=None, ge=0)
+    # report only edits that create a file
+    creates_file: bool = False
+    tools: list[str] = Field(
+        default_factory=lambda: ["Edit", "MultiEdit", "Write", "NotebookEdit", "apply_patch"]
+    )
+    scope: Scope = Scope(agent="main", profiles=["wukong"])
+
+
+def _lines(text: Any) -> list[str]:
+    return text.splitlines() if isinstance(text, str) else []
+
+
+def changed_lines(old: Any, new: Any) -> int:
+    """max(lines added, lines removed) in a line diff of old vs new."""
+    a, b = _lines(old), _lines(new)
+    start = 0
+    while start < len(a) and start < len(b) and a[start] == b[start]:
+        start += 1
+    end_a, end_b = len(a), len(b)
+    while end_a > start and end_b > start and a[end_a - 1] == b[end_b - 1]:
+        end_a -= 1
+        end_b -= 1
+    a, b = a[start:end_a], b[start:end_b]
+    if not a or not b or len(a) * len(b) > 4_000_000:
+        return max(len(a), len(b))
+    added = removed = 0
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if tag != "equal":
+            removed += i2 - i1
+            added += j2 - j1
+    return max(added, removed)
+
+
+def edit_size(tool: str | None, data: Any, result: Any, new_file: bool | None) -> int:
+    if not isinstance(data, dict):
+        return 0
+    if tool == "MultiEdit":
+        edits = data.get("edits")
+        if not isinstance(edits, list):
+            return 0
+        return sum(
+            changed_lines(e.get("old_string"), e.get("new_string"))
+            for e in edits
+            if isinstance(e, dict)
+        )
+    if tool == "Write":
+        original = result.get("originalFile") if isinstance(result, dict) else None
+        if isinstance(original, str) and not new_file:
+            return changed_lines(original, data.get("content"))
+        return len(_lines(data.get("content")))
+    if tool == "NotebookEdit":
+        return len(_lines(data.get("new_source")))
+    if tool == "apply_patch" or ("input" in data and isinstance(data.get("input"), str)):
+        return sum(max(a, r) for _, a, r in patch_files(data.get("input") or ""))
+    return changed_lines(data.get("old_string"), data.get("new_string"))
+
+
+def match_edit(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit]:
+    params = rule.params or {}
+    event = _event(unit)
+    if event is None or event.kind != "call" or event.tool not in params["tools"]:
+        return
+    if not in_scope(params["scope"], unit):
+        return
+    paths = target_paths(event.tool, event.input)
+    needle = paths[0] if paths else None
+    if params["creates_file"]:
+        if event.new_file and (event.tool == "Write" or event.tool == "apply_patch"):
+            yield _hit(unit, f"creates {needle}" if needle else "creates a file", needle)
+        return
+    limit = params["max_changed_lines"]
+    size = edit_size(event.tool, event.input, event.result, event.new_file)
+    if limit is not None and size > limit:
+        yield _hit(unit, f"{size} lines changed, limit {limit}", needle)
+
+
+# -- avatar roles (avatar-boundary) ---------------------------------------------------------------
+
+
+class Role(_Strict):
+    name: str
+    aliases: list[str] = Field(default_factory=list)
+    # None: every tool
+    allowed: list[str] | None = None
+    forbidden: list[str] = Field(default_factory=list)
+    # tool -> globs its file paths must match (意 may Write only .md files)
+    path_limits: dict[str, list[str]] = Field(default_factory=dict)
+
+
+class AvatarRule(RuleBase):
+    kind: Literal["avatar"]
+    roles: list[Role] = Field(min_length=1)
+    # tools that count as another for role checks (MultiEdit is an Edit, Agent is a Task)
+    tool_aliases: dict[str, str] = Field(default_factory=dict)
+    # tools that change something: not in a role's allowed list means forbidden
+    mutating: list[str] = Field(default_factory=list)
+
+
+def _role_key(name: str) -> str:
+    return name.strip().lstrip("@").lower()
+
+
+def _definition_verdict(
+    definition: tuple[tuple[str, ...] | None, tuple[str, ...]], tool: str, canonical: str
+) -> str | None:
+    allowed, disallowed = definition
+    if tool in disallowed or canonical in disallowed:
+        return "disallowed by its agent definition"
+    if allowed is not None and tool not in allowed and canonical not in allowed:
+        return "not in the tools of its agent definition"
+    return None
+
+
+def _role_verdict(role: dict[str, Any], tool: str, canonical: str, params: dict[str, Any],
+                  paths: list[str]) -> str | None:  # fmt: skip
+    if tool in role["forbidden"] or canonical in role["forbidden"]:
+        return f"forbidden for {role['name']}"
+    allowed = role["allowed"]
+    if (
+        allowed is not None
+        and "All" not in allowed
+        and canonical not in allowed
+        and tool not in allowed
+        and canonical in params["mutating"]
+    ):
+        return f"not among the tools of {role['name']}"
+    limits = role["path_limits"].get(canonical) or role["path_limits"].get(tool)
+    if limits and any(not any(fnmatch.fnmatchcase(p, g) for g in limits) for p in paths):
+        return f"{role['name']} may use {canonical} only on {', '.join(limits)}"
+    return None
+
+
+def match_avatar(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit]:
+    params = rule.params or {}
+    event = _event(unit)
+    if event is None or event.kind != "call" or event.is_main or not event.agent_type:
+        return
+    tool = event.tool or ""
+    canonical = params["tool_aliases"].get(tool, tool)
+    key = _role_key(event.agent_type)
+    definition = event.ctx.agent_defs.get(key)
+    if definition is not None:
+        verdict = _definition_verdict(definition, tool, canonical)
+    else:
+        role = next(
+            (
+                r
+                for r in params["roles"]
+                if key == _role_key(r["name"]) or key in {_role_key(a) for a in r["aliases"]}
+            ),
+            None,
+        )
+        if role is None:
+            return
+        verdict = _role_verdict(role, tool, canonical, params, target_paths(tool, event.input))
+    if verdict:
+        yield _hit(unit, f"{event.agent_type} used {tool}: {verdict}")
+
+
+# -- memory-bank gate ---------------------------------------------------------------------------
+
+
+class MemoryGateRule(RuleBase):
+    kind: Literal["memory-gate"]
+    # `context`: a high-risk write without reading a context file first in the turn;
+    # `writer`: a write under memory-bank/ by an agent other than the writer
+    check: Literal["context", "writer"]
+    context_files: list[str] = Field(
+        default_factory=lambda: ["memory-bank/MEMORY.md", "memory-bank/patterns.md"]
+    )
+    risky_tools: list[str] = Field(default_factory=lambda: ["MultiEdit"])
+    risky_paths: list[str] = Field(default_factory=list)
+    writer: str = "memory-bank-writer"
+    write_tools: list[str] = Field(
+        default_factory=lambda: ["Edit", "MultiEdit", "Write", "NotebookEdit", "apply_patch"]
+    )
+    scope: Scope = Scope(profiles=["wukong"])
+
+
+def _relative(path: str, cwd: str | None) -> str:
+    if cwd and path.startswith(cwd.rstrip("/") + "/"):
+        return path[len(cwd.rstrip("/")) + 1 :]
+    return path.lstrip("./") if path.startswith("./") else path
+
+
+def match_memory_gate(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit]:
+    params = rule.params or {}
+    event = _event(unit)
+    if event is None or event.kind != "call" or not event.ctx.memory_bank:
+        return
+    if not in_scope(params["scope"], unit):
+        return
+    tool = event.tool or ""
+    paths = [_relative(p, event.ctx.cwd) for p in target_paths(tool, event.input)]
+    if event.command is not None:
+        from wukong_lint.checks.paths import shell_accesses
+
+        paths += [_relative(p, event.ctx.cwd) for p, m in shell_accesses(event.command)
+                  if m == "write"]  # fmt: skip
+        writes = bool(paths)
+    else:
+        writes = tool in params["write_tools"]
+    if not writes:
+        return
+    if params["check"] == "writer":
+        touches = any(p.startswith("memory-bank/") or "/memory-bank/" in p for p in paths)
+        if touches and _role_key(event.agent_type or "") != _role_key(params["writer"]):
+            yield _hit(unit, f"{event.agent} wrote to memory-bank/", None)
+        return
+    if event.command is not None:
+        return
+    risky = (
+        tool in params["risky_tools"]
+        or (tool == "apply_patch" and len(paths) > 1)
+        or any(re.search(p, path) for p in params["risky_paths"] for path in paths)
+    )
+    if not risky:
+        return
+    read = any(r.endswith(f) for r in event.turn_reads for f in params["context_files"])
+    if not read:
+        yield _hit(
+            unit, "high-risk write before reading the memory bank", paths[0] if paths else None
+        )
+
+
+# -- transcript integrity ------------------------------------------------------------------------
+
+
+class IntegrityRule(RuleBase):
+    kind: Literal["integrity"]
+    problem: str = Field(min_length=1)
+
+
+def match_integrity(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit]:
+    event = _event(unit)
+    if event is not None and event.problem == (rule.params or {}).get("problem"):
+        yield _hit(unit)

@@ -1,0 +1,187 @@
+"""The `command` rule kind: dangerous shell commands, declared as data.
+
+A rule lists one or more `match` blocks; a command that satisfies every condition of one
+block is a hit. Conditions look at the parsed command (see shell.py), never at raw text, so a
+quoted string or a commit message that mentions `rm -rf /` is not a command.
+
+    kind: command
+    match:
+      - program: [rm]                    # program names (globs: mkfs.*), after unwrapping
+        flags_any: [-r, -R, --recursive]  # one of these options (short bundles: -rf)
+        args_any: ['/', '~', '/\\*']      # a positional argument fully matching a regex
+
+A block may also ask for `subcommand`, `flags_all` (groups that must each be present),
+`flags_none`, `args_none`, `stdin_from` (a pipeline feeds it from these programs),
+`substitution_from` (a $(...) in its words runs these programs), `redirect_to` (it writes
+to a file matching a regex), `via` (it runs under one of these wrappers) or
+`recursive_function` (a function that pipes into itself: a fork bomb). `scope` limits the rule
+to the main agent or to a profile (body-boundary rules use the same matcher).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from collections.abc import Iterator
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from wukong_lint.checks.shell import WRITE_REDIRECTS, Command, parse, split_options
+from wukong_lint.engine.matchers import Hit
+from wukong_lint.engine.rules import CompiledRule
+from wukong_lint.engine.schema import RuleBase
+from wukong_lint.model import Unit
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+def _check_regexes(values: list[str]) -> list[str]:
+    for value in values:
+        try:
+            re.compile(value)
+        except re.error as err:
+            raise ValueError(f"bad regex {value!r}: {err}") from None
+    return values
+
+
+class Block(_Strict):
+    program: list[str] = Field(default_factory=list)
+    subcommand: list[str] = Field(default_factory=list)
+    # options of the program that take a value (so it is not taken for the subcommand)
+    value_options: list[str] = Field(default_factory=list)
+    flags_any: list[str] = Field(default_factory=list)
+    flags_all: list[list[str]] = Field(default_factory=list)
+    flags_none: list[str] = Field(default_factory=list)
+    args_any: list[str] = Field(default_factory=list)
+    args_none: list[str] = Field(default_factory=list)
+    stdin_from: list[str] = Field(default_factory=list)
+    substitution_from: list[str] = Field(default_factory=list)
+    redirect_to: list[str] = Field(default_factory=list)
+    via: list[str] = Field(default_factory=list)
+    recursive_function: bool = False
+    # short options may be bundled (-rf); off for programs like find (-name)
+    bundles: bool = True
+
+    _regexes = field_validator("args_any", "args_none", "redirect_to")(_check_regexes)
+
+
+class Scope(_Strict):
+    agent: Literal["any", "main", "sub"] = "any"
+    profiles: list[Literal["generic", "wukong"]] = Field(default_factory=list)
+
+
+class CommandRule(RuleBase):
+    kind: Literal["command"]
+    match: list[Block] = Field(min_length=1)
+    scope: Scope = Scope()
+
+
+# -- matching -------------------------------------------------------------------------------------
+
+
+def _has_flag(options: list[str], spec: str, bundles: bool) -> bool:
+    for option in options:
+        if option == spec or (spec.startswith("--") and option.startswith(spec + "=")):
+            return True
+        if (
+            bundles
+            and len(spec) == 2
+            and spec[0] == "-"
+            and not option.startswith("--")
+            and option[1:].isalnum()
+            and spec[1] in option[1:]
+        ):
+            return True
+    return False
+
+
+def _full(patterns: list[str], value: str) -> bool:
+    return any(re.fullmatch(p, value) for p in patterns)
+
+
+def block_matches(block: dict[str, Any], command: Command) -> bool:
+    name = command.name
+    if block["program"] and not any(fnmatch.fnmatchcase(name, p) for p in block["program"]):
+        return False
+    if block["via"] and not any(w in command.via for w in block["via"]):
+        return False
+    options, positional = split_options(command.argv, frozenset(block["value_options"]))
+    if block["subcommand"]:
+        if not positional or positional[0] not in block["subcommand"]:
+            return False
+        positional = positional[1:]
+    bundles = block["bundles"]
+    if block["flags_any"] and not any(_has_flag(options, f, bundles) for f in block["flags_any"]):
+        return False
+    for group in block["flags_all"]:
+        if not any(_has_flag(options, f, bundles) for f in group):
+            return False
+    if any(_has_flag(options, f, bundles) for f in block["flags_none"]):
+        return False
+    if block["args_any"] and not any(_full(block["args_any"], a) for a in positional):
+        return False
+    if block["args_none"] and any(_full(block["args_none"], a) for a in positional):
+        return False
+    if block["stdin_from"] and not any(p in command.stdin_from for p in block["stdin_from"]):
+        return False
+    if block["substitution_from"] and not any(
+        p in command.substitutions for p in block["substitution_from"]
+    ):
+        return False
+    return not block["redirect_to"] or any(
+        op in WRITE_REDIRECTS and _full(block["redirect_to"], target)
+        for op, target in command.redirects
+    )
+
+
+def command_text(unit: Unit) -> tuple[str, int] | None:
+    """The shell text of a unit and its offset: a shell call's command line in a transcript,
+    or the whole text of a script file."""
+    event = getattr(unit, "event", None)
+    if event is not None:
+        if event.kind != "call" or event.command is None:
+            return None
+        return event.command, event.command_offset
+    if unit.source.kind == "transcript":
+        return None
+    return unit.text, 0
+
+
+def in_scope(scope: dict[str, Any], unit: Unit) -> bool:
+    event = getattr(unit, "event", None)
+    if scope["agent"] != "any" and (event is None or event.is_main != (scope["agent"] == "main")):
+        return False
+    return not (scope["profiles"] and (event is None or event.ctx.profile not in scope["profiles"]))
+
+
+def match_command(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit]:
+    params = rule.params or {}
+    if not in_scope(params.get("scope") or {"agent": "any", "profiles": []}, unit):
+        return
+    found = command_text(unit)
+    if found is None:
+        return
+    text, base = found
+    try:
+        script = parse(text)
+    except Exception:  # a parser failure must never end a scan
+        return
+    seen: set[tuple[int, int]] = set()
+    for block in params["match"]:
+        if block["recursive_function"]:
+            for function in script.functions:
+                if function.calls_itself and (function.start, function.end) not in seen:
+                    seen.add((function.start, function.end))
+                    yield Hit(base + function.start, base + function.end, base + function.start,
+                              base + function.end)  # fmt: skip
+            continue
+        for command in script.commands:
+            span = (command.start, command.end)
+            if span in seen or not block_matches(block, command):
+                continue
+            seen.add(span)
+            start, end = base + command.start, base + command.end
+            yield Hit(start, end, start, end)

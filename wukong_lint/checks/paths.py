@@ -1,0 +1,189 @@
+"""The `path` rule kind: reads and writes of sensitive files by tool calls.
+
+Accesses come from file tools (Read, Edit, Write, Grep, Glob... `file_path`/`path`) and from
+parsed shell commands (redirections and the arguments of writing programs are writes, other
+path-like arguments of programs that touch files are reads). Home directories are written as
+`~` (`/home/alice/.ssh`, `$HOME/.ssh` and `/root/.ssh` all become `~/.ssh`).
+
+    kind: path
+    targets: ['/etc/*']      # globs; a glob without `/` matches the file name
+    except: ['/etc/os-release']
+    access: [write]          # read, write (default both)
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from collections.abc import Iterator
+from typing import Any, Literal
+
+from pydantic import Field
+
+from wukong_lint.checks.commands import in_scope
+from wukong_lint.engine.matchers import Hit
+from wukong_lint.engine.rules import CompiledRule
+from wukong_lint.engine.schema import RuleBase
+from wukong_lint.model import Unit
+from wukong_lint.sources.transcript_events import EDIT_TOOLS, target_paths
+
+
+class PathRule(RuleBase):
+    kind: Literal["path"]
+    targets: list[str] = Field(min_length=1)
+    except_: list[str] = Field(default_factory=list, alias="except")
+    access: list[Literal["read", "write"]] = Field(default_factory=lambda: ["read", "write"])
+
+    def params(self) -> dict[str, Any]:
+        data = super().params()
+        data["except"] = data.pop("except_", [])
+        return data
+
+
+# Programs whose arguments are not files.
+_NOT_FILES = frozenset(
+    [
+        "echo",
+        "printf",
+        "true",
+        "false",
+        "export",
+        "alias",
+        "unalias",
+        "set",
+        "unset",
+        "declare",
+        "local",
+        "readonly",
+        "type",
+        "which",
+        "hash",
+        "help",
+        "man",
+        "test",
+        "[",
+        "[[",
+        "sleep",
+        "kill",
+        "pkill",
+        "pgrep",
+        "ps",
+        "date",
+        "whoami",
+        "id",
+        "uname",
+    ]
+)
+# Programs that write the files they are given (all arguments, or the last one).
+_WRITERS_ALL = frozenset(
+    [
+        "rm",
+        "rmdir",
+        "unlink",
+        "touch",
+        "chmod",
+        "chown",
+        "chgrp",
+        "truncate",
+        "shred",
+        "tee",
+        "mkdir",
+        "ln",
+    ]
+)
+_WRITERS_LAST = frozenset(["cp", "mv", "install", "rsync", "scp"])
+_HOME = re.compile(r"^(?:\$HOME|\$\{HOME\}|/home/[^/]+|/Users/[^/]+|/root)(?=/|$)")
+
+
+def normalize(path: str) -> str:
+    path = path.strip().strip("'\"")
+    path = _HOME.sub("~", path)
+    while "//" in path:
+        path = path.replace("//", "/")
+    return path
+
+
+def _path_like(arg: str) -> bool:
+    if "://" in arg or not arg or arg.startswith("-") or "\n" in arg or len(arg) > 4096:
+        return False
+    return "/" in arg or arg.startswith(("~", ".", "$HOME", "${HOME}")) or "." in arg
+
+
+def shell_accesses(command: str) -> list[tuple[str, str]]:
+    from wukong_lint.checks.shell import WRITE_REDIRECTS, parse, split_options
+
+    try:
+        script = parse(command)
+    except Exception:
+        return []
+    found: list[tuple[str, str]] = []
+    for cmd in script.commands:
+        for op, target in cmd.redirects:
+            found.append((target, "write" if op in WRITE_REDIRECTS else "read"))
+        name = cmd.name
+        if name in _NOT_FILES or (cmd.via and name in ("sudo", "env", "xargs", "timeout")):
+            continue
+        options, positional = split_options(cmd.argv)
+        if name == "git":
+            if not positional or positional[0] not in ("add", "rm", "mv", "checkout", "restore"):
+                continue
+            positional = positional[1:]
+        if name == "sed" and any(o.startswith("-i") or o == "--in-place" for o in options):
+            found += [(a, "write") for a in positional[1:] if _path_like(a)]
+            continue
+        if name == "dd":
+            for arg in positional:
+                if arg.startswith("of="):
+                    found.append((arg[3:], "write"))
+                elif arg.startswith("if="):
+                    found.append((arg[3:], "read"))
+            continue
+        for index, arg in enumerate(positional):
+            if not _path_like(arg):
+                continue
+            writes = name in _WRITERS_ALL or (
+                name in _WRITERS_LAST and index == len(positional) - 1 and index > 0
+            )
+            found.append((arg, "write" if writes else "read"))
+    return found
+
+
+def accesses(unit: Unit) -> list[tuple[str, str]]:
+    event = getattr(unit, "event", None)
+    if event is None or event.kind != "call":
+        return []
+    if event.command is not None:
+        return shell_accesses(event.command)
+    mode = "write" if event.tool in EDIT_TOOLS else "read"
+    return [(p, mode) for p in target_paths(event.tool, event.input)]
+
+
+def _glob(path: str, pattern: str) -> bool:
+    if fnmatch.fnmatchcase(path, pattern):
+        return True
+    if "/" not in pattern:
+        return fnmatch.fnmatchcase(path.rstrip("/").rsplit("/", 1)[-1], pattern)
+    # a folder pattern also covers the folder itself: `~/.ssh/*` matches `~/.ssh`
+    return pattern.endswith("/*") and path.rstrip("/") == pattern[:-2]
+
+
+def match_path(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit]:
+    params = rule.params or {}
+    if "scope" in params and not in_scope(params["scope"], unit):
+        return
+    seen = set()
+    for raw, mode in accesses(unit):
+        if mode not in params["access"]:
+            continue
+        path = normalize(raw)
+        if not any(_glob(path, g) for g in params["targets"]):
+            continue
+        if any(_glob(path, g) for g in params["except"]) or (path, mode) in seen:
+            continue
+        seen.add((path, mode))
+        start = unit.text.find(raw)
+        if start < 0:
+            start, end = 0, 0
+        else:
+            end = start + len(raw)
+        yield Hit(start, end, start, end, f"{mode} {path}")

@@ -1,0 +1,140 @@
+"""`wukong-lint redact TRANSCRIPT -o OUT [--in-place]`: a copy with every secret masked.
+
+JSONL is rewritten record by record: a record holding a secret is decoded, every string in
+it (at any depth, including JSON encoded inside strings) has its secrets replaced by a
+marker, and it is written back as one JSON line; other lines are copied byte for byte. A
+line that is not JSON is masked as text. A JSON array (OpenAI chat) is rewritten whole, any
+other text line by line. The output replaces its target atomically; the input is never
+touched unless `--in-place`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from typing import Any
+
+MARKER = "[REDACTED:{}]"
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("redact", help="copy a transcript with its secrets masked")
+    parser.add_argument("transcript", metavar="TRANSCRIPT")
+    where = parser.add_mutually_exclusive_group(required=True)
+    where.add_argument("-o", "--output", metavar="OUT", help="write the clean copy here")
+    where.add_argument("--in-place", action="store_true", help="replace TRANSCRIPT (atomically)")
+    parser.add_argument("--rules", action="append", default=[], metavar="DIR")
+    parser.set_defaults(handler=run)
+
+
+class Redactor:
+    def __init__(self, ruleset: Any) -> None:
+        self.rules = ruleset.select(lambda r: r.category == "secret")
+        self.count = 0
+        self.errors = 0
+
+    def text(self, text: str) -> str:
+        from wukong_lint.engine.kinds import matcher_for
+        from wukong_lint.engine.matchers import RuleTimeout
+        from wukong_lint.model import Source, Unit
+
+        unit = Unit("<redact>", text, Source(kind="transcript"))
+        spans: list[tuple[int, int, str]] = []
+        for rule, offsets in self.rules.candidates(text):
+            if "transcript" not in rule.applies_to:
+                continue
+            try:
+                for hit in matcher_for(rule.kind)(rule, unit, offsets):
+                    if hit.secret_end > hit.secret_start:
+                        spans.append((hit.secret_start, hit.secret_end, rule.id))
+            except RuleTimeout:
+                self.errors += 1
+        if not spans:
+            return text
+        spans.sort()
+        out, last = [], 0
+        for start, end, rule_id in spans:
+            if start < last:  # overlaps an earlier span: extend it
+                if end > last:
+                    last = end
+                continue
+            out.append(text[last:start])
+            out.append(MARKER.format(rule_id))
+            self.count += 1
+            last = end
+        out.append(text[last:])
+        return "".join(out)
+
+    def value(self, value: Any) -> Any:
+        if isinstance(value, str):
+            return self.text(value)
+        if isinstance(value, list):
+            return [self.value(v) for v in value]
+        if isinstance(value, dict):
+            return {k: self.value(v) for k, v in value.items()}
+        return value
+
+    def line(self, raw: bytes) -> bytes:
+        text = raw.decode("utf-8", "surrogateescape")
+        body = text.rstrip("\r\n")
+        ending = text[len(body) :]
+        before = self.count
+        try:
+            record = json.loads(body) if body.strip() else None
+        except ValueError:
+            masked = self.text(body)
+            return raw if masked == body else (masked + ending).encode("utf-8", "surrogateescape")
+        clean = self.value(record)
+        if self.count == before:
+            return raw  # nothing found: the line stays byte for byte
+        text = json.dumps(clean, ensure_ascii=False, separators=(",", ":"))
+        return (text + ending).encode("utf-8", "surrogateescape")
+
+
+def redact_file(source: str, target: str, ruleset: Any) -> Redactor:
+    from wukong_lint.fsutil import atomic_writer
+
+    redactor = Redactor(ruleset)
+    with open(source, "rb") as handle:
+        head = handle.read(4096).lstrip()
+    with open(source, "rb") as handle, atomic_writer(target) as out:
+        if head.startswith(b"["):
+            data = handle.read()
+            try:
+                document = json.loads(data)
+            except ValueError:
+                document = None
+            if document is not None:
+                text = json.dumps(redactor.value(document), ensure_ascii=False, indent=2)
+                out.write(text.encode("utf-8") + b"\n")
+                return redactor
+            handle.seek(0)
+        for raw in handle:
+            out.write(redactor.line(raw))
+    return redactor
+
+
+def run(args: argparse.Namespace) -> int:
+    import sys
+
+    from wukong_lint.engine.loader import load_rules
+    from wukong_lint.errors import UsageError
+
+    if not os.path.isfile(args.transcript):
+        raise UsageError(f"redact: no such file: {args.transcript}")
+    target = args.transcript if args.in_place else args.output
+    if not args.in_place and os.path.abspath(target) == os.path.abspath(args.transcript):
+        raise UsageError("redact: OUT is the input; use --in-place to replace it")
+    ruleset = load_rules(tuple(args.rules))
+    try:
+        redactor = redact_file(args.transcript, target, ruleset)
+    except OSError as err:
+        raise UsageError(f"redact: {err.filename or target}: {err.strerror or err}") from None
+    if redactor.errors:
+        print(
+            f"wukong-lint: warning: {redactor.errors} text(s) hit a rule's time limit",
+            file=sys.stderr,
+        )
+    print(f"{redactor.count} secret(s) redacted -> {target}", file=sys.stderr)
+    return 0

@@ -1,0 +1,223 @@
+"""Agent events (tool call, tool result, message) and the units made from them.
+
+Readers of every transcript format (transcripts.py), the live hook (hook.py) and the rule
+examples turn what an agent did into `Event`s; `EventUnit` carries one event to the matchers.
+An event knows its tool, its agent (main or a sub-agent and its type), the JSONL line of its
+record and what the structured checks need (the shell command, the edit, files read earlier
+in the turn, the result of the call). Its text is every text field, so secret rules see them.
+"""
+
+from __future__ import annotations
+
+import shlex
+from typing import Any
+
+from wukong_lint.model import Source, Unit
+
+# Tools that run a shell command, and the input keys that hold it.
+SHELL_TOOLS = frozenset(
+    {
+        "bash", "shell", "exec_command", "local_shell", "local_shell_call", "run_shell_command",
+        "run_terminal_cmd", "execute_command", "terminal", "run_command", "container.exec",
+        "powershell",
+    }
+)  # fmt: skip
+COMMAND_KEYS = ("command", "cmd", "script")
+# Tools that change files.
+EDIT_TOOLS = frozenset({"Edit", "MultiEdit", "Write", "NotebookEdit", "apply_patch", "str_replace"})
+READ_TOOLS = frozenset({"Read", "NotebookRead", "View", "read_file", "LS", "Glob", "Grep"})
+PATH_KEYS = ("file_path", "notebook_path", "path", "filePath", "target_file")
+SPAWN_TOOLS = frozenset({"Task", "Agent"})
+
+
+class Context:
+    """What a whole transcript shares: the profile, the repository's memory bank and agents."""
+
+    __slots__ = ("agent_defs", "cwd", "memory_bank", "profile", "seen_paths")
+
+    def __init__(
+        self,
+        profile: str = "generic",
+        memory_bank: bool = False,
+        agent_defs: dict[str, tuple[tuple[str, ...] | None, tuple[str, ...]]] | None = None,
+        cwd: str | None = None,
+    ) -> None:
+        self.profile = profile
+        self.memory_bank = memory_bank
+        self.agent_defs = agent_defs or {}
+        self.cwd = cwd
+        self.seen_paths: set[str] = set()
+
+
+class Event:
+    __slots__ = (
+        "agent",
+        "agent_type",
+        "call_id",
+        "command",
+        "command_offset",
+        "ctx",
+        "input",
+        "is_error",
+        "is_main",
+        "kind",
+        "line",
+        "new_file",
+        "problem",
+        "result",
+        "role",
+        "tool",
+        "turn_reads",
+    )
+
+    def __init__(self, kind: str, line: int, ctx: Context) -> None:
+        self.kind = kind  # call | result | message | integrity | end
+        self.line = line
+        self.ctx = ctx
+        self.tool: str | None = None
+        self.call_id: str | None = None
+        self.input: Any = None
+        self.command: str | None = None
+        self.command_offset = 0
+        self.agent = "main"
+        self.agent_type: str | None = None
+        self.is_main = True
+        self.is_error = False
+        self.result: Any = None  # for a call: its toolUseResult / output, when known
+        self.problem: str | None = None  # integrity problem or error class
+        self.role: str | None = None  # for messages: user | assistant | thinking
+        self.turn_reads: tuple[str, ...] = ()
+        self.new_file: bool | None = None
+
+
+class EventUnit(Unit):
+    """A Unit that also carries the event it was made from (as the `event` attribute)."""
+
+    event: Event
+
+
+def make_unit(path: str, event: Event, text: str, size: int = 0) -> EventUnit:
+    unit = EventUnit(
+        path,
+        text,
+        Source(kind="transcript", tool=event.tool, agent=event.agent, record=event.line),
+        None,
+        event.line,
+        size,
+    )
+    unit.event = event
+    return unit
+
+
+def strings(value: Any, out: list[str], seen: set[str] | None = None) -> list[str]:
+    """Every string inside a JSON value, depth first, without exact repeats."""
+    if seen is None:
+        seen = set(out)
+    if isinstance(value, str):
+        if value and value not in seen:
+            seen.add(value)
+            out.append(value)
+    elif isinstance(value, dict):
+        for item in value.values():
+            strings(item, out, seen)
+    elif isinstance(value, list):
+        for item in value:
+            strings(item, out, seen)
+    return out
+
+
+def join_texts(parts: list[str]) -> str:
+    """Texts of one event, dropping a text already contained in another (stdout vs content)."""
+    if len(parts) > 1:
+        parts = sorted(parts, key=len, reverse=True)
+        kept: list[str] = []
+        for part in parts:
+            if not any(part in k for k in kept):
+                kept.append(part)
+        parts = kept
+    return "\n".join(parts)
+
+
+def shell_command(tool: str | None, data: Any) -> str | None:
+    """The command line of a shell tool call, or None."""
+    if not tool or tool.lower() not in SHELL_TOOLS or not isinstance(data, dict):
+        return None
+    for key in COMMAND_KEYS:
+        value = data.get(key)
+        if isinstance(value, str):
+            return value
+        if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+            if (
+                len(value) >= 3
+                and value[0].rsplit("/", 1)[-1] in ("bash", "sh", "zsh")
+                and (value[1] in ("-c", "-lc", "-ic"))
+            ):
+                return value[2]
+            return shlex.join(value)
+    return None
+
+
+def target_paths(tool: str | None, data: Any) -> list[str]:
+    """Files a file tool reads or writes, from its input."""
+    if not isinstance(data, dict):
+        return []
+    found = []
+    for key in PATH_KEYS:
+        value = data.get(key)
+        if isinstance(value, str) and value:
+            found.append(value)
+    if tool == "apply_patch" or (tool and "patch" in tool.lower()):
+        patch = data.get("input") or data.get("patch") or ""
+        if isinstance(patch, str):
+            found += [p for p, _, _ in patch_files(patch)]
+    return found
+
+
+def patch_files(patch: str) -> list[tuple[str, int, int]]:
+    """(path, lines added, lines removed) per file of an apply_patch or unified diff text."""
+    files: list[tuple[str, int, int]] = []
+    path, added, removed = None, 0, 0
+    for line in patch.splitlines():
+        header = None
+        for prefix in ("*** Update File: ", "*** Add File: ", "*** Delete File: ", "+++ b/"):
+            if line.startswith(prefix):
+                header = line[len(prefix) :].strip()
+        if header is not None:
+            if path is not None:
+                files.append((path, added, removed))
+            path, added, removed = header, 0, 0
+            continue
+        if path is None or line.startswith(("+++", "---", "***")):
+            continue
+        if line.startswith("+"):
+            added += 1
+        elif line.startswith("-"):
+            removed += 1
+    if path is not None:
+        files.append((path, added, removed))
+    return files
+
+
+def call_event(
+    ctx: Context,
+    line: int,
+    tool: str | None,
+    data: Any,
+    call_id: str | None,
+    agent: str,
+    agent_type: str | None,
+    is_main: bool,
+) -> tuple[Event, str]:
+    """A tool-call event and its text (the command first, then every string of the input)."""
+    event = Event("call", line, ctx)
+    event.tool, event.input, event.call_id = tool, data, call_id
+    event.agent, event.agent_type, event.is_main = agent, agent_type, is_main
+    command = shell_command(tool, data)
+    parts: list[str] = []
+    if command is not None:
+        event.command = command
+        parts.append(command)
+    strings(data, parts)
+    if command is not None:
+        return event, "\n".join(parts)
+    return event, join_texts(parts)
