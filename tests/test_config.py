@@ -118,12 +118,19 @@ def test_other_scanners_allow_comments_when_enabled(repo: Path, monkeypatch, cap
     assert [f[2] for f in findings(capsys)[1]] == [5]
 
 
-def test_profile_generic_skips_wukong_categories():
-    from wukong_lint.config import Config
+def test_profile_from_config_and_command_line(repo: Path, monkeypatch, capsys):
+    from wukong_lint.sources import transcripts
 
-    _select, ignore = Config(profile="generic").selection([], ["secret.jwt"])
-    assert ignore == ["body-boundary", "avatar-boundary", "secret.jwt"]
-    assert Config(profile="wukong").selection([], [])[1] == []
+    monkeypatch.chdir(repo)
+    (repo / "a.py").write_text("x = 1\n")
+    (repo / ".wukong-lint.yaml").write_text("profile: generic\n")
+    assert main(["check", "a.py"]) == 0
+    assert transcripts.OPTIONS["profile"] == "generic"
+    assert main(["check", "a.py", "--profile", "wukong"]) == 0
+    assert transcripts.OPTIONS["profile"] == "wukong"
+    capsys.readouterr()
+    assert main(["config", "show"]) == 0
+    assert yaml.safe_load(capsys.readouterr().out)["profile"] == "generic"
 
 
 IMPORT_PROBE = """

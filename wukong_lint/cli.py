@@ -115,6 +115,9 @@ def _build_parser() -> argparse.ArgumentParser:
     r_test.add_argument("dirs", nargs="*", metavar="DIR")
     for p in (r_list, r_show, r_test):
         p.add_argument("--rules", action="append", default=[], metavar="DIR")
+    from wukong_lint.commands.rules_extra import add_actions
+
+    add_actions(rules_sub)  # rules docs, rules import-gitleaks
     check.set_defaults(handler=_cmd_check)
     rules.set_defaults(handler=_cmd_rules)
     for name in COMMAND_MODULES:
@@ -144,13 +147,14 @@ def _cmd_check(args: argparse.Namespace) -> int:
         raise UsageError("check: give PATHs or --staged/--diff/--history, not both")
     if args.jobs < 0:
         raise UsageError("check: --jobs must be 1 or more")
+    config = common.load_config(args)
+    args.profile = args.profile or config.profile  # the command line wins over the config
     if args.profile or args.agents or args.transcript_format or _TRANSCRIPTS in sys.modules:
         from wukong_lint.sources import transcripts  # (options of an earlier run are reset)
 
         if args.agents and not os.path.isdir(args.agents):
             raise UsageError(f"check: --agents: no such folder: {args.agents}")
         transcripts.configure(args.profile, args.agents, args.transcript_format)
-    config = common.load_config(args)
     ruleset = common.build_ruleset(args, config)
     scanner = Scanner(ruleset)
     if args.staged:
@@ -201,6 +205,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
 def _cmd_rules(args: argparse.Namespace) -> int:
     if args.rules_command == "list":
         ruleset = _load(args)
+        print(f"{'ID':<44} {'CATEGORY':<20} {'SEVERITY':<9} {'KIND':<8} ENABLED")
         for rule in ruleset.rules:
             state = "on" if rule.enabled else "off"
             severity = SEVERITY_NAMES[rule.severity - 1]

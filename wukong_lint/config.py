@@ -17,7 +17,7 @@ Keys (kebab-case, as in ruff):
     builtin-rules: true
     rule-params:                  # per-rule overrides of a rule's settings
       secret.generic-assignment: {entropy: 3.2, severity: medium}
-    profile: generic              # generic | wukong
+    profile: generic              # default of `check --profile`: generic | wukong
     baseline: .wukong-lint-baseline.json
     allow-comments: [gitleaks, detect-secrets]   # honour their inline allow comments
 """
@@ -32,8 +32,6 @@ from wukong_lint.errors import UsageError
 YAML_NAMES = (".wukong-lint.yaml", ".wukong-lint.yml")
 PYPROJECT = "pyproject.toml"
 PROFILES = ("generic", "wukong")
-# Categories that only the `wukong` profile checks (they describe the wukong agent workflow).
-WUKONG_ONLY_CATEGORIES = ("body-boundary", "avatar-boundary")
 
 
 class Config(NamedTuple):
@@ -58,11 +56,8 @@ class Config(NamedTuple):
 
     def selection(self, select: list[str], ignore: list[str]) -> tuple[list[str], list[str]]:
         """Merge with the command line: `--select` replaces the config's `select`; `--ignore`
-        adds to its `ignore`. The profile `generic` ignores the wukong-only categories."""
-        merged_ignore = list(self.ignore) + ignore
-        if self.profile == "generic":
-            merged_ignore = list(WUKONG_ONLY_CATEGORIES) + merged_ignore
-        return (select or list(self.select)), merged_ignore
+        adds to its `ignore`. (`profile` is the default of `check --profile`.)"""
+        return (select or list(self.select)), list(self.ignore) + ignore
 
 
 def _has_tool_table(path: str) -> bool:

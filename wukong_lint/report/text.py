@@ -66,6 +66,11 @@ def layout(report: Report) -> list[list[Segment]]:
             if finding.snippet:
                 lines.append([("           " + finding.snippet, "dim")])
         lines.append([])
+    from wukong_lint.report.summary import table
+
+    rows = table(report)
+    lines += [[(row, "bold" if i == 0 else "")] for i, row in enumerate(rows)]
+    lines += [[]] if rows else []
     lines.append([(summary_line(report), "bold")])
     return lines
 

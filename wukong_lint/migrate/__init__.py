@@ -1,0 +1,1 @@
+"""Converters from other scanners' configurations into wukong-lint rule packs."""

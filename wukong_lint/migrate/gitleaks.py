@@ -1,0 +1,296 @@
+"""`rules import-gitleaks`: a gitleaks config (.gitleaks.toml) -> one wukong-lint rule file per
+rule, and a report of what could not be converted.
+
+Converted: `id`, `description`, `regex`, `secretGroup`, `entropy`, `keywords`, `path` (a
+regex on the path, as an allow entry that must *not* match... see below), `tags`, per-rule
+`allowlist` / `[[rules.allowlists]]` (`regexes` with `regexTarget` secret|match|line, `paths`,
+`stopwords`) and the global `[allowlist]` / `[[allowlists]]` (with `targetRules`).
+Not convertible, and reported: rules without a regex (path-only rules), rules without keywords
+(wukong-lint's prefilter needs them), allowlist `commits`, `condition = "AND"` over several
+kinds of criteria, `[extend]` (gitleaks' own defaults: wukong-lint's built-in rules cover the
+same providers), regexes the `regex` module rejects.
+
+Every converted rule gets a generated example that its regex matches (checked) and a
+no_match example, so `wukong-lint rules test DIR` runs; when no example could be generated
+the rule is written with a TODO example and listed, so that `rules test` points at it.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+from typing import Any, NamedTuple
+
+from wukong_lint.errors import UsageError
+
+ID_CLEAN = re.compile(r"[^a-z0-9_-]+")
+TODO_EXAMPLE = "TODO: write a line that this rule must match"
+
+
+class Result(NamedTuple):
+    written: list[str]
+    skipped: list[tuple[str, str]]  # (rule id, reason)
+    notes: list[tuple[str, str]]  # (rule id or "config", what was dropped or needs care)
+
+    def messages(self) -> list[str]:
+        lines = [f"{len(self.written)} rule(s) written."]
+        if self.skipped:
+            lines.append(f"{len(self.skipped)} rule(s) not converted:")
+            lines += [f"  {rule}: {reason}" for rule, reason in self.skipped]
+        if self.notes:
+            lines.append("Notes:")
+            lines += [f"  {rule}: {note}" for rule, note in self.notes]
+        return lines
+
+
+def rule_id(gitleaks_id: str) -> str:
+    cleaned = ID_CLEAN.sub("-", gitleaks_id.lower()).strip("-_") or "rule"
+    if not cleaned[0].isalnum():
+        cleaned = "r" + cleaned
+    return f"gitleaks.{cleaned}"
+
+
+def _allowlists(table: dict[str, Any]) -> list[dict[str, Any]]:
+    found = []
+    single = table.get("allowlist")
+    if isinstance(single, dict):
+        found.append(single)
+    many = table.get("allowlists")
+    if isinstance(many, list):
+        found += [a for a in many if isinstance(a, dict)]
+    return found
+
+
+def _allow_entries(allowlist: dict[str, Any], notes: list[str]) -> list[Any]:
+    entries: list[Any] = []
+    target = {"secret": "secret", "match": "match", "line": "line", "": "secret"}.get(
+        str(allowlist.get("regexTarget", "")).lower()
+    )
+    if target is None:
+        notes.append(f"allowlist regexTarget {allowlist.get('regexTarget')!r} unknown: used secret")
+        target = "secret"
+    kinds = [k for k in ("regexes", "paths", "stopwords", "commits") if allowlist.get(k)]
+    if str(allowlist.get("condition", "OR")).upper() == "AND" and len(kinds) > 1:
+        notes.append(
+            f"allowlist condition AND over {', '.join(kinds)} cannot be expressed "
+            "(wukong-lint allow entries are alternatives): dropped"
+        )
+        return []
+    for pattern in allowlist.get("regexes", []) or []:
+        entries.append(pattern if target == "secret" else {"regex": pattern, "target": target})
+    for pattern in allowlist.get("paths", []) or []:
+        entries.append({"regex": pattern, "target": "path"})
+    for word in allowlist.get("stopwords", []) or []:
+        entries.append("(?i)" + re.escape(str(word)))
+    if allowlist.get("commits"):
+        notes.append("allowlist commits cannot be converted (use a baseline): dropped")
+    return entries
+
+
+# --- example generation: a string that a (simple) regex matches ---------------------------
+
+_ALPHABET = "abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+
+
+def _sample(parsed: Any, rng: random.Random, depth: int = 0) -> str:
+    import re._constants as c  # type: ignore[import-not-found]
+
+    if depth > 40:
+        raise ValueError("too deep")
+    out = []
+    for op, arg in parsed:
+        if op is c.LITERAL:
+            out.append(chr(arg))
+        elif op is c.NOT_LITERAL:
+            out.append("a" if chr(arg) != "a" else "b")
+        elif op is c.ANY:
+            out.append(rng.choice(_ALPHABET))
+        elif op is c.IN:
+            out.append(_sample_class(arg, rng))
+        elif op in (c.MAX_REPEAT, c.MIN_REPEAT, getattr(c, "POSSESSIVE_REPEAT", None)):
+            low, high, item = arg
+            count = max(low, min(high, low if low else 1))
+            if low == 0 and high > 0:
+                count = 1
+            count = max(count, min(high, 20)) if low >= 8 or high == c.MAXREPEAT else count
+            count = min(count, 64) if high == c.MAXREPEAT else count
+            count = max(low, min(count, high))
+            out += [_sample(item, rng, depth + 1) for _ in range(count)]
+        elif op is c.SUBPATTERN:
+            out.append(_sample(arg[-1], rng, depth + 1))
+        elif op is c.BRANCH:
+            out.append(_sample(arg[1][0], rng, depth + 1))
+        elif op in (c.AT, c.ASSERT, c.ASSERT_NOT):
+            continue
+        elif op is getattr(c, "ATOMIC_GROUP", None):
+            out.append(_sample(arg, rng, depth + 1))
+        else:
+            raise ValueError(f"unsupported {op}")
+    return "".join(out)
+
+
+def _sample_class(items: Any, rng: random.Random) -> str:
+    import re._constants as c  # type: ignore[import-not-found]
+
+    choices: list[str] = []
+    for op, arg in items:
+        if op is c.NEGATE:
+            return "Q" if all(o is not c.LITERAL or arg != ord("Q") for o, arg in items) else "~"
+        if op is c.LITERAL:
+            choices.append(chr(arg))
+        elif op is c.RANGE:
+            low, high = arg
+            choices += [chr(x) for x in range(low, min(high, low + 60) + 1)]
+        elif op is c.CATEGORY:
+            name = str(arg)
+            if "DIGIT" in name and "NOT" not in name:
+                choices += list("0123456789")
+            elif "WORD" in name and "NOT" not in name:
+                choices += list(_ALPHABET)
+            elif "SPACE" in name and "NOT" not in name:
+                choices.append(" ")
+            else:
+                choices.append("-")
+    return rng.choice(choices) if choices else "a"
+
+
+def make_example(pattern: str, keywords: list[str]) -> str | None:
+    """A line the regex matches (checked with the `regex` module), or None."""
+    import regex
+
+    try:
+        import re._parser as parser  # type: ignore[import-not-found]
+    except ImportError:  # Python 3.10
+        import sre_parse as parser  # type: ignore[no-redef]
+    try:
+        compiled = regex.compile(pattern)
+        parsed = parser.parse(pattern)
+    except Exception:
+        return None
+    for seed in range(8):
+        try:
+            text = _sample(parsed, random.Random(seed))
+        except (ValueError, TypeError, IndexError, RecursionError):
+            return None
+        line = f"value = {text}"
+        has_keyword = not keywords or any(k.lower() in line.lower() for k in keywords)
+        if "\n" not in line and has_keyword and compiled.search(line):
+            return line
+    return None
+
+
+# --- conversion -----------------------------------------------------------------------------
+
+
+def convert(config: dict[str, Any]) -> tuple[list[dict[str, Any]], Result]:
+    import regex
+
+    skipped: list[tuple[str, str]] = []
+    notes: list[tuple[str, str]] = []
+    if config.get("extend"):
+        notes.append(
+            (
+                "config",
+                "[extend] (gitleaks' default rules or another file) is not imported: "
+                "wukong-lint's built-in rules cover the common providers",
+            )
+        )
+    global_lists = _allowlists(config)
+    rules_out: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for number, rule in enumerate(config.get("rules", []) or [], 1):
+        if not isinstance(rule, dict):
+            skipped.append((f"rules[{number}]", "not a table"))
+            continue
+        gid = str(rule.get("id") or f"rule-{number}")
+        if not rule.get("regex"):
+            why = "path-only rule (no regex)" if rule.get("path") else "no regex"
+            skipped.append((gid, why))
+            continue
+        keywords = [str(k).lower() for k in rule.get("keywords", []) or [] if str(k).strip()]
+        if not keywords:
+            skipped.append((gid, "no keywords (wukong-lint runs a regex only where one occurs)"))
+            continue
+        pattern = str(rule["regex"])
+        try:
+            compiled = regex.compile(pattern, regex.VERSION0)
+        except regex.error as err:
+            skipped.append((gid, f"regex not supported: {err}"))
+            continue
+        rid = rule_id(gid)
+        if rid in seen:
+            skipped.append((gid, f"duplicate id {rid}"))
+            continue
+        seen.add(rid)
+        rule_notes: list[str] = []
+        allow: list[Any] = []
+        for allowlist in _allowlists(rule):
+            allow += _allow_entries(allowlist, rule_notes)
+        for allowlist in global_lists:
+            targets = allowlist.get("targetRules")
+            if targets and gid not in targets:
+                continue
+            allow += _allow_entries(allowlist, rule_notes)
+        if rule.get("path"):
+            rule_notes.append(
+                f"`path = {rule['path']!r}` (only these files) kept as a comment in docs: "
+                "set `paths:` globs by hand"
+            )
+        out: dict[str, Any] = {
+            "id": rid,
+            "category": "secret",
+            "severity": "high",
+            "kind": "regex",
+            "message": str(rule.get("description") or gid).strip().splitlines()[0][:200],
+            "keywords": keywords,
+            "regex": pattern,
+        }
+        group = rule.get("secretGroup")
+        if isinstance(group, int) and 0 <= group <= compiled.groups:
+            out["secret_group"] = group
+        elif group:
+            rule_notes.append(f"secretGroup {group!r} is not a group of the regex: dropped")
+        if rule.get("entropy"):
+            out["entropy"] = min(8.0, float(rule["entropy"]))
+        if allow:
+            out["allow"] = allow
+        if rule.get("tags"):
+            out["tags"] = [str(t) for t in rule["tags"]]
+        docs = f"Imported from gitleaks rule `{gid}`."
+        if rule.get("path"):
+            docs += f" gitleaks limited it to paths matching `{rule['path']}`."
+        out["docs"] = docs
+        example = make_example(pattern, keywords)
+        if example is None:
+            rule_notes.append("no example could be generated: write one (rules test fails)")
+            example = TODO_EXAMPLE
+        out["examples"] = {"match": [example], "no_match": ["value = nothing to see here"]}
+        notes += [(rid, n) for n in rule_notes]
+        rules_out.append(out)
+    return rules_out, Result([], skipped, notes)
+
+
+def import_file(path: str, out_dir: str) -> Result:
+    from wukong_lint.config import read_toml
+
+    if not os.path.isfile(path):
+        raise UsageError(f"gitleaks config not found: {path}")
+    config = read_toml(path)
+    rules, result = convert(config)
+    if not rules and not result.skipped:
+        raise UsageError(f"{path}: no [[rules]] found")
+    import yaml
+
+    from wukong_lint.fsutil import atomic_write_text
+
+    try:
+        os.makedirs(out_dir, exist_ok=True)
+        for rule in rules:
+            target = os.path.join(out_dir, rule["id"].split(".", 1)[1] + ".yaml")
+            text = yaml.safe_dump(rule, sort_keys=False, allow_unicode=True, width=1000)
+            atomic_write_text(target, text)
+            result.written.append(target)
+    except OSError as err:
+        raise UsageError(f"cannot write to {out_dir}: {err.strerror or err}") from None
+    return result
