@@ -147,18 +147,20 @@ def _repo_roots(path: str, cwd: str | None) -> list[str]:
 
 
 def _spawns_avatar(path: str) -> bool:
-    import mmap
-
+    # Chunked reads, not mmap: touched mmap pages count in the resident set (a 500 MB file
+    # would show as 500 MB of RSS). Chunks overlap so a match on a boundary is not lost.
+    tail = b""
     try:
         with open(path, "rb") as handle:
-            if os.fstat(handle.fileno()).st_size == 0:
-                return False
-            with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data:
-                for match in _SPAWN_TYPE.finditer(data):
-                    name = match.group(1).decode("utf-8", "replace").lstrip("@").lower()
-                    if name in AVATAR_NAMES:
-                        return True
-    except (OSError, ValueError):
+            while chunk := handle.read(1 << 22):
+                data = tail + chunk
+                if b'"subagent_type"' in data:
+                    for match in _SPAWN_TYPE.finditer(data):
+                        name = match.group(1).decode("utf-8", "replace").lstrip("@").lower()
+                        if name in AVATAR_NAMES:
+                            return True
+                tail = data[-200:]
+    except OSError:
         return False
     return False
 
