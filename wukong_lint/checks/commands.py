@@ -185,3 +185,11 @@ def match_command(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit]
             seen.add(span)
             start, end = base + command.start, base + command.end
             yield Hit(start, end, start, end)
+
+
+def _is_shell(unit: Unit) -> bool:
+    return command_text(unit) is not None
+
+
+# Shared by every command rule: the engine skips them all at once on units with no shell text.
+match_command.gate = _is_shell  # type: ignore[attr-defined]

@@ -152,10 +152,17 @@ def accesses(unit: Unit) -> list[tuple[str, str]]:
     event = getattr(unit, "event", None)
     if event is None or event.kind != "call":
         return []
+    # Every path rule asks the same question of the same call: answer it once per unit.
+    known = getattr(unit, "accesses", None)
+    if known is not None:
+        return known
     if event.command is not None:
-        return shell_accesses(event.command)
-    mode = "write" if event.tool in EDIT_TOOLS else "read"
-    return [(p, mode) for p in target_paths(event.tool, event.input)]
+        found = shell_accesses(event.command)
+    else:
+        mode = "write" if event.tool in EDIT_TOOLS else "read"
+        found = [(p, mode) for p in target_paths(event.tool, event.input)]
+    unit.accesses = found  # type: ignore[attr-defined]  # an EventUnit has a __dict__
+    return found
 
 
 def _glob(path: str, pattern: str) -> bool:
@@ -187,3 +194,11 @@ def match_path(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit]:
         else:
             end = start + len(raw)
         yield Hit(start, end, start, end, f"{mode} {path}")
+
+
+def _accesses_any(unit: Unit) -> bool:
+    return bool(accesses(unit))
+
+
+# Shared by every path rule: the engine skips them all at once on units that touch no path.
+match_path.gate = _accesses_any  # type: ignore[attr-defined]

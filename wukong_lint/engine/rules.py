@@ -83,6 +83,8 @@ class RuleSet:
         self._keyword_rules: list[list[int]] = []
         self._no_keyword: tuple[int, ...] = ()
         self._built = False
+        self._applies: dict[str, frozenset[int]] = {}
+        self._matchers: dict[str, tuple[Any, Any]] = {}
         # Other scanners' inline allow comments to honour (config `allow-comments`).
         self.allow_comments: tuple[str, ...] = ()
 
@@ -109,14 +111,14 @@ class RuleSet:
         self._no_keyword = tuple(i for i, rule in enumerate(self.rules) if not rule.keywords)
         self._built = True
 
-    def candidates(self, text: str) -> list[tuple[CompiledRule, list[int] | None]]:
-        """Rules whose keywords occur in `text` (case-insensitively), in rule order, each with
-        the offsets where its keywords end, ascending (None: scan the whole text)."""
+    def _hits(self, text: str) -> dict[int, list[int] | None]:
+        """Rule index -> the offsets where its keywords end, ascending (None: scan the whole
+        text), for every rule without keywords and every rule whose keywords occur."""
         if not self._built:
             self._build()
         found: dict[int, list[int] | None] = dict.fromkeys(self._no_keyword)
         if self._automaton is None:
-            return [(self.rules[i], None) for i in sorted(found)]
+            return found
         lowered = text.lower()
         by_keyword: dict[int, list[int]] = {}
         for end, number in self._automaton.iter(lowered):
@@ -137,4 +139,33 @@ class RuleSet:
                 elif found[index] is not None:
                     # a rule with several keywords: merge their hits in text order
                     found[index] = sorted(found[index] + ends)  # type: ignore[operator]
+        return found
+
+    def candidates(self, text: str) -> list[tuple[CompiledRule, list[int] | None]]:
+        """Rules whose keywords occur in `text` (case-insensitively), in rule order, each with
+        the offsets where its keywords end, ascending (None: scan the whole text)."""
+        found = self._hits(text)
         return [(self.rules[i], found[i]) for i in sorted(found)]
+
+    def runnable(self, text: str, kind: str) -> list[tuple[CompiledRule, list[int] | None]]:
+        """The candidates that apply to units of `kind` (the kind filter is computed once
+        per rule set, not once per unit)."""
+        applies = self._applies.get(kind)
+        if applies is None:
+            applies = self._applies[kind] = frozenset(
+                i for i, rule in enumerate(self.rules) if kind in rule.applies_to
+            )
+        rules = self.rules
+        return [(rules[i], offsets) for i, offsets in self._hits(text).items() if i in applies]
+
+    def matcher(self, kind: str) -> tuple[Any, Any]:
+        """The matcher of a rule kind and its `gate`, if it has one: a cheap test of a unit,
+        shared by every rule of the kind, that is false when none of them can match it.
+        Resolved on first use, so a scan imports only the matchers it needs."""
+        found = self._matchers.get(kind)
+        if found is None:
+            from wukong_lint.engine.kinds import matcher_for
+
+            matcher = matcher_for(kind)
+            found = self._matchers[kind] = (matcher, getattr(matcher, "gate", None))
+        return found

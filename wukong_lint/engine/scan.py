@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from wukong_lint import redact, suppress
-from wukong_lint.engine.kinds import matcher_for
 from wukong_lint.engine.matchers import Hit, RuleTimeout
 from wukong_lint.engine.rules import CompiledRule, RuleSet
 from wukong_lint.model import (
@@ -92,10 +91,17 @@ def scan_unit(ruleset: RuleSet, unit: Unit) -> tuple[list[Finding], list[ScanErr
     found: list[_Candidate] = []
     # A transcript unit is one record: every finding in it is on the record's JSONL line.
     pinned = kind == "transcript"
-    for rule, offsets in ruleset.candidates(text):
-        if kind not in rule.applies_to or not rule.applies_to_path(unit.path):
+    gates: dict[Any, bool] = {}
+    for rule, offsets in ruleset.runnable(text, kind):
+        if (rule.paths or rule.exclude_paths) and not rule.applies_to_path(unit.path):
             continue
-        matcher = matcher_for(rule.kind)
+        matcher, gate = ruleset.matcher(rule.kind)
+        if gate is not None:
+            passed = gates.get(gate)
+            if passed is None:
+                passed = gates[gate] = bool(gate(unit))
+            if not passed:
+                continue
         try:
             for hit in matcher(rule, unit, offsets):
                 if unit.added_lines is not None:
