@@ -21,6 +21,7 @@ _TRANSCRIPTS = "wukong_lint.sources.transcripts"
 # Sub-commands that live in their own modules (each has `add_parser(subparsers)`, which
 # registers the parser and its handler). Keep their heavy imports inside the handler.
 COMMAND_MODULES: tuple[str, ...] = (
+    "wukong_lint.anchors.cli",
     "wukong_lint.commands.baseline",
     "wukong_lint.commands.config_cmd",
     "wukong_lint.commands.hook",

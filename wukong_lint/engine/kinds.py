@@ -30,6 +30,14 @@ KINDS: dict[str, tuple[str, str]] = {
         "wukong_lint.checks.agents:IntegrityRule",
         "wukong_lint.checks.agents:match_integrity",
     ),
+    "anchors": (
+        "wukong_lint.anchors.checks:AnchorRule",
+        "wukong_lint.anchors.checks:match_anchors",
+    ),
+    "memory-bank": (
+        "wukong_lint.anchors.checks:MemoryBankRule",
+        "wukong_lint.anchors.checks:match_memory_bank",
+    ),
 }
 
 _resolved: dict[str, Any] = {}

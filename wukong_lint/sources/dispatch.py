@@ -21,6 +21,7 @@ OPENERS: list[tuple[str, str]] = [
         "wukong_lint.sources.transcripts:is_transcript_path",
         "wukong_lint.sources.transcripts:open_transcript",
     ),
+    ("wukong_lint.sources.markdown:is_memory_path", "wukong_lint.sources.markdown:open_memory"),
 ]
 
 

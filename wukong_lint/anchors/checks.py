@@ -1,0 +1,334 @@
+"""Rule kinds `anchors` and `memory-bank`: their YAML models and matchers.
+
+Each rule names one `check`; the matcher parses the unit once (the parse is shared by all
+rules that look at the same unit) and yields hits on the offending ID, marker or heading.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from difflib import SequenceMatcher
+from typing import Any, Literal
+
+from pydantic import Field, model_validator
+
+from wukong_lint.anchors.parse import (
+    FIELD_LABELS,
+    FIELDS,
+    TYPE_NAMES,
+    TYPES,
+    Doc,
+    is_valid_id,
+    parse,
+)
+from wukong_lint.anchors.render import date_valid, marker_problems, status_class
+from wukong_lint.engine.matchers import Hit
+from wukong_lint.engine.rules import CompiledRule
+from wukong_lint.engine.schema import RuleBase
+from wukong_lint.model import Unit
+
+FieldName = Literal[FIELDS]  # type: ignore[valid-type]
+
+ANCHOR_CHECKS = (
+    "fields",
+    "id-format",
+    "duplicate-id",
+    "section-prefix",
+    "dangling-reference",
+    "near-duplicate",
+    "status",
+    "date",
+)
+MEMORY_CHECKS = ("markers", "compact-form", "normal-form", "session-summary")
+
+
+class AnchorRule(RuleBase):
+    """Checks on the anchors a memory-bank file defines or references."""
+
+    kind: Literal["anchors"]
+    check: Literal[ANCHOR_CHECKS]  # type: ignore[valid-type]
+    # fields: the fields a full-form anchor must have, per type ("default" for the rest)
+    required: dict[str, list[FieldName]] = Field(default_factory=lambda: {"default": list(FIELDS)})
+    # fields: what a compact-form anchor must keep
+    compact_required: list[FieldName] = Field(default_factory=lambda: ["why", "impact", "rollback"])
+    # near-duplicate: title similarity above which two anchors are reported
+    threshold: float = Field(default=0.8, gt=0.0, le=1.0)
+
+    @model_validator(mode="after")
+    def _known_types(self) -> AnchorRule:
+        unknown = set(self.required) - {"default", *TYPES}
+        if unknown:
+            raise ValueError(f"required: unknown anchor type(s) {sorted(unknown)}")
+        return self
+
+
+class MemoryBankRule(RuleBase):
+    """Checks on block markers and the context forms of memory-bank files."""
+
+    kind: Literal["memory-bank"]
+    check: Literal[MEMORY_CHECKS]  # type: ignore[valid-type]
+    # compact-form / normal-form: character limits of the form's body (whitespace not counted)
+    min_chars: int | None = Field(default=None, ge=0)
+    max_chars: int | None = Field(default=None, ge=1)
+    # compact-form: markers every compact form has; session-summary: headings of the template
+    sections: list[str] = Field(default_factory=list)
+    # which heading starts a form ("缩形态"), and file names that hold one form whole
+    heading: str = ""
+    file_names: list[str] = Field(default_factory=list)
+
+
+# ------------------------------------------------------------------ shared parse
+
+_last: tuple[str, Doc] | None = None
+
+
+def doc_of(unit: Unit) -> Doc:
+    global _last
+    if _last is not None and _last[0] is unit.text:
+        return _last[1]
+    doc = parse(unit.text)
+    _last = (unit.text, doc)
+    return doc
+
+
+def _hit(start: int, end: int, note: str = "") -> Hit:
+    return Hit(start, end, start, end, note)
+
+
+# ------------------------------------------------------------------ anchors
+
+
+def match_anchors(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit]:
+    params = rule.params or {}
+    doc = doc_of(unit)
+    check = params["check"]
+    if check == "dangling-reference":
+        yield from _dangling(doc, unit.path)
+        return
+    if check == "near-duplicate":
+        yield from _near_duplicates(doc, params.get("threshold", 0.8))
+        return
+    if check == "duplicate-id":
+        seen: dict[str, int] = {}
+        for a in doc.anchors:
+            if a.id in seen:
+                line = seen[a.id] + 1
+                yield _hit(a.id_start, a.id_end, f"{a.id} is also defined on line {line}")
+            else:
+                seen[a.id] = a.first
+        return
+    for a in doc.anchors:
+        if check == "fields":
+            note = _field_note(a, params)
+            if note:
+                yield _hit(a.id_start, a.id_end, note)
+        elif check == "id-format":
+            if not is_valid_id(a.id):
+                yield _hit(a.id_start, a.id_end, f"{a.id}: expected a prefix and 3+ digits")
+            elif a.meta_id and a.meta_id[0].strip().strip("`*") not in ("", a.id):
+                value, s, e = a.meta_id
+                yield _hit(s, e, f"the ID line says {value.strip()[:12]}, the heading {a.id}")
+        elif check == "section-prefix":
+            if a.section and a.type and a.section != a.type:
+                name = TYPE_NAMES[a.section][0]
+                yield _hit(a.id_start, a.id_end, f"{a.id} under the {name} ({a.section}) section")
+        elif check == "status":
+            if a.status is not None:
+                value, s, e = a.status
+                cls = status_class(value)
+                if cls == "multiple":
+                    yield _hit(s, e, "the template's choices are still all there; keep one")
+                elif cls is None:
+                    yield _hit(s, e)
+        elif check == "date" and a.date is not None and not date_valid(a.date[0]):
+            yield _hit(a.date[1], a.date[2])
+
+
+def _field_note(a: Any, params: dict[str, Any]) -> str:
+    if a.form == "full":
+        required = params.get("required") or {}
+        wanted = required.get(a.type or "", required.get("default", list(FIELDS)))
+    else:
+        wanted = params.get("compact_required", [])
+    have = a.field_keys()
+    missing = [FIELD_LABELS[k][0] for k in wanted if k not in have]
+    empty = [FIELD_LABELS[f.key][0] for f in a.fields if f.key in wanted and f.empty]
+    parts = []
+    if missing:
+        parts.append("missing " + ", ".join(missing))
+    if empty:
+        parts.append("empty " + ", ".join(dict.fromkeys(empty)))
+    return "; ".join(parts)
+
+
+_TITLE_NOISE = re.compile(r"[\W_]+")
+
+
+def _norm_title(title: str) -> str:
+    return _TITLE_NOISE.sub("", title.casefold())
+
+
+def similarity(a: str, b: str) -> float:
+    a, b = _norm_title(a), _norm_title(b)
+    if not a or not b:
+        return 0.0
+    return SequenceMatcher(None, a, b, autojunk=False).ratio()
+
+
+def _near_duplicates(doc: Doc, threshold: float) -> Iterator[Hit]:
+    titles = [(a, _norm_title(a.title)) for a in doc.anchors]
+    for j, (b, tb) in enumerate(titles):
+        for a, ta in titles[:j]:
+            if a.id == b.id or not ta or not tb:
+                continue
+            if 2 * min(len(ta), len(tb)) / (len(ta) + len(tb)) <= threshold:
+                continue
+            matcher = SequenceMatcher(None, ta, tb, autojunk=False)
+            if matcher.real_quick_ratio() <= threshold or matcher.quick_ratio() <= threshold:
+                continue
+            ratio = matcher.ratio()
+            if ratio > threshold:
+                yield _hit(b.id_start, b.id_end, f"title {ratio:.2f} similar to {a.id}")
+                break
+
+
+# Definitions elsewhere in the project: anchors files and memory-bank folders found from the
+# unit's folder up to the repository root, parsed once per process.
+_file_ids: dict[str, tuple[float, frozenset[str]]] = {}
+_dir_ids: dict[str, frozenset[str]] = {}
+
+
+def _ids_in_file(path: str) -> frozenset[str]:
+    try:
+        mtime = os.stat(path).st_mtime
+    except OSError:
+        return frozenset()
+    cached = _file_ids.get(path)
+    if cached and cached[0] == mtime:
+        return cached[1]
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            text = handle.read()
+    except OSError:
+        return frozenset()
+    ids = frozenset(a.id for a in parse(text).anchors)
+    _file_ids[path] = (mtime, ids)
+    return ids
+
+
+def _markdown_under(folder: str, limit: int = 2000) -> list[str]:
+    found = []
+    for root, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".git"))
+        found += [os.path.join(root, f) for f in sorted(files) if f.endswith(".md")]
+        if len(found) >= limit:
+            break
+    return found[:limit]
+
+
+def project_ids(path: str) -> frozenset[str]:
+    folder = os.path.dirname(os.path.abspath(path))
+    cached = _dir_ids.get(folder)
+    if cached is not None:
+        return cached
+    ids: set[str] = set()
+    current = folder
+    for _ in range(12):
+        for name in ("anchors.md", os.path.join(".wukong", "context", "anchors.md")):
+            ids |= _ids_in_file(os.path.join(current, name))
+        for sub in ("memory-bank", os.path.join(".wukong", "context", "anchors")):
+            if os.path.isdir(os.path.join(current, sub)):
+                for file in _markdown_under(os.path.join(current, sub)):
+                    ids |= _ids_in_file(file)
+        parent = os.path.dirname(current)
+        if os.path.exists(os.path.join(current, ".git")) or parent == current:
+            break
+        current = parent
+    _dir_ids[folder] = result = frozenset(ids)
+    return result
+
+
+def _dangling(doc: Doc, path: str) -> Iterator[Hit]:
+    refs = doc.references()
+    if not refs:
+        return
+    local = {a.id for a in doc.anchors}
+    known: frozenset[str] | None = None
+    for anchor_id, start, end in refs:
+        if anchor_id in local or not is_valid_id(anchor_id):
+            continue
+        if known is None:
+            known = project_ids(path)
+        if anchor_id not in known:
+            yield _hit(start, end, f"{anchor_id} is not defined in any anchors file")
+
+
+# ------------------------------------------------------------------ memory bank
+
+
+def match_memory_bank(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit]:
+    params = rule.params or {}
+    doc = doc_of(unit)
+    check = params["check"]
+    if check == "markers":
+        for line, _, message in marker_problems(doc):
+            start = doc.offsets[line] + len(doc.lines[line]) - len(doc.lines[line].lstrip())
+            yield _hit(start, doc.offsets[line] + len(doc.content(line)), message)
+        return
+    for start, end, body, _title in _forms(doc, unit.path, params):
+        if check == "session-summary":
+            headings = {
+                _norm_title(m.group(1)) for m in re.finditer(r"^#{1,6}[ \t]+(.+)$", body, re.M)
+            }
+            missing = [
+                s for s in params.get("sections", [])
+                if not any(_norm_title(s) in h for h in headings)
+            ]  # fmt: skip
+            if missing:
+                yield _hit(start, end, "missing " + ", ".join(missing))
+            continue
+        size = len(re.sub(r"\s+", "", body))
+        low, high = params.get("min_chars"), params.get("max_chars")
+        if high is not None and size > high:
+            yield _hit(start, end, f"{size} characters, limit {high}")
+        elif low is not None and size < low:
+            yield _hit(start, end, f"{size} characters, at least {low}")
+        missing = [s for s in params.get("sections", []) if s not in body]
+        if missing:
+            yield _hit(start, end, "missing " + "".join(missing))
+
+
+def _forms(doc: Doc, path: str, params: dict[str, Any]) -> Iterator[tuple[int, int, str, str]]:
+    """(start, end of the heading, body text, heading) of each context form in the file."""
+    heading = params.get("heading", "")
+    found = False
+    if heading:
+        for i, line in enumerate(doc.lines):
+            if doc.role[i] != "text" or not line.startswith("#") or heading not in line:
+                continue
+            level = len(line) - len(line.lstrip("#"))
+            stop = len(doc.lines)
+            for k in range(i + 1, len(doc.lines)):
+                other = doc.lines[k]
+                if (
+                    doc.role[k] == "text"
+                    and other.startswith("#")
+                    and len(other) - len(other.lstrip("#")) <= level
+                ):
+                    stop = k
+                    break
+            body = "".join(
+                doc.lines[k] for k in range(i + 1, stop) if doc.role[k] in ("text", "fence")
+            )
+            found = True
+            yield doc.offsets[i], doc.offsets[i] + len(doc.content(i)), body, line.strip()
+    names = params.get("file_names", [])
+    if not found and names and os.path.basename(path) in names and ".wukong" in path:
+        body = "".join(
+            doc.lines[k] for k in range(len(doc.lines)) if doc.role[k] in ("text", "fence")
+        )
+        if body.strip():
+            first = next((k for k, line in enumerate(doc.lines) if line.strip()), 0)
+            yield doc.offsets[first], doc.offsets[first] + len(doc.content(first)), body, ""

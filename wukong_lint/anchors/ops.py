@@ -1,0 +1,412 @@
+"""Maintenance of anchors files: format, new anchor, the write flow of candidates, compact
+forms and the T1/T2 inertia hints. Pure functions over text; the command line reads and
+writes the files."""
+
+from __future__ import annotations
+
+import datetime
+import os
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from wukong_lint.anchors.parse import (
+    FIELD_LABELS,
+    FIELDS,
+    TYPE_NAMES,
+    TYPES,
+    Anchor,
+    Doc,
+    parse,
+)
+from wukong_lint.anchors.render import compact_anchor, field_texts, fmt_doc, status_class
+
+DEFAULT_LOCATIONS = ("anchors.md", os.path.join(".wukong", "context", "anchors.md"))
+
+
+def default_files(root: str = ".") -> list[str]:
+    """The anchors files of a project: anchors.md, .wukong/context/anchors.md, memory-bank/."""
+    found = [os.path.join(root, p) for p in DEFAULT_LOCATIONS]
+    found = [p for p in found if os.path.isfile(p)]
+    bank = os.path.join(root, "memory-bank")
+    if os.path.isdir(bank):
+        for base, dirs, files in os.walk(bank):
+            dirs.sort()
+            found += [os.path.join(base, f) for f in sorted(files) if f.endswith(".md")]
+    return [os.path.normpath(p) for p in found]
+
+
+def wants_index(path: str, doc: Doc) -> bool:
+    """Files that get an index block: anchors files, and any file that defines anchors."""
+    return os.path.basename(path).lower() == "anchors.md" or bool(doc.anchors)
+
+
+def chinese_text(doc: Doc) -> bool:
+    return bool(re.search(r"[\u4e00-\u9fff]", doc.text))
+
+
+# ------------------------------------------------------------------ new
+
+
+def next_id(doc: Doc, prefix: str) -> str:
+    numbers = [a.number or 0 for a in doc.anchors if a.prefix.upper() == prefix]
+    return f"{prefix}{max(numbers, default=0) + 1:03d}"
+
+
+def anchor_template(
+    anchor_id: str,
+    title: str,
+    level: int,
+    chinese: bool,
+    values: dict[str, str] | None = None,
+    status: str | None = None,
+    date: str | None = None,
+) -> str:
+    values = values or {}
+    today = date or datetime.date.today().isoformat()
+    sub = "#" * (level + 1)
+    lines = [f"{'#' * level} [{anchor_id}] {title}", "", f"**ID**: {anchor_id}"]
+    if chinese:
+        lines += [f"**日期**: {today}", f"**状态**: {status or '⚠️ 待验证'}"]
+    else:
+        lines += [f"**Date**: {today}", f"**Status**: {status or '⚠️ Pending'}"]
+    for key in FIELDS:
+        en, zh = FIELD_LABELS[key]
+        lines += ["", f"{sub} {en} ({zh})", values.get(key, "").strip() or "TODO"]
+    return "\n".join(lines) + "\n"
+
+
+def _insertion(doc: Doc, kind: str) -> tuple[int, int]:
+    """(line index to insert before, heading level) for a new anchor of `kind`."""
+    section = next((s for s in doc.sections if s.type == kind), None)
+    levels = [a.level for a in doc.anchors if a.level]
+    level = max(set(levels), key=levels.count) if levels else None
+    if level is None:
+        level = section.level + 1 if section is not None else 2
+    same = [a for a in doc.anchors if a.type == kind]
+    if same:
+        return max(a.last for a in same), level
+    if section is not None:
+        stop = len(doc.lines)
+        for i in range(section.line + 1, len(doc.lines)):
+            line = doc.lines[i]
+            if doc.role[i] == "block" or (
+                doc.role[i] == "text"
+                and line.startswith("#")
+                and len(line) - len(line.lstrip("#")) <= section.level
+                and section_type_of(line) is not None
+            ):
+                stop = i
+                break
+        return stop, level
+    return len(doc.lines), level
+
+
+def section_type_of(line: str) -> str | None:
+    from wukong_lint.anchors.parse import HEADING, section_type
+
+    m = HEADING.match(line.rstrip("\n"))
+    return section_type(m.group(2)) if m else None
+
+
+def _placeholder_lines(doc: Doc, kind: str) -> set[int]:
+    """Placeholder lines such as `*暂无锚点*` in the section of `kind` (dropped when the
+    section gets its first anchor)."""
+    section = next((s for s in doc.sections if s.type == kind), None)
+    if section is None or any(a.type == kind for a in doc.anchors):
+        return set()
+    found = set()
+    for i in range(section.line + 1, len(doc.lines)):
+        raw = doc.lines[i].strip()
+        if doc.role[i] == "text" and raw.startswith("#"):
+            break
+        if doc.role[i] == "text" and re.fullmatch(
+            r"[*_]\s*(暂无.*|no \w+ yet\.?|none yet\.?)\s*[*_]", raw, re.I
+        ):
+            found.add(i)
+    return found
+
+
+def insert_anchor(text: str, kind: str, title: str, **kwargs: Any) -> tuple[str, str]:
+    """`text` with a new full-form anchor of `kind` appended under its section; its ID."""
+    doc = parse(text)
+    anchor_id = next_id(doc, kind)
+    at, level = _insertion(doc, kind)
+    block = anchor_template(anchor_id, title, level, chinese_text(doc) or _cjk(title), **kwargs)
+    nl = doc.newline
+    block = block.replace("\n", nl)
+    drop = _placeholder_lines(doc, kind)
+    before = "".join(line for i, line in enumerate(doc.lines[:at]) if i not in drop)
+    after = "".join(doc.lines[at:])
+    if before and not before.endswith("\n"):
+        before += nl
+    return before + nl + block + nl + after, anchor_id
+
+
+def _cjk(text: str) -> bool:
+    return bool(re.search(r"[\u4e00-\u9fff]", text))
+
+
+def new_file_text(chinese: bool) -> str:
+    if chinese:
+        return (
+            "# 锚点 (Anchors)\n\n> 本项目的架构决策记录；索引由 `wukong-lint anchors fmt` 生成。\n"
+        )
+    return (
+        "# Anchors\n\n> Architecture decision records; "
+        "the index is generated by `wukong-lint anchors fmt`.\n"
+    )
+
+
+# ------------------------------------------------------------------ add (write flow)
+
+
+@dataclass
+class Outcome:
+    action: str  # "added" | "merged" | "conflict" | "skipped"
+    title: str
+    anchor_id: str = ""
+    reason: str = ""
+
+
+@dataclass
+class Candidate:
+    type: str
+    title: str
+    values: dict[str, str] = field(default_factory=dict)
+    repeated: int = 0
+    high_impact: bool = False
+    reusable: bool = False
+
+    def meets_threshold(self) -> bool:
+        return self.repeated >= 2 or self.high_impact or self.reusable
+
+
+_IMPACT_WORDS = ("high", "large", "big", "大", "高", "architecture", "security", "performance")
+
+
+def parse_candidates(data: Any) -> list[Candidate]:
+    """Candidates from the JSON of the reflection step: a list, or {"candidates": [...]}.
+
+    Each has `title`, `type` (or an `id` whose prefix gives it), the six fields (English or
+    Chinese keys), and what makes it worth keeping: `repeated` (count), `impact`
+    ("high"...) or `high_impact`, `reusable`.
+    """
+    if isinstance(data, dict):
+        data = data.get("candidates", data.get("anchors"))
+    if not isinstance(data, list):
+        raise ValueError('expected a list of candidates or {"candidates": [...]}')
+    result = []
+    words = {w: k for k, (en, zh) in FIELD_LABELS.items() for w in (k, en.lower(), zh)}
+    words.update({"理由": "why", "原因": "why", "reason": "why", "影响": "impact"})
+    for number, item in enumerate(data, 1):
+        if not isinstance(item, dict):
+            raise ValueError(f"candidate {number}: expected an object")
+        title = str(item.get("title") or "").strip()
+        kind = str(item.get("type") or item.get("id") or "D").strip()
+        kind = re.match(r"[A-Za-z]*", kind).group().upper() or "D"  # type: ignore[union-attr]
+        if not title or "\n" in title:
+            raise ValueError(f"candidate {number}: a one-line title is required")
+        if kind not in TYPES:
+            raise ValueError(f"candidate {number}: unknown type {kind!r}")
+        values = {}
+        for key, value in item.items():
+            target = words.get(str(key).lower())
+            if target and value is not None:
+                if isinstance(value, list):
+                    value = "\n".join(f"- {v}" for v in value)
+                values[target] = str(value).strip()
+        impact = item.get("impact_level", item.get("high_impact", False))
+        high = impact is True or (
+            isinstance(impact, str) and any(w in impact.lower() for w in _IMPACT_WORDS)
+        )
+        try:
+            repeated = int(item.get("repeated", item.get("occurrences", 0)) or 0)
+        except (TypeError, ValueError):
+            raise ValueError(f"candidate {number}: repeated must be a number") from None
+        result.append(
+            Candidate(kind, title, values, repeated, high, bool(item.get("reusable", False)))
+        )
+    return result
+
+
+def _same(a: str, b: str) -> bool:
+    norm = lambda s: re.sub(r"[\W_]+", "", s.casefold())  # noqa: E731
+    x, y = norm(a), norm(b)
+    return x == y or (bool(x) and bool(y) and (x in y or y in x))
+
+
+def add_candidates(text: str, candidates: list[Candidate], threshold: float = 0.8):
+    """Apply the write flow to `text`: threshold, then merge (> threshold title
+    similarity) or add; a merge whose decision differs marks the anchor ⚠️ 待验证."""
+    from wukong_lint.anchors.checks import similarity
+
+    outcomes: list[Outcome] = []
+    for cand in candidates:
+        if not cand.meets_threshold():
+            outcomes.append(
+                Outcome(
+                    "skipped",
+                    cand.title,
+                    reason="below the threshold (not repeated, not high impact, not reusable)",
+                )
+            )
+            continue
+        doc = parse(text)
+        best: Anchor | None = None
+        best_ratio = 0.0
+        for a in doc.anchors:
+            ratio = similarity(a.title, cand.title)
+            if ratio > best_ratio:
+                best, best_ratio = a, ratio
+        if best is not None and best_ratio > threshold:
+            text, outcome = _merge(doc, best, cand)
+            outcomes.append(outcome)
+            continue
+        text, anchor_id = insert_anchor(
+            text,
+            cand.type,
+            cand.title,
+            values=cand.values,
+            status="✅ 生效" if chinese_text(parse(text)) or _cjk(cand.title) else "✅ Active",
+        )
+        outcomes.append(Outcome("added", cand.title, anchor_id))
+    return text, outcomes
+
+
+def _merge(doc: Doc, a: Anchor, cand: Candidate) -> tuple[str, Outcome]:
+    existing = field_texts(doc, a)
+    chinese = chinese_text(doc)
+    nl = doc.newline
+    conflict = bool(
+        cand.values.get("decision")
+        and existing.get("decision")
+        and not _same(cand.values["decision"], existing["decision"])
+    )
+    additions: list[str] = []
+    for key in FIELDS:
+        value = cand.values.get(key, "").strip()
+        if not value or _same(value, existing.get(key, "")):
+            continue
+        en, zh = FIELD_LABELS[key]
+        if key == "decision" and conflict:
+            label = "冲突的候选决策" if chinese else "Conflicting candidate decision"
+        else:
+            label = f"补充 {zh}" if chinese else f"Added {en}"
+        additions.append(f"**{label}**: {' '.join(value.split())}")
+    lines = list(doc.lines)
+    if conflict:
+        marked = "⚠️ 待验证" if chinese else "⚠️ Pending"
+        if a.status is not None:
+            _, start, end = a.status
+            i = max(k for k in range(a.first, a.last) if doc.offsets[k] <= start)
+            col = start - doc.offsets[i]
+            lines[i] = lines[i][:col] + marked + lines[i][end - doc.offsets[i] :]
+        else:
+            key = "状态" if chinese else "Status"
+            lines[a.first] = lines[a.first] + f"{nl}**{key}**: {marked}{nl}"
+    if additions:
+        at = a.last
+        while at > a.first + 1 and not lines[at - 1].strip():
+            at -= 1
+        block = nl + nl.join(additions) + nl
+        if not lines[at - 1].endswith("\n"):
+            block = nl + block
+        lines.insert(at, block)
+    text = "".join(lines)
+    if conflict:
+        return text, Outcome("conflict", cand.title, a.id, "decision differs; marked pending")
+    return text, Outcome("merged", cand.title, a.id)
+
+
+# ------------------------------------------------------------------ hints
+
+T1 = ("P", "C", "M")
+T2 = ("D", "I")
+
+
+def _matches(doc: Doc, a: Anchor, keywords: list[str]) -> bool:
+    if not keywords:
+        return True
+    body = "".join(doc.lines[a.first : a.last]).casefold()
+    return any(k.casefold() in body for k in keywords)
+
+
+def _short(text: str, limit: int = 40) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def hints(docs: list[Doc], stage: str, keywords: list[str], limit: int = 5) -> str:
+    """The T1 (risks, constraints, patterns) or T2 (decisions, interfaces) inertia hint."""
+    wanted = T1 if stage == "t1" else T2
+    picked: dict[str, list[tuple[Doc, Anchor]]] = {t: [] for t in wanted}
+    seen: set[str] = set()
+    for doc in docs:
+        for a in sorted(doc.anchors, key=Anchor.sort_key):
+            if a.type not in wanted or a.id in seen:
+                continue
+            if a.status is not None and status_class(a.status[0]) == "deprecated":
+                continue
+            if _matches(doc, a, keywords) and len(picked[a.type]) < limit:
+                picked[a.type].append((doc, a))
+                seen.add(a.id)
+    out: list[str] = []
+    if stage == "t1":
+        out += ["## [识 T1] 启动提示", ""]
+        for kind, heading in (("P", "⚠️ **相关风险**:"), ("C", "📌 **约束提醒**:"),
+                              ("M", "🔄 **可复用模式**:")):  # fmt: skip
+            if picked[kind]:
+                out.append(heading)
+                out += [f"- [{a.id}] {a.title}" for _, a in picked[kind]]
+                out.append("")
+        if not any(picked.values()):
+            out += ["*暂无相关锚点*", ""]
+        out += ["---", "> 仅供参考，不影响决策"]
+    else:
+        out += ["## [识 T2] 设计参考", ""]
+        if picked["D"]:
+            out += ["📜 **历史决策**:", "| ID | 决策 | 理由 |", "|----|------|------|"]
+            for doc, a in picked["D"]:
+                why = field_texts(doc, a).get("why", "")
+                out.append(f"| [{a.id}] | {_short(a.title).replace('|', '/')} | "
+                           f"{_short(why).replace('|', '/')} |")  # fmt: skip
+            out.append("")
+        if picked["I"]:
+            out.append("🔌 **相关接口**:")
+            out += [f"- [{a.id}] {a.title}" for _, a in picked["I"]]
+            out.append("")
+        rollbacks = [
+            (a, field_texts(doc, a).get("rollback", "")) for doc, a in picked["D"] + picked["I"]
+        ]
+        rollbacks = [(a, r) for a, r in rollbacks if r]
+        if rollbacks:
+            out.append("🔙 **回滚经验**:")
+            out += [f"- {a.id}: {_short(r, 60)}" for a, r in rollbacks]
+            out.append("")
+        if not any(picked.values()):
+            out += ["*暂无相关锚点*", ""]
+        out += ["---", "> 仅供参考，决策权在本体"]
+    return "\n".join(out) + "\n"
+
+
+def fmt_file_text(path: str, text: str, force: bool):
+    """fmt for one file: anchors files and files that define anchors; others stay as they are."""
+    from wukong_lint.anchors.render import FmtResult
+
+    doc = parse(text)
+    if not wants_index(path, doc):
+        return FmtResult(text)
+    return fmt_doc(doc, force=force)
+
+
+__all__ = [
+    "TYPE_NAMES",
+    "add_candidates",
+    "compact_anchor",
+    "default_files",
+    "fmt_file_text",
+    "hints",
+    "insert_anchor",
+    "parse_candidates",
+]

@@ -1,0 +1,510 @@
+"""The parse model of anchors files and memory-bank markdown.
+
+A document is a list of lines (each keeps its own line ending, so nothing is ever lost) with
+a role per line: plain text, fenced code, HTML comment, or the inside of a MACHINE_BLOCK /
+USER_BLOCK. On the text lines it finds anchors in both forms of the Ruyi protocol:
+
+* full form: a heading `## [D001] title`, metadata lines (`**ID**`, `**日期**`/`**Date**`,
+  `**状态**`/`**Status**`) and field sections written as headings (`### Decision (决策)`) or
+  as `**Why**: ...` lines;
+* compact form: a line `[D001] title` followed by bullets `- Why: ...`;
+
+plus the per-type section headings they are grouped under, and every `[D001]` reference.
+Anything inside code fences, HTML comments and blocks is never an anchor (example anchors in
+a comment stay examples).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+TYPES = ("D", "C", "I", "P", "M", "U", "CK", "DN")
+TYPE_ORDER = {t: i for i, t in enumerate(TYPES)}
+TYPE_NAMES = {
+    "D": ("Decision", "决策"),
+    "C": ("Constraint", "约束"),
+    "I": ("Interface", "接口"),
+    "P": ("Problem", "问题"),
+    "M": ("Pattern", "模式"),
+    "U": ("Preference", "偏好"),
+    "CK": ("Checklist", "检查清单"),
+    "DN": ("Domain note", "领域笔记"),
+}
+FIELDS = ("decision", "alternatives", "why", "impact", "verification", "rollback")
+FIELD_LABELS = {
+    "decision": ("Decision", "决策"),
+    "alternatives": ("Alternatives", "备选方案"),
+    "why": ("Why", "理由"),
+    "impact": ("Impact", "影响范围"),
+    "verification": ("Verification", "验证方式"),
+    "rollback": ("Rollback", "回滚方式"),
+}
+_FIELD_WORDS = {
+    "decision": ("decision", "决策", "决定"),
+    "alternatives": ("alternatives", "alternative", "options", "备选方案", "备选", "替代方案"),
+    "why": ("why", "reason", "reasons", "rationale", "理由", "原因"),
+    "impact": ("impact", "scope", "影响范围", "影响"),
+    "verification": ("verification", "verify", "validation", "验证方式", "验证"),
+    "rollback": ("rollback", "roll back", "回滚方式", "回滚"),
+    # metadata
+    "id": ("id", "编号"),
+    "date": ("date", "日期", "时间", "created"),
+    "status": ("status", "状态"),
+}
+WORD_TO_KEY = {w: key for key, words in _FIELD_WORDS.items() for w in words}
+METADATA = ("id", "date", "status")
+
+# Section headings: the first type whose words occur in the heading (problems before patterns,
+# so "Anti-patterns" is P).
+_SECTION_WORDS = (
+    (
+        "P",
+        ("anti-pattern", "antipattern", "problem", "pitfall", "issues", "问题", "陷阱", "反模式"),
+    ),
+    ("CK", ("checklist", "检查清单", "清单")),
+    ("DN", ("domain note", "domain knowledge", "领域")),
+    ("D", ("decision", "决策", "adr")),
+    ("C", ("constraint", "约束")),
+    ("I", ("interface", "接口")),
+    ("M", ("pattern", "模式")),
+    ("U", ("preference", "偏好")),
+)
+
+ID_CANDIDATE = r"[A-Za-z]{1,3}-?\d{1,6}"
+VALID_ID = re.compile(r"(CK|DN|[DCIPMU])(\d{3,})\Z")
+_ID_PARTS = re.compile(r"([A-Za-z]+)-?(\d+)\Z")
+MARKER = re.compile(r"^[ \t]*<!--[ \t]*(MACHINE|USER)_BLOCK_(START|END)[ \t]*-->[ \t]*\r?$")
+HEADING = re.compile(r"^(#{1,6})[ \t]+(.*?)[ \t]*\r?$")
+ANCHOR_TITLE = re.compile(
+    r"^(?:\*\*)?\[(" + ID_CANDIDATE + r")\](?:\*\*)?(?:[ \t]*[:：\-–—])?[ \t]*(.*?)[ \t]*$"
+)
+COMPACT_START = re.compile(r"^(?:\*\*)?\[(" + ID_CANDIDATE + r")\](?:\*\*)?[ \t]+(\S.*?)[ \t]*\r?$")
+# `**Key**: value`, `**Key:** value`, `- **Key**：value`
+BOLD_FIELD = re.compile(
+    r"^([ \t]*(?:[-*+][ \t]+)?)\*\*([^*\n]{1,40}?)[ \t]*([:：]?)\*\*[ \t]*([:：]?)[ \t]*(.*?)\r?$"
+)
+# `- Why: value` (compact bullets)
+BULLET_FIELD = re.compile(r"^([ \t]*[-*+][ \t]+)([^:：*\n]{1,30}?)[ \t]*[:：][ \t]*(.*?)\r?$")
+FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})")
+HR = re.compile(r"^[ \t]{0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*\r?$")
+REFERENCE = re.compile(r"\[(" + ID_CANDIDATE + r")\]")
+COMMENT_SPAN = re.compile(r"<!--.*?-->", re.S)
+SIGNATURE = re.compile(r"^<!-- wukong-lint: anchors index .*?sha256:([0-9a-f]{16}) -->\r?$")
+_SPLIT_LABEL = re.compile(r"[()（）/|]|\s[-–—]\s")
+_PUNCT = re.compile(r"[^\w\s-]")
+
+
+def label_key(label: str) -> str | None:
+    """The field or metadata key a label names ("Decision (决策)" -> "decision"), or None."""
+    text = _PUNCT.sub(" ", label.replace("（", "(").replace("）", ")")).casefold()
+    parts = [" ".join(p.split()) for p in _SPLIT_LABEL.split(label.casefold())]
+    parts = [_PUNCT.sub("", p).strip() for p in parts]
+    parts = [p for p in parts if p]
+    if not parts:
+        return None
+    keys = {WORD_TO_KEY.get(p) for p in parts}
+    if len(keys) == 1 and None not in keys:
+        return keys.pop()
+    whole = " ".join(text.split())
+    return WORD_TO_KEY.get(whole)
+
+
+def section_type(heading_text: str) -> str | None:
+    if REFERENCE.search(heading_text) and ANCHOR_TITLE.match(heading_text):
+        return None
+    lowered = heading_text.casefold()
+    if label_key(heading_text) in FIELDS:
+        return None  # a field heading ("### Decision"), not a section
+    for kind, words in _SECTION_WORDS:
+        if any(w in lowered for w in words):
+            return kind
+    return None
+
+
+def split_id(anchor_id: str) -> tuple[str, int | None]:
+    m = _ID_PARTS.match(anchor_id)
+    if not m:
+        return anchor_id, None
+    return m.group(1), int(m.group(2))
+
+
+def is_valid_id(anchor_id: str) -> bool:
+    return VALID_ID.match(anchor_id) is not None
+
+
+@dataclass
+class FieldEntry:
+    key: str  # a FIELDS key, or "" for an unknown field
+    label: str
+    style: str  # "heading" | "bold" | "bullet"
+    line: int  # index of the label line
+    start: int  # offsets of the label line
+    end: int
+    empty: bool = False
+
+
+@dataclass
+class Anchor:
+    id: str
+    title: str
+    form: str  # "full" | "compact"
+    level: int  # heading level (0 for the compact form)
+    first: int  # line range [first, last)
+    last: int
+    start: int  # offsets of that range
+    end: int
+    id_start: int
+    id_end: int
+    title_start: int
+    section: str | None = None  # the type of the enclosing section heading
+    fields: list[FieldEntry] = field(default_factory=list)
+    status: tuple[str, int, int] | None = None  # value and its offsets
+    date: tuple[str, int, int] | None = None
+    meta_id: tuple[str, int, int] | None = None
+
+    @property
+    def prefix(self) -> str:
+        return split_id(self.id)[0]
+
+    @property
+    def number(self) -> int | None:
+        return split_id(self.id)[1]
+
+    @property
+    def type(self) -> str | None:
+        prefix = self.prefix.upper()
+        return prefix if prefix in TYPE_ORDER else None
+
+    def sort_key(self) -> tuple[int, int, str]:
+        return (TYPE_ORDER.get(self.prefix.upper(), len(TYPES)), self.number or 0, self.id)
+
+    def field_keys(self) -> set[str]:
+        return {f.key for f in self.fields if f.key}
+
+
+@dataclass
+class Block:
+    kind: str  # "MACHINE" | "USER"
+    first: int  # the START marker line
+    last: int  # the END marker line (or the last line when unclosed)
+    closed: bool
+    start: int = 0
+    end: int = 0
+    signature: str | None = None  # the checksum of our index block, when it is ours
+
+
+@dataclass
+class Section:
+    type: str
+    level: int
+    line: int
+    title: str
+
+
+@dataclass
+class Doc:
+    text: str
+    lines: list[str]  # each with its own line ending
+    offsets: list[int]  # offset of each line
+    role: list[str]  # "text" | "fence" | "comment" | "block"
+    anchors: list[Anchor] = field(default_factory=list)
+    blocks: list[Block] = field(default_factory=list)
+    sections: list[Section] = field(default_factory=list)
+    markers: list[tuple[str, str, int]] = field(default_factory=list)  # (kind, START|END, line)
+    newline: str = "\n"
+
+    def line_end(self, i: int) -> int:
+        return self.offsets[i] + len(self.lines[i])
+
+    def content(self, i: int) -> str:
+        return self.lines[i].rstrip("\n").rstrip("\r")
+
+    def references(self) -> list[tuple[str, int, int]]:
+        """`[ID]` references on text lines (not in code, comments or our index block)."""
+        found = []
+        for i, line in enumerate(self.lines):
+            if self.role[i] not in ("text", "block"):
+                continue
+            if self.role[i] == "block" and self._in_our_block(i):
+                continue
+            if "[" not in line:
+                continue
+            stripped = COMMENT_SPAN.sub(lambda m: " " * len(m.group()), line)
+            for m in REFERENCE.finditer(stripped):
+                before = stripped[m.start() - 1] if m.start() else ""
+                after = stripped[m.end()] if m.end() < len(stripped) else ""
+                if (before and before in "`[") or (
+                    after and after in "(`["
+                ):  # code, nested brackets, markdown links
+                    continue
+                found.append((m.group(1), self.offsets[i] + m.start(1), self.offsets[i] + m.end(1)))
+        return found
+
+    def _in_our_block(self, i: int) -> bool:
+        return any(b.signature is not None and b.first <= i <= b.last for b in self.blocks)
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines with their endings; only "\\n" ends a line ("\\r" stays with its line)."""
+    if not text:
+        return []
+    parts = text.split("\n")
+    lines = [p + "\n" for p in parts[:-1]]
+    if parts[-1]:
+        lines.append(parts[-1])
+    return lines
+
+
+def parse(text: str) -> Doc:
+    lines = split_lines(text)
+    offsets = []
+    pos = 0
+    for line in lines:
+        offsets.append(pos)
+        pos += len(line)
+    crlf = text.count("\r\n")
+    doc = Doc(text, lines, offsets, ["text"] * len(lines))
+    if crlf and crlf * 2 > text.count("\n"):
+        doc.newline = "\r\n"
+    _roles(doc)
+    _structure(doc)
+    return doc
+
+
+def _roles(doc: Doc) -> None:
+    role = doc.role
+    fence: str | None = None
+    in_comment = False
+    open_block: Block | None = None
+    for i, line in enumerate(doc.lines):
+        marker = MARKER.match(line) if fence is None and not in_comment else None
+        if marker:
+            kind, edge = marker.group(1), marker.group(2)
+            doc.markers.append((kind, edge, i))
+        if open_block is not None:
+            role[i] = "block"
+            if marker and marker.group(1) == open_block.kind and marker.group(2) == "END":
+                open_block.last, open_block.closed = i, True
+                open_block = None
+            continue
+        if marker and marker.group(2) == "START":
+            open_block = Block(marker.group(1), i, len(doc.lines) - 1, False)
+            doc.blocks.append(open_block)
+            role[i] = "block"
+            continue
+        if marker:  # an END without a START: a text line (lint reports it)
+            continue
+        if fence is not None:
+            role[i] = "fence"
+            m = FENCE.match(line)
+            closing = m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence)
+            if closing and not line[m.end() :].strip():
+                fence = None
+            continue
+        if in_comment:
+            role[i] = "comment"
+            if "-->" in line:
+                in_comment = False
+            continue
+        m = FENCE.match(line)
+        if m:
+            fence = m.group(1)
+            role[i] = "fence"
+            continue
+        stripped = line.lstrip(" \t")
+        if stripped.startswith("<!--"):
+            role[i] = "comment"
+            if "-->" not in stripped[4:]:
+                in_comment = True
+    for block in doc.blocks:
+        block.start = doc.offsets[block.first]
+        block.end = doc.line_end(block.last)
+        if block.kind == "MACHINE" and block.first + 1 <= block.last:
+            m = SIGNATURE.match(doc.lines[block.first + 1].rstrip("\n"))
+            if m:
+                block.signature = m.group(1)
+
+
+def _heading(doc: Doc, i: int) -> tuple[int, str] | None:
+    if doc.role[i] != "text" or not doc.lines[i].startswith("#"):
+        return None
+    m = HEADING.match(doc.lines[i].rstrip("\n"))
+    if not m:
+        return None
+    return len(m.group(1)), m.group(2)
+
+
+def _compact_start(doc: Doc, i: int) -> re.Match[str] | None:
+    if doc.role[i] != "text" or not doc.lines[i].startswith(("[", "**[")):
+        return None
+    m = COMPACT_START.match(doc.lines[i].rstrip("\n"))
+    if not m or i + 1 >= len(doc.lines) or doc.role[i + 1] != "text":
+        return None
+    bullet = BULLET_FIELD.match(doc.lines[i + 1].rstrip("\n"))
+    if bullet and label_key(bullet.group(2)) is not None:
+        return m
+    bold = BOLD_FIELD.match(doc.lines[i + 1].rstrip("\n"))
+    if bold and bold.group(1).strip() and label_key(bold.group(2)) is not None:
+        return m
+    return None
+
+
+def _structure(doc: Doc) -> None:
+    n = len(doc.lines)
+    section: Section | None = None
+    i = 0
+    while i < n:
+        head = _heading(doc, i)
+        if head is not None:
+            level, htext = head
+            m = ANCHOR_TITLE.match(htext)
+            if m:
+                end = _full_end(doc, i + 1, level)
+                doc.anchors.append(_make_anchor(doc, i, end, m, "full", level, section))
+                i = end
+                continue
+            kind = section_type(htext)
+            if kind is not None:
+                section = Section(kind, level, i, htext)
+                doc.sections.append(section)
+            elif section is not None and level <= section.level:
+                section = None
+            i += 1
+            continue
+        m = _compact_start(doc, i)
+        if m:
+            end = i + 1
+            while end < n and doc.role[end] == "text":
+                line = doc.lines[end]
+                if line.lstrip(" \t").startswith(("-", "*", "+")) or (
+                    line[:2] in ("  ", "\t") and line.strip()
+                ):
+                    end += 1
+                else:
+                    break
+            doc.anchors.append(_make_anchor(doc, i, end, m, "compact", 0, section))
+            i = end
+            continue
+        i += 1
+
+
+def _full_end(doc: Doc, i: int, level: int) -> int:
+    n = len(doc.lines)
+    while i < n:
+        if doc.role[i] == "block":
+            return i
+        head = _heading(doc, i)
+        if head is not None and (head[0] <= level or ANCHOR_TITLE.match(head[1])):
+            return i
+        if _compact_start(doc, i):
+            return i
+        i += 1
+    return n
+
+
+def _make_anchor(
+    doc: Doc, first: int, last: int, m: re.Match[str], form: str, level: int, sec: Section | None
+) -> Anchor:
+    line = doc.lines[first]
+    id_col = line.index("[" + m.group(1) + "]") + 1
+    start = doc.offsets[first]
+    title_col = line.find(m.group(2), id_col + len(m.group(1))) if m.group(2) else -1
+    anchor = Anchor(
+        id=m.group(1),
+        title=m.group(2).strip(),
+        form=form,
+        level=level,
+        first=first,
+        last=last,
+        start=start,
+        end=doc.offsets[last] if last < len(doc.lines) else len(doc.text),
+        id_start=start + id_col,
+        id_end=start + id_col + len(m.group(1)),
+        title_start=start + (title_col if title_col >= 0 else id_col),
+        section=sec.type if sec is not None else None,
+    )
+    _fields(doc, anchor)
+    return anchor
+
+
+def _value_empty(doc: Doc, first_value: str, lines: range) -> bool:
+    chunks = [first_value]
+    for j in lines:
+        if doc.role[j] == "comment":
+            continue
+        chunks.append(doc.lines[j])
+    text = COMMENT_SPAN.sub("", "".join(chunks))
+    text = re.sub(r"\{[^{}\n]*\}", "", text)  # template placeholders
+    words = re.sub(r"[\s\-*_>|`#.:：…]+", "", text).casefold()
+    return words in ("", "todo", "tbd", "待补充", "待定", "无内容")
+
+
+def _fields(doc: Doc, anchor: Anchor) -> None:
+    """Field sections, metadata lines and their values inside one anchor."""
+    labels: list[tuple[int, FieldEntry | None, int]] = []  # (line, entry, value start col)
+    for j in range(anchor.first + 1, anchor.last):
+        if doc.role[j] != "text":
+            continue
+        raw = doc.content(j)
+        head = _heading(doc, j)
+        if head is not None:
+            key = label_key(head[1])
+            entry = FieldEntry(
+                key if key in FIELDS else "",
+                head[1],
+                "heading",
+                j,
+                doc.offsets[j],
+                doc.offsets[j] + len(raw),
+            )
+            anchor.fields.append(entry)
+            labels.append((j, entry, len(raw)))
+            continue
+        m = BOLD_FIELD.match(raw)
+        bullet = None
+        if not (m and (m.group(3) or m.group(4))):
+            m = None
+            bullet = BULLET_FIELD.match(raw)
+        if m is not None:
+            label, value, value_col = m.group(2), m.group(5), m.start(5)
+        elif bullet is not None:
+            label, value, value_col = bullet.group(2), bullet.group(3), bullet.start(3)
+        else:
+            continue
+        key = label_key(label)
+        if key is None:
+            if m is not None:  # an unknown bold field ends the previous value
+                labels.append((j, None, len(raw)))
+            continue
+        vstart = doc.offsets[j] + value_col
+        if key in METADATA:
+            setattr(anchor, "meta_id" if key == "id" else key, (value, vstart, vstart + len(value)))
+            labels.append((j, None, len(raw)))
+            continue
+        entry = FieldEntry(
+            key, label, "bold" if m is not None else "bullet", j, doc.offsets[j], vstart
+        )
+        anchor.fields.append(entry)
+        labels.append((j, entry, value_col))
+    for index, (j, entry, col) in enumerate(labels):
+        if entry is None:
+            continue
+        stop = labels[index + 1][0] if index + 1 < len(labels) else anchor.last
+        if entry.style == "heading":
+            level = len(doc.lines[j]) - len(doc.lines[j].lstrip("#"))
+            for k in range(j + 1, stop):
+                head = _heading(doc, k)
+                if head is not None and head[0] <= level:
+                    stop = k
+                    break
+        if entry.style == "bullet":
+            stop = j + 1
+            while (
+                stop < anchor.last
+                and doc.lines[stop][:1] in (" ", "\t")
+                and doc.lines[stop].strip()
+            ):
+                stop += 1
+        first_value = doc.content(j)[col:]
+        entry.empty = _value_empty(doc, first_value, range(j + 1, stop))
