@@ -7,7 +7,7 @@ so it uses only the standard library.
 from __future__ import annotations
 
 import enum
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 CATEGORIES = (
     "secret",
@@ -126,17 +126,24 @@ class Report(NamedTuple):
         return tuple(f for f in self.findings if not f.suppressed)
 
 
+_SHA256: Any = None
+
+
 def _sha256(data: bytes) -> str:
     # The built-in SHA-256 imports in microseconds; hashlib loads OpenSSL first (~4 ms, paid on
-    # every failing pre-commit run). Same digest either way.
-    try:
-        from _sha2 import sha256  # type: ignore[import-not-found]  # Python 3.12+
-    except ImportError:
+    # every failing pre-commit run). Same digest either way. Resolved once: a failed import is
+    # retried on every call, and that search of sys.path is slow.
+    global _SHA256
+    if _SHA256 is None:
         try:
-            from _sha256 import sha256  # type: ignore[import-not-found,no-redef]
+            from _sha2 import sha256  # type: ignore[import-not-found]  # Python 3.12+
         except ImportError:
-            from hashlib import sha256  # type: ignore[no-redef]
-    return sha256(data).hexdigest()
+            try:
+                from _sha256 import sha256  # type: ignore[import-not-found,no-redef]
+            except ImportError:
+                from hashlib import sha256  # type: ignore[no-redef]
+        _SHA256 = sha256
+    return _SHA256(data).hexdigest()
 
 
 def sha256_hex(text: str) -> str:

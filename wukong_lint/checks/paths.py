@@ -14,8 +14,9 @@ path-like arguments of programs that touch files are reads). Home directories ar
 from __future__ import annotations
 
 import fnmatch
+import functools
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, Literal
 
 from pydantic import Field
@@ -165,13 +166,27 @@ def accesses(unit: Unit) -> list[tuple[str, str]]:
     return found
 
 
-def _glob(path: str, pattern: str) -> bool:
-    if fnmatch.fnmatchcase(path, pattern):
-        return True
-    if "/" not in pattern:
-        return fnmatch.fnmatchcase(path.rstrip("/").rsplit("/", 1)[-1], pattern)
-    # a folder pattern also covers the folder itself: `~/.ssh/*` matches `~/.ssh`
-    return pattern.endswith("/*") and path.rstrip("/") == pattern[:-2]
+@functools.cache
+def _globs(patterns: tuple[str, ...]) -> Callable[[str], bool]:
+    """Whether a path matches any of `patterns`: the whole path, or its last part for a
+    pattern without `/` (`*.pem`), or the folder itself for `folder/*` (`~/.ssh/*` covers
+    `~/.ssh`). Compiled once per pattern list: a scan asks it hundreds of thousands of times."""
+    if not patterns:
+        return lambda path: False
+    whole = re.compile("|".join(f"(?:{fnmatch.translate(p)})" for p in patterns))
+    names = [p for p in patterns if "/" not in p]
+    name = re.compile("|".join(f"(?:{fnmatch.translate(p)})" for p in names)) if names else None
+    folders = frozenset(p[:-2] for p in patterns if "/" in p and p.endswith("/*"))
+
+    def test(path: str) -> bool:
+        if whole.match(path):
+            return True
+        trimmed = path.rstrip("/")
+        if name is not None and name.match(trimmed.rsplit("/", 1)[-1]):
+            return True
+        return trimmed in folders
+
+    return test
 
 
 def match_path(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit]:
@@ -183,9 +198,9 @@ def match_path(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit]:
         if mode not in params["access"]:
             continue
         path = normalize(raw)
-        if not any(_glob(path, g) for g in params["targets"]):
+        if not _globs(tuple(params["targets"]))(path):
             continue
-        if any(_glob(path, g) for g in params["except"]) or (path, mode) in seen:
+        if _globs(tuple(params["except"]))(path) or (path, mode) in seen:
             continue
         seen.add((path, mode))
         start = unit.text.find(raw)

@@ -8,6 +8,7 @@ Regexes are compiled lazily: a rule whose keywords never occur costs nothing.
 from __future__ import annotations
 
 import fnmatch
+from collections.abc import Iterator
 from typing import Any, NamedTuple
 
 from wukong_lint.engine.patterns import compile_pattern
@@ -83,7 +84,7 @@ class RuleSet:
         self._keyword_rules: list[list[int]] = []
         self._no_keyword: tuple[int, ...] = ()
         self._built = False
-        self._applies: dict[str, frozenset[int]] = {}
+        self._plans: dict[str, Any] = {}
         self._matchers: dict[str, tuple[Any, Any]] = {}
         # Other scanners' inline allow comments to honour (config `allow-comments`).
         self.allow_comments: tuple[str, ...] = ()
@@ -114,9 +115,15 @@ class RuleSet:
     def _hits(self, text: str) -> dict[int, list[int] | None]:
         """Rule index -> the offsets where its keywords end, ascending (None: scan the whole
         text), for every rule without keywords and every rule whose keywords occur."""
+        found: dict[int, list[int] | None] = dict.fromkeys(self._no_keyword)
+        found.update(self._keyword_hits(text))
+        return found
+
+    def _keyword_hits(self, text: str) -> dict[int, list[int] | None]:
+        """Rule index -> keyword end offsets, for the rules whose keywords occur in `text`."""
         if not self._built:
             self._build()
-        found: dict[int, list[int] | None] = dict.fromkeys(self._no_keyword)
+        found: dict[int, list[int] | None] = {}
         if self._automaton is None:
             return found
         lowered = text.lower()
@@ -147,16 +154,39 @@ class RuleSet:
         found = self._hits(text)
         return [(self.rules[i], found[i]) for i in sorted(found)]
 
-    def runnable(self, text: str, kind: str) -> list[tuple[CompiledRule, list[int] | None]]:
-        """The candidates that apply to units of `kind` (the kind filter is computed once
-        per rule set, not once per unit)."""
-        applies = self._applies.get(kind)
-        if applies is None:
-            applies = self._applies[kind] = frozenset(
-                i for i, rule in enumerate(self.rules) if kind in rule.applies_to
-            )
-        rules = self.rules
-        return [(rules[i], offsets) for i, offsets in self._hits(text).items() if i in applies]
+    def runnable(self, unit: Any) -> Iterator[tuple[CompiledRule, Any, list[int] | None]]:
+        """(rule, matcher, keyword offsets) for what should run on `unit`: the rules without
+        keywords that apply to its kind, grouped by rule kind so that a kind's gate is asked
+        once for all its rules, then the keyword rules whose keywords occur in its text."""
+        kind = unit.source.kind
+        plan = self._plans.get(kind)
+        if plan is None:
+            plan = self._plans[kind] = self._plan(kind)
+        groups, keyword_rules = plan
+        for rule_kind, rules in groups:
+            matcher, gate = self.matcher(rule_kind)
+            if gate is not None and not gate(unit):
+                continue
+            for rule in rules:
+                yield rule, matcher, None
+        if not keyword_rules:
+            return
+        for index, offsets in self._keyword_hits(unit.text).items():
+            if index in keyword_rules:
+                rule = self.rules[index]
+                yield rule, self.matcher(rule.kind)[0], offsets
+
+    def _plan(self, kind: str) -> tuple[list[tuple[str, list[CompiledRule]]], frozenset[int]]:
+        groups: dict[str, list[CompiledRule]] = {}
+        keyword_rules = set()
+        for index, rule in enumerate(self.rules):
+            if kind not in rule.applies_to:
+                continue
+            if rule.keywords:
+                keyword_rules.add(index)
+            else:
+                groups.setdefault(rule.kind, []).append(rule)
+        return list(groups.items()), frozenset(keyword_rules)
 
     def matcher(self, kind: str) -> tuple[Any, Any]:
         """The matcher of a rule kind and its `gate`, if it has one: a cheap test of a unit,

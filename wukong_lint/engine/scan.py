@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from wukong_lint import redact, suppress
 from wukong_lint.engine.matchers import Hit, RuleTimeout
@@ -91,17 +91,9 @@ def scan_unit(ruleset: RuleSet, unit: Unit) -> tuple[list[Finding], list[ScanErr
     found: list[_Candidate] = []
     # A transcript unit is one record: every finding in it is on the record's JSONL line.
     pinned = kind == "transcript"
-    gates: dict[Any, bool] = {}
-    for rule, offsets in ruleset.runnable(text, kind):
+    for rule, matcher, offsets in ruleset.runnable(unit):
         if (rule.paths or rule.exclude_paths) and not rule.applies_to_path(unit.path):
             continue
-        matcher, gate = ruleset.matcher(rule.kind)
-        if gate is not None:
-            passed = gates.get(gate)
-            if passed is None:
-                passed = gates[gate] = bool(gate(unit))
-            if not passed:
-                continue
         try:
             for hit in matcher(rule, unit, offsets):
                 if unit.added_lines is not None:
