@@ -81,3 +81,31 @@ def test_try_repo_and_installed_hook(hook_repo, repo: Path):
     accepted = run(["git", "commit", "-m", "read token from env"], repo, env)
     assert accepted.returncode == 0, accepted.stdout + accepted.stderr
     assert "wukong-lint" in accepted.stdout + accepted.stderr  # the hook did run
+
+
+def test_anchors_fmt_hook_fixes_files(hook_repo, repo: Path):
+    """`wukong-anchors-fmt` rewrites an unformatted anchors file and fails the commit; once
+    the fixed file is added, the commit goes through."""
+    root, rev, env = hook_repo
+    (repo / ".pre-commit-config.yaml").write_text(
+        f"repos:\n- repo: {root}\n  rev: {rev}\n  hooks:\n  - id: wukong-anchors-fmt\n"
+    )
+    messy = "# Anchors\n\n[D002] Second\n- why:  b\n\n\n[D001] First\n- Why: a\n"
+    (repo / "anchors.md").write_text(messy)
+    (repo / "notes.md").write_text("# not an anchors file\n\n\n[D002] x\n- Why: y\n")
+    git(repo, "add", "-A")
+    installed = run(["pre-commit", "install"], repo, env)
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+
+    refused = run(["git", "commit", "-m", "anchors"], repo, env)
+    output = refused.stdout + refused.stderr
+    assert refused.returncode != 0, output
+    assert "files were modified by this hook" in output
+    fixed = (repo / "anchors.md").read_text()
+    assert fixed.index("[D001] First") < fixed.index("[D002] Second")
+    assert "- Why: b" in fixed and "<!-- MACHINE_BLOCK_START -->" in fixed
+    assert (repo / "notes.md").read_text().count("\n\n\n") == 1  # not its files: untouched
+
+    git(repo, "add", "-A")
+    accepted = run(["git", "commit", "-m", "anchors"], repo, env)
+    assert accepted.returncode == 0, accepted.stdout + accepted.stderr

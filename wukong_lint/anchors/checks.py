@@ -1,7 +1,10 @@
-"""Rule kinds `anchors` and `memory-bank`: their YAML models and matchers.
+"""Rule kinds `anchors` and `memory-bank`: their matchers (the YAML models are in
+models.py, so that a scan never imports pydantic).
 
 Each rule names one `check`; the matcher parses the unit once (the parse is shared by all
 rules that look at the same unit) and yields hits on the offending ID, marker or heading.
+This module is resolved whenever one of its rules is a candidate for a unit, so it imports
+the parser only when a unit it applies to actually reaches it.
 """
 
 from __future__ import annotations
@@ -9,75 +12,14 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterator
-from difflib import SequenceMatcher
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any
 
-from pydantic import Field, model_validator
-
-from wukong_lint.anchors.parse import (
-    FIELD_LABELS,
-    FIELDS,
-    TYPE_NAMES,
-    TYPES,
-    Doc,
-    is_valid_id,
-    parse,
-)
-from wukong_lint.anchors.render import date_valid, marker_problems, status_class
 from wukong_lint.engine.matchers import Hit
-from wukong_lint.engine.rules import CompiledRule
-from wukong_lint.engine.schema import RuleBase
-from wukong_lint.model import Unit
 
-FieldName = Literal[FIELDS]  # type: ignore[valid-type]
-
-ANCHOR_CHECKS = (
-    "fields",
-    "id-format",
-    "duplicate-id",
-    "section-prefix",
-    "dangling-reference",
-    "near-duplicate",
-    "status",
-    "date",
-)
-MEMORY_CHECKS = ("markers", "compact-form", "normal-form", "session-summary")
-
-
-class AnchorRule(RuleBase):
-    """Checks on the anchors a memory-bank file defines or references."""
-
-    kind: Literal["anchors"]
-    check: Literal[ANCHOR_CHECKS]  # type: ignore[valid-type]
-    # fields: the fields a full-form anchor must have, per type ("default" for the rest)
-    required: dict[str, list[FieldName]] = Field(default_factory=lambda: {"default": list(FIELDS)})
-    # fields: what a compact-form anchor must keep
-    compact_required: list[FieldName] = Field(default_factory=lambda: ["why", "impact", "rollback"])
-    # near-duplicate: title similarity above which two anchors are reported
-    threshold: float = Field(default=0.8, gt=0.0, le=1.0)
-
-    @model_validator(mode="after")
-    def _known_types(self) -> AnchorRule:
-        unknown = set(self.required) - {"default", *TYPES}
-        if unknown:
-            raise ValueError(f"required: unknown anchor type(s) {sorted(unknown)}")
-        return self
-
-
-class MemoryBankRule(RuleBase):
-    """Checks on block markers and the context forms of memory-bank files."""
-
-    kind: Literal["memory-bank"]
-    check: Literal[MEMORY_CHECKS]  # type: ignore[valid-type]
-    # compact-form / normal-form: character limits of the form's body (whitespace not counted)
-    min_chars: int | None = Field(default=None, ge=0)
-    max_chars: int | None = Field(default=None, ge=1)
-    # compact-form: markers every compact form has; session-summary: headings of the template
-    sections: list[str] = Field(default_factory=list)
-    # which heading starts a form ("缩形态"), and file names that hold one form whole
-    heading: str = ""
-    file_names: list[str] = Field(default_factory=list)
-
+if TYPE_CHECKING:
+    from wukong_lint.anchors.parse import Doc
+    from wukong_lint.engine.rules import CompiledRule
+    from wukong_lint.model import Unit
 
 # ------------------------------------------------------------------ shared parse
 
@@ -85,6 +27,8 @@ _last: tuple[str, Doc] | None = None
 
 
 def doc_of(unit: Unit) -> Doc:
+    from wukong_lint.anchors.parse import parse
+
     global _last
     if _last is not None and _last[0] is unit.text:
         return _last[1]
@@ -101,6 +45,9 @@ def _hit(start: int, end: int, note: str = "") -> Hit:
 
 
 def match_anchors(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit]:
+    from wukong_lint.anchors.parse import TYPE_NAMES, is_valid_id
+    from wukong_lint.anchors.render import date_valid, status_class
+
     params = rule.params or {}
     doc = doc_of(unit)
     check = params["check"]
@@ -147,6 +94,8 @@ def match_anchors(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit]
 
 
 def _field_note(a: Any, params: dict[str, Any]) -> str:
+    from wukong_lint.anchors.parse import FIELD_LABELS, FIELDS
+
     if a.form == "full":
         required = params.get("required") or {}
         wanted = required.get(a.type or "", required.get("default", list(FIELDS)))
@@ -171,6 +120,8 @@ def _norm_title(title: str) -> str:
 
 
 def similarity(a: str, b: str) -> float:
+    from difflib import SequenceMatcher
+
     a, b = _norm_title(a), _norm_title(b)
     if not a or not b:
         return 0.0
@@ -178,6 +129,8 @@ def similarity(a: str, b: str) -> float:
 
 
 def _near_duplicates(doc: Doc, threshold: float) -> Iterator[Hit]:
+    from difflib import SequenceMatcher
+
     titles = [(a, _norm_title(a.title)) for a in doc.anchors]
     for j, (b, tb) in enumerate(titles):
         for a, ta in titles[:j]:
@@ -201,6 +154,8 @@ _dir_ids: dict[str, frozenset[str]] = {}
 
 
 def _ids_in_file(path: str) -> frozenset[str]:
+    from wukong_lint.anchors.parse import parse
+
     try:
         mtime = os.stat(path).st_mtime
     except OSError:
@@ -251,6 +206,8 @@ def project_ids(path: str) -> frozenset[str]:
 
 
 def _dangling(doc: Doc, path: str) -> Iterator[Hit]:
+    from wukong_lint.anchors.parse import is_valid_id
+
     refs = doc.references()
     if not refs:
         return
@@ -269,6 +226,8 @@ def _dangling(doc: Doc, path: str) -> Iterator[Hit]:
 
 
 def match_memory_bank(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit]:
+    from wukong_lint.anchors.render import marker_problems
+
     params = rule.params or {}
     doc = doc_of(unit)
     check = params["check"]

@@ -16,8 +16,10 @@ a comment stay examples).
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 TYPES = ("D", "C", "I", "P", "M", "U", "CK", "DN")
 TYPE_ORDER = {t: i for i, t in enumerate(TYPES)}
@@ -95,6 +97,7 @@ _SPLIT_LABEL = re.compile(r"[()（）/|]|\s[-–—]\s")
 _PUNCT = re.compile(r"[^\w\s-]")
 
 
+@functools.lru_cache(maxsize=4096)
 def label_key(label: str) -> str | None:
     """The field or metadata key a label names ("Decision (决策)" -> "decision"), or None."""
     text = _PUNCT.sub(" ", label.replace("（", "(").replace("）", ")")).casefold()
@@ -141,7 +144,15 @@ class FieldEntry:
     line: int  # index of the label line
     start: int  # offsets of the label line
     end: int
-    empty: bool = False
+    # how to tell whether the value is empty, computed when asked (lint only)
+    value: tuple[Any, str, range] | None = field(default=None, repr=False)
+    _empty: bool | None = field(default=None, repr=False)
+
+    @property
+    def empty(self) -> bool:
+        if self._empty is None:
+            self._empty = self.value is not None and _value_empty(*self.value)
+        return self._empty
 
 
 @dataclass
@@ -212,6 +223,7 @@ class Doc:
     blocks: list[Block] = field(default_factory=list)
     sections: list[Section] = field(default_factory=list)
     markers: list[tuple[str, str, int]] = field(default_factory=list)  # (kind, START|END, line)
+    heads: dict[int, tuple[int, str]] = field(default_factory=dict)  # line -> (level, text)
     newline: str = "\n"
 
     def line_end(self, i: int) -> int:
@@ -278,7 +290,7 @@ def _roles(doc: Doc) -> None:
     in_comment = False
     open_block: Block | None = None
     for i, line in enumerate(doc.lines):
-        marker = MARKER.match(line) if fence is None and not in_comment else None
+        marker = MARKER.match(line) if fence is None and not in_comment and "<!--" in line else None
         if marker:
             kind, edge = marker.group(1), marker.group(2)
             doc.markers.append((kind, edge, i))
@@ -295,9 +307,10 @@ def _roles(doc: Doc) -> None:
             continue
         if marker:  # an END without a START: a text line (lint reports it)
             continue
+        fenced = line.lstrip(" ")[:3] in ("```", "~~~")
         if fence is not None:
             role[i] = "fence"
-            m = FENCE.match(line)
+            m = FENCE.match(line) if fenced else None
             closing = m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence)
             if closing and not line[m.end() :].strip():
                 fence = None
@@ -307,7 +320,7 @@ def _roles(doc: Doc) -> None:
             if "-->" in line:
                 in_comment = False
             continue
-        m = FENCE.match(line)
+        m = FENCE.match(line) if fenced else None
         if m:
             fence = m.group(1)
             role[i] = "fence"
@@ -317,6 +330,12 @@ def _roles(doc: Doc) -> None:
             role[i] = "comment"
             if "-->" not in stripped[4:]:
                 in_comment = True
+    heads = doc.heads
+    for i, line in enumerate(doc.lines):
+        if line[:1] == "#" and role[i] == "text":
+            m = HEADING.match(line.rstrip("\n"))
+            if m:
+                heads[i] = (len(m.group(1)), m.group(2))
     for block in doc.blocks:
         block.start = doc.offsets[block.first]
         block.end = doc.line_end(block.last)
@@ -327,12 +346,7 @@ def _roles(doc: Doc) -> None:
 
 
 def _heading(doc: Doc, i: int) -> tuple[int, str] | None:
-    if doc.role[i] != "text" or not doc.lines[i].startswith("#"):
-        return None
-    m = HEADING.match(doc.lines[i].rstrip("\n"))
-    if not m:
-        return None
-    return len(m.group(1)), m.group(2)
+    return doc.heads.get(i)
 
 
 def _compact_start(doc: Doc, i: int) -> re.Match[str] | None:
@@ -443,11 +457,19 @@ def _value_empty(doc: Doc, first_value: str, lines: range) -> bool:
 def _fields(doc: Doc, anchor: Anchor) -> None:
     """Field sections, metadata lines and their values inside one anchor."""
     labels: list[tuple[int, FieldEntry | None, int]] = []  # (line, entry, value start col)
+    heads = doc.heads
+    role = doc.role
     for j in range(anchor.first + 1, anchor.last):
-        if doc.role[j] != "text":
+        if role[j] != "text":
+            continue
+        head = heads.get(j)
+        line = doc.lines[j]
+        if head is None and (
+            "**" not in line
+            and not (line.lstrip(" \t")[:1] in ("-", "*", "+") and (":" in line or "：" in line))
+        ):
             continue
         raw = doc.content(j)
-        head = _heading(doc, j)
         if head is not None:
             key = label_key(head[1])
             entry = FieldEntry(
@@ -461,7 +483,7 @@ def _fields(doc: Doc, anchor: Anchor) -> None:
             anchor.fields.append(entry)
             labels.append((j, entry, len(raw)))
             continue
-        m = BOLD_FIELD.match(raw)
+        m = BOLD_FIELD.match(raw) if "**" in raw else None
         bullet = None
         if not (m and (m.group(3) or m.group(4))):
             m = None
@@ -494,7 +516,7 @@ def _fields(doc: Doc, anchor: Anchor) -> None:
         if entry.style == "heading":
             level = len(doc.lines[j]) - len(doc.lines[j].lstrip("#"))
             for k in range(j + 1, stop):
-                head = _heading(doc, k)
+                head = heads.get(k)
                 if head is not None and head[0] <= level:
                     stop = k
                     break
@@ -506,5 +528,4 @@ def _fields(doc: Doc, anchor: Anchor) -> None:
                 and doc.lines[stop].strip()
             ):
                 stop += 1
-        first_value = doc.content(j)[col:]
-        entry.empty = _value_empty(doc, first_value, range(j + 1, stop))
+        entry.value = (doc, doc.content(j)[col:], range(j + 1, stop))

@@ -9,6 +9,7 @@ blank lines. Code fences, HTML comments and USER_BLOCKs are copied byte for byte
 from __future__ import annotations
 
 import datetime
+import functools
 import itertools
 import re
 from dataclasses import dataclass
@@ -99,6 +100,7 @@ def normalize_date(value: str) -> str:
     return f"{int(y):04d}-{int(mo):02d}-{int(d):02d}{rest}"
 
 
+@functools.lru_cache(maxsize=4096)
 def canonical_label(label: str) -> str:
     """`decision（决策）` -> `Decision (决策)`, `决策 / Decision` -> `Decision (决策)`."""
     parts = [p.strip() for p in re.split(r"[()（）/|]", label) if p.strip()]
@@ -236,6 +238,14 @@ def _content(line: str) -> tuple[str, str]:
 def _fix_line(doc: Doc, i: int, in_anchor: bool) -> str:
     """The canonical spelling of one text line of an anchor (same words)."""
     line = doc.lines[i]
+    if line[:1] != "#" and (
+        not in_anchor
+        or (
+            "**" not in line
+            and not (line.lstrip(" \t")[:1] in ("-", "*", "+") and (":" in line or "：" in line))
+        )
+    ):
+        return line
     raw, end = _content(line)
     end = end or doc.newline
     if raw.startswith("#"):
@@ -247,6 +257,10 @@ def _fix_line(doc: Doc, i: int, in_anchor: bool) -> str:
             return f"{m.group(1)} {text}{end}"
         return line
     if not in_anchor:
+        return line
+    if "**" not in raw and not (
+        raw.lstrip(" \t")[:1] in ("-", "*", "+") and (":" in raw or "：" in raw)
+    ):
         return line
     m = BOLD_FIELD.match(raw)
     if m and (m.group(3) or m.group(4)):
@@ -300,9 +314,15 @@ def _anchor_lines(doc: Doc, a: Anchor) -> tuple[list[tuple[str, bool]], bool]:
     else:
         lead = head_raw[: len(head_raw) - len(head_raw.lstrip())]
         out = [(f"{lead}[{a.id}]{title}{end or nl}", False)]
+    role, lines = doc.role, doc.lines
     for i in range(a.first + 1, last):
-        if doc.role[i] != "text":
-            out.append((doc.lines[i], True))
+        line = lines[i]
+        if role[i] != "text":
+            out.append((line, True))
+            continue
+        first = line[:1]
+        if first != "#" and "**" not in line and first not in ("-", "*", "+", " ", "\t"):
+            out.append((line, False))  # plain text: nothing to normalise
             continue
         line = _fix_line(doc, i, True)
         if a.form == "full" and line.startswith("#") and HEADING.match(_content(line)[0]):

@@ -31,11 +31,11 @@ KINDS: dict[str, tuple[str, str]] = {
         "wukong_lint.checks.agents:match_integrity",
     ),
     "anchors": (
-        "wukong_lint.anchors.checks:AnchorRule",
+        "wukong_lint.anchors.models:AnchorRule",
         "wukong_lint.anchors.checks:match_anchors",
     ),
     "memory-bank": (
-        "wukong_lint.anchors.checks:MemoryBankRule",
+        "wukong_lint.anchors.models:MemoryBankRule",
         "wukong_lint.anchors.checks:match_memory_bank",
     ),
 }
