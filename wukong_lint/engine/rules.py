@@ -52,6 +52,8 @@ class CompiledRule(NamedTuple):
         return tuple((target, compile_pattern(p)) for target, p in self.allow)
 
     def applies_to_path(self, path: str) -> bool:
+        if not (self.paths or self.exclude_paths):
+            return True
         if self.paths and not any(_glob(path, g) for g in self.paths):
             return False
         return not any(_glob(path, g) for g in self.exclude_paths)
@@ -156,14 +158,19 @@ class RuleSet:
 
     def runnable(self, unit: Any) -> Iterator[tuple[CompiledRule, Any, list[int] | None]]:
         """(rule, matcher, keyword offsets) for what should run on `unit`: the rules without
-        keywords that apply to its kind, grouped by rule kind so that a kind's gate is asked
-        once for all its rules, then the keyword rules whose keywords occur in its text."""
+        keywords that apply to its kind and path, grouped by rule kind so that a kind's gate is
+        asked once for all its rules, then the keyword rules whose keywords occur in its text."""
         kind = unit.source.kind
         plan = self._plans.get(kind)
         if plan is None:
             plan = self._plans[kind] = self._plan(kind)
         groups, keyword_rules = plan
+        path = unit.path
         for rule_kind, rules in groups:
+            # paths first: a kind whose rules all skip this path is never even imported
+            rules = [r for r in rules if r.applies_to_path(path)]
+            if not rules:
+                continue
             matcher, gate = self.matcher(rule_kind)
             if gate is not None and not gate(unit):
                 continue
@@ -174,7 +181,8 @@ class RuleSet:
         for index, offsets in self._keyword_hits(unit.text).items():
             if index in keyword_rules:
                 rule = self.rules[index]
-                yield rule, self.matcher(rule.kind)[0], offsets
+                if rule.applies_to_path(path):
+                    yield rule, self.matcher(rule.kind)[0], offsets
 
     def _plan(self, kind: str) -> tuple[list[tuple[str, list[CompiledRule]]], frozenset[int]]:
         groups: dict[str, list[CompiledRule]] = {}

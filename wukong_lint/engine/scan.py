@@ -92,8 +92,6 @@ def scan_unit(ruleset: RuleSet, unit: Unit) -> tuple[list[Finding], list[ScanErr
     # A transcript unit is one record: every finding in it is on the record's JSONL line.
     pinned = kind == "transcript"
     for rule, matcher, offsets in ruleset.runnable(unit):
-        if (rule.paths or rule.exclude_paths) and not rule.applies_to_path(unit.path):
-            continue
         try:
             for hit in matcher(rule, unit, offsets):
                 if unit.added_lines is not None:
