@@ -29,6 +29,8 @@ def parse_event(raw: str) -> dict[str, Any]:
         data = json.loads(raw)
     except ValueError as err:
         raise HookInputError(f"hook event is not valid JSON: {err.msg} at {err.pos}") from None
+    except RecursionError:
+        raise HookInputError("hook event is nested too deeply to read") from None
     if not isinstance(data, dict):
         raise HookInputError("hook event must be a JSON object")
     name = data.get("hook_event_name")

