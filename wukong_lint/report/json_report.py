@@ -54,11 +54,11 @@ def tool_errors(findings: tuple[Finding, ...]) -> dict[str, int]:
 
 
 def render(report: Report, *, color: bool = False) -> str:
+    """The JSON document, one finding per line. Each finding is encoded on its own by the C
+    encoder: an indented dump of the whole document would hold every finding as a dict and
+    run the pure-Python encoder (several times the memory of the output on big transcripts)."""
     stats = report.stats
-    document = {
-        "version": JSON_VERSION,
-        "tool": "wukong-lint",
-        "findings": [finding_to_dict(f) for f in report.active],
+    tail = {
         "stats": {
             "files": stats.files,
             "bytes": stats.bytes,
@@ -70,4 +70,12 @@ def render(report: Report, *, color: bool = False) -> str:
         },
         "errors": [{"path": e.path, "message": e.message} for e in report.errors],
     }
-    return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
+    findings = ",\n    ".join(
+        json.dumps(finding_to_dict(f), ensure_ascii=False) for f in report.active
+    )
+    body = f"\n    {findings}\n  " if findings else ""
+    rest = json.dumps(tail, ensure_ascii=False, indent=2)[1:-2]  # the tail's keys, indented
+    return (
+        f'{{\n  "version": {JSON_VERSION},\n  "tool": "wukong-lint",\n'
+        f'  "findings": [{body}],{rest}\n}}\n'
+    )
