@@ -30,6 +30,11 @@ KINDS: dict[str, tuple[str, str]] = {
         "wukong_lint.checks.agents:IntegrityRule",
         "wukong_lint.checks.agents:match_integrity",
     ),
+    # code in files and diffs (issue 5)
+    "python": (
+        "wukong_lint.checks.code_schema:PythonRule",
+        "wukong_lint.checks.code_python:match_python",
+    ),
     "anchors": (
         "wukong_lint.anchors.models:AnchorRule",
         "wukong_lint.anchors.checks:match_anchors",

@@ -1,0 +1,573 @@
+"""The `python` rule kind: injection and information-leak checks on the syntax tree.
+
+One pass of `ast` over a file computes the hits of every check (SQL built by formatting and
+run, shell commands, eval, unescaped HTML, exception text / tracebacks / the environment /
+request-chosen file contents in HTTP responses, debug switches); each rule reports one check.
+The analysis of a text is cached, so the rules of this kind parse a file once. A file that
+does not parse (a fragment, Python 2) is checked with line patterns instead (code_lines.py).
+
+No pydantic here: the rule model lives in code_schema.py.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from wukong_lint.engine.matchers import Hit
+from wukong_lint.engine.rules import CompiledRule
+from wukong_lint.model import Unit
+
+SQL_METHODS = frozenset({"execute", "executemany", "executescript", "mogrify", "raw", "extra"})
+SQL_FUNCTIONS = frozenset({"text", "RawSQL"})
+SQL_WORDS = re.compile(
+    r"(?i)\b(select|insert|update|delete|create|drop|alter|replace|merge|truncate|pragma|grant"
+    r"|where|values|from|into|set|order\s+by|group\s+by|limit|join|union|exec|call)\b"
+)
+SHELL_CALLS = frozenset(
+    {
+        "os.system", "os.popen", "os.popen2", "os.popen3", "os.popen4",
+        "popen2.popen2", "popen2.popen3", "popen2.popen4", "popen2.Popen3", "popen2.Popen4",
+        "commands.getoutput", "commands.getstatusoutput",
+        "subprocess.getoutput", "subprocess.getstatusoutput",
+        "asyncio.create_subprocess_shell",
+    }
+)  # fmt: skip
+SUBPROCESS_CALLS = frozenset(
+    {"subprocess.Popen", "subprocess.call", "subprocess.check_call", "subprocess.check_output",
+     "subprocess.run"}
+)  # fmt: skip
+SAFE_MARKERS = frozenset({"mark_safe", "Markup", "SafeString", "SafeText"})
+TRACEBACK_CALLS = frozenset(
+    {"traceback.format_exc", "traceback.format_exception", "traceback.format_tb",
+     "traceback.format_stack", "traceback.extract_tb"}
+)  # fmt: skip
+RESPONSE_CALLS = frozenset(
+    {"jsonify", "HttpResponse", "JsonResponse", "HttpResponseServerError",
+     "HttpResponseBadRequest", "Response", "make_response", "PlainTextResponse", "HTMLResponse",
+     "JSONResponse", "StreamingHttpResponse", "render_template", "render", "abort",
+     "HTTPException"}
+)  # fmt: skip
+ROUTE_DECORATORS = frozenset(
+    {"route", "get", "post", "put", "patch", "delete", "head", "options", "api_route",
+     "websocket", "api_view", "view_config", "errorhandler", "exception_handler"}
+)  # fmt: skip
+VIEW_METHODS = frozenset({"get", "post", "put", "patch", "delete", "head", "dispatch"})
+SANITIZERS = frozenset({"secure_filename", "safe_join", "basename", "escape", "quote"})
+NEUTRAL_CALLS = frozenset({"type", "len", "bool", "isinstance", "hasattr", "id", "hash", "int"})
+READ_METHODS = frozenset({"read", "read_text", "read_bytes", "readlines", "readline"})
+LEAKS = ("exception-text", "traceback", "environment", "file-contents")
+# attributes of an exception that hold its text
+EXCEPTION_TEXT = frozenset({"args", "message", "msg", "detail", "strerror"})
+# what turns an exception object into its text
+TO_TEXT = frozenset({"str", "repr", "format", "join", "format_exception_only"})
+# Text without one of these (lower case) holds no hit of any check: a function or class
+# without them is not analysed (the rules' keywords decide which files are parsed at all).
+TRIGGERS = (
+    "execute", ".raw(", ".extra(", "rawsql(", "text(", "system", "popen", "shell",
+    "getoutput", "eval(", "exec(", "mark_safe", "markup", "safestring", "safetext",
+    "environment(", "render_template_string", "except", "traceback", "environ", "open(",
+    "read_text", "read_bytes", "debug", "exc_info",
+)  # fmt: skip
+EXC = "exc-object"  # a caught exception object (its text once formatted)
+
+
+def _dotted(node: ast.AST) -> str | None:
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return ".".join(reversed(parts))
+
+
+def _last(node: ast.AST) -> str:
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    if isinstance(node, ast.Name):
+        return node.id
+    return ""
+
+
+def _is_const(node: ast.AST | None) -> bool:
+    """A literal string (or a sum of them): nothing from outside can reach it."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, (str, bytes))
+    if isinstance(node, ast.JoinedStr):
+        return all(isinstance(v, ast.Constant) for v in node.values)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return _is_const(node.left) and _is_const(node.right)
+    return False
+
+
+class _Scope:
+    def __init__(self, handler: bool, params: set[str]) -> None:
+        self.handler = handler
+        # name -> taint kinds ("formatted", "request", "filehandle", leaks...)
+        self.taint: dict[str, set[str]] = {p: {"request"} for p in params}
+        # name -> the literal text assigned to it (string constants, for SQL words)
+        self.literal: dict[str, str] = {}
+
+
+class Analyser(ast.NodeVisitor):
+    def __init__(self, path: str, text: str = "") -> None:
+        self.path = path
+        self.lowered = text.lower()
+        self.starts = _line_starts(text) if text else []
+        self.aliases: dict[str, str] = {}
+        self.hits: list[tuple[str, int, int]] = []  # (check, line, byte column)
+        self.scopes = [_Scope(False, set())]
+
+    # -- dispatch (ast.NodeVisitor's, without a getattr per node) ----------------------------
+    _methods: dict[type, Any] = {}  # noqa: RUF012  (shared by design: a dispatch cache)
+
+    def visit(self, node: ast.AST) -> None:
+        kind = type(node)
+        method = self._methods.get(kind)
+        if method is None:
+            method = self._methods[kind] = getattr(
+                type(self), "visit_" + kind.__name__, type(self).generic_visit
+            )
+        method(self, node)
+
+    def generic_visit(self, node: ast.AST) -> None:
+        visit = self.visit
+        for name in node._fields:
+            value = getattr(node, name, None)
+            if isinstance(value, list):
+                for item in value:
+                    if isinstance(item, ast.AST):
+                        visit(item)
+            elif isinstance(value, ast.AST):
+                visit(value)
+
+    def _leaf(self, node: ast.AST) -> None:
+        pass
+
+    def quiet(self, node: ast.AST) -> bool:
+        """A function or class whose text holds no trigger: nothing in it can be a hit."""
+        starts = self.starts
+        first, last = node.lineno, getattr(node, "end_lineno", None)  # type: ignore[attr-defined]
+        if not starts or last is None or first < 1:
+            return False
+        start = starts[first - 1] if first <= len(starts) else len(self.lowered)
+        end = starts[last] if last < len(starts) else len(self.lowered)
+        segment = self.lowered[start:end]
+        return not any(trigger in segment for trigger in TRIGGERS)
+
+    # -- helpers ---------------------------------------------------------------------------
+    def report(self, check: str, node: ast.AST) -> None:
+        self.hits.append((check, node.lineno, node.col_offset))  # type: ignore[attr-defined]
+
+    def qualname(self, node: ast.AST) -> str:
+        dotted = _dotted(node)
+        if dotted is None:
+            return _last(node)
+        head, _, rest = dotted.partition(".")
+        resolved = self.aliases.get(head, head)
+        return f"{resolved}.{rest}" if rest else resolved
+
+    @property
+    def scope(self) -> _Scope:
+        return self.scopes[-1]
+
+    def lookup(self, name: str) -> set[str]:
+        for scope in reversed(self.scopes):
+            if name in scope.taint:
+                return scope.taint[name]
+        return set()
+
+    def literal_text(self, node: ast.AST) -> str:
+        """The literal pieces of a string expression (to see whether it is SQL)."""
+        pieces = []
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.Constant) and isinstance(sub.value, str):
+                pieces.append(sub.value)
+            elif isinstance(sub, ast.Name):
+                for scope in reversed(self.scopes):
+                    if sub.id in scope.literal:
+                        pieces.append(scope.literal[sub.id])
+                        break
+        return " ".join(pieces)
+
+    def stringish(self, node: ast.AST) -> bool:
+        if isinstance(node, (ast.Constant)) and isinstance(node.value, str):
+            return True
+        if isinstance(node, ast.JoinedStr):
+            return True
+        if isinstance(node, ast.Name):
+            return any(node.id in s.literal for s in self.scopes) or self.formatted(node)
+        return self.formatted(node)
+
+    def formatted(self, node: ast.AST | None) -> bool:
+        """A string built from non-literal parts: f-string, +, % or .format()."""
+        if node is None:
+            return False
+        if isinstance(node, ast.JoinedStr):
+            return any(isinstance(v, ast.FormattedValue) for v in node.values)
+        if isinstance(node, ast.BinOp):
+            if isinstance(node.op, ast.Add):
+                if self.formatted(node.left) or self.formatted(node.right):
+                    return True
+                return (self.stringish(node.left) or self.stringish(node.right)) and not (
+                    _is_const(node.left) and _is_const(node.right)
+                )
+            if isinstance(node.op, ast.Mod):
+                return self.stringish(node.left) and not _is_const(node.right)
+            return False
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            if node.func.attr == "format" and (node.args or node.keywords):
+                return self.stringish(node.func.value)
+            return False
+        if isinstance(node, ast.Name):
+            return "formatted" in self.lookup(node.id)
+        return False
+
+    def kinds(self, node: ast.AST | None) -> set[str]:
+        """What an expression carries: request input, leaks, open files from request paths."""
+        if node is None:
+            return set()
+        if isinstance(node, ast.Name):
+            return set(self.lookup(node.id))
+        if isinstance(node, ast.Attribute):
+            if node.attr in ("__name__", "__class__", "__qualname__"):
+                return set()
+            if self.qualname(node) == "os.environ":
+                return {"environment"}
+            if isinstance(node.value, ast.Name) and node.value.id == "request":
+                return {"request"}
+            inner = self.kinds(node.value) - {"environment"}
+            if EXC in inner:
+                inner.discard(EXC)
+                if node.attr in EXCEPTION_TEXT:
+                    inner.add("exception-text")
+            return inner
+        if isinstance(node, ast.IfExp) and "debug" in ast.unparse(node.test).lower():
+            return self.kinds(node.orelse)  # shown only in debug mode
+        if isinstance(node, ast.FormattedValue):
+            return self._as_text(self.kinds(node.value))
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Mod, ast.Add)):
+            return self._as_text(self.kinds(node.left) | self.kinds(node.right))
+        if isinstance(node, ast.Subscript):
+            if self.qualname(node.value) == "os.environ":
+                return set()  # one variable, not the environment
+            return self.kinds(node.value) | self.kinds(node.slice)
+        if isinstance(node, ast.Call):
+            name = self.qualname(node.func)
+            last = name.rsplit(".", 1)[-1]
+            if name in TRACEBACK_CALLS:
+                return {"traceback"}
+            if name == "sys.exc_info":
+                return {EXC}
+            if last in NEUTRAL_CALLS or last in SANITIZERS:
+                return set()
+            args = [*node.args, *(k.value for k in node.keywords)]
+            if isinstance(node.func, ast.Attribute):
+                receiver = node.func.value
+                if self.qualname(receiver) == "os.environ":
+                    if node.func.attr in ("copy", "items", "keys", "values"):
+                        return {"environment"}
+                    return set()
+                if node.func.attr in READ_METHODS:
+                    inner = self.kinds(receiver)
+                    from_request = "request" in inner and _last(receiver) != "request"
+                    if "filehandle" in inner or from_request:
+                        return (inner - {"filehandle", "request"}) | {"file-contents"}
+                    return inner
+                found = self.kinds(receiver)
+            else:
+                found = set()
+            for arg in args:
+                found |= self.kinds(arg)
+            if last in ("open", "Path", "FileResponse", "send_file") and "request" in found:
+                found = (found - {"request"}) | {"filehandle"}
+            if last in ("send_file", "FileResponse"):
+                found.discard("filehandle")
+            if EXC in found:  # an exception object passed on is not its text, unless formatted
+                found = self._as_text(found) if last in TO_TEXT else found - {EXC}
+            return found
+        found = set()
+        for child in ast.iter_child_nodes(node):
+            found |= self.kinds(child)
+        return found
+
+    @staticmethod
+    def _as_text(kinds: set[str]) -> set[str]:
+        if EXC in kinds:
+            return (kinds - {EXC}) | {"exception-text"}
+        return kinds
+
+    def leaks(self, node: ast.AST | None) -> set[str]:
+        return self.kinds(node) & set(LEAKS)
+
+    # -- visitors --------------------------------------------------------------------------
+    def visit_Import(self, node: ast.Import) -> None:
+        for alias in node.names:
+            self.aliases[alias.asname or alias.name.split(".")[0]] = (
+                alias.name if alias.asname else alias.name.split(".")[0]
+            )
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        for alias in node.names:
+            if node.module:
+                self.aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+
+    def _function(self, node: ast.FunctionDef | ast.AsyncFunctionDef, in_view: bool) -> None:
+        if self.quiet(node):
+            return
+        params = [a.arg for a in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)]
+        handler = in_view and node.name in VIEW_METHODS
+        for decorator in node.decorator_list:
+            target = decorator.func if isinstance(decorator, ast.Call) else decorator
+            if _last(target) in ROUTE_DECORATORS:
+                handler = True
+        if (params and params[0] in ("request", "req")) or params[1:2] == ["request"]:
+            handler = True
+        request_params = {p for p in params if p not in ("self", "cls")} if handler else set()
+        for decorator in node.decorator_list:
+            self.visit(decorator)
+        self.scopes.append(_Scope(handler, request_params))
+        for statement in node.body:
+            self.visit(statement)
+        self.scopes.pop()
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> None:
+        self._function(node, getattr(node, "_in_view", False))
+
+    def visit_AsyncFunctionDef(self, node: ast.AsyncFunctionDef) -> None:
+        self._function(node, getattr(node, "_in_view", False))
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> None:
+        if self.quiet(node):
+            return
+        is_view = any(re.search(r"View|Resource|Handler|Endpoint", _last(b)) for b in node.bases)
+        for statement in node.body:
+            if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                statement._in_view = is_view  # type: ignore[union-attr]
+        self.generic_visit(node)
+
+    def _assign(self, targets: list[ast.AST], value: ast.AST, augment: bool = False) -> None:
+        kinds = self.kinds(value)
+        if self.formatted(value) or (augment and not _is_const(value)):
+            kinds.add("formatted")
+        literal = value.value if isinstance(value, ast.Constant) else None
+        for target in targets:
+            names = [target] if isinstance(target, ast.Name) else [
+                t for t in ast.walk(target) if isinstance(t, ast.Name)
+            ]  # fmt: skip
+            for name in names:
+                if augment:
+                    self.scope.taint.setdefault(name.id, set()).update(kinds)
+                    if name.id in self.scope.literal and isinstance(literal, str):
+                        self.scope.literal[name.id] += literal
+                    continue
+                self.scope.taint[name.id] = set(kinds)
+                if isinstance(literal, str):
+                    self.scope.literal[name.id] = literal
+                else:
+                    self.scope.literal.pop(name.id, None)
+
+    def visit_Assign(self, node: ast.Assign) -> None:
+        self.visit(node.value)
+        self._assign(node.targets, node.value)
+        if (
+            isinstance(node.value, ast.Constant)
+            and node.value.value is True
+            and len(self.scopes) == 1
+            and any(isinstance(t, ast.Name) and t.id == "DEBUG" for t in node.targets)
+        ):
+            self.report("debug-setting", node)
+
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
+        if node.value is not None:
+            self.visit(node.value)
+            self._assign([node.target], node.value)
+
+    def visit_AugAssign(self, node: ast.AugAssign) -> None:
+        self.visit(node.value)
+        self._assign([node.target], node.value, augment=True)
+
+    def visit_With(self, node: ast.With | ast.AsyncWith) -> None:
+        for item in node.items:
+            self.visit(item.context_expr)
+            if item.optional_vars is not None:
+                self._assign([item.optional_vars], item.context_expr)
+        for statement in node.body:
+            self.visit(statement)
+
+    visit_AsyncWith = visit_With  # type: ignore[assignment]
+
+    def visit_For(self, node: ast.For | ast.AsyncFor) -> None:
+        self.visit(node.iter)
+        self._assign([node.target], node.iter)
+        for statement in (*node.body, *node.orelse):
+            self.visit(statement)
+
+    visit_AsyncFor = visit_For  # type: ignore[assignment]
+
+    def visit_ExceptHandler(self, node: ast.ExceptHandler) -> None:
+        if node.type is not None:
+            self.visit(node.type)
+        saved = None
+        if node.name:
+            saved = self.scope.taint.get(node.name)
+            self.scope.taint[node.name] = {EXC}
+        for statement in node.body:
+            self.visit(statement)
+        if node.name:
+            if saved is None:
+                self.scope.taint.pop(node.name, None)
+            else:
+                self.scope.taint[node.name] = saved
+
+    def visit_Return(self, node: ast.Return) -> None:
+        if node.value is not None:
+            self.visit(node.value)
+            if self.scope.handler:
+                for leak in self.leaks(node.value):
+                    self.report(leak, node)
+
+    def visit_Call(self, node: ast.Call) -> None:
+        self.generic_visit(node)
+        name = self.qualname(node.func)
+        last = name.rsplit(".", 1)[-1]
+        first = node.args[0] if node.args else None
+        keywords = {k.arg: k.value for k in node.keywords if k.arg}
+        # SQL built by formatting, then run
+        if (isinstance(node.func, ast.Attribute) and last in SQL_METHODS) or last in SQL_FUNCTIONS:
+            candidates = [first] if first is not None else []
+            names = ("sql", "query", "statement", "where")
+            candidates += [keywords[k] for k in names if k in keywords]
+            if last == "extra":
+                candidates = [e for c in candidates for e in getattr(c, "elts", [c])]
+                candidates += [
+                    e for k in ("where", "select") if k in keywords
+                    for e in getattr(keywords[k], "elts", [keywords[k]])
+                ]  # fmt: skip
+            for candidate in candidates:
+                if self.formatted(candidate):
+                    text = self.literal_text(candidate)
+                    if last in ("execute", "executemany") and text and not SQL_WORDS.search(text):
+                        continue
+                    self.report("sql", node)
+                    break
+        # shell commands
+        shell_cmd = None
+        is_shell = False
+        if name in SHELL_CALLS:
+            is_shell, shell_cmd = True, first if first is not None else keywords.get("cmd")
+        elif name in SUBPROCESS_CALLS or (last in ("Popen",) and "shell" in keywords):
+            shell = keywords.get("shell")
+            if shell is not None and not (isinstance(shell, ast.Constant) and not shell.value):
+                is_shell = True
+                shell_cmd = first if first is not None else keywords.get("args")
+        if is_shell:
+            self.report("shell-constant" if _is_const(shell_cmd) else "shell", node)
+        # eval / exec
+        is_eval = isinstance(node.func, ast.Name) and node.func.id in ("eval", "exec")
+        if is_eval and first is not None and not _is_const(first):
+            self.report("eval", node)
+        # HTML marked safe / unescaped templates
+        if last in SAFE_MARKERS and first is not None and not _is_const(first):
+            self.report("mark-safe", node)
+        if last == "Environment" and (name.startswith("jinja2") or "autoescape" in keywords):
+            autoescape = keywords.get("autoescape")
+            if (autoescape is None and name.startswith("jinja2")) or (
+                isinstance(autoescape, ast.Constant) and not autoescape.value
+            ):
+                self.report("jinja2-autoescape", node)
+        if last == "render_template_string" and first is not None and self.formatted(first):
+            self.report("template-string", node)
+        # debug servers
+        if last == "run" and isinstance(node.func, ast.Attribute):
+            debug = keywords.get("debug")
+            if isinstance(debug, ast.Constant) and debug.value is True:
+                self.report("debug-server", node)
+        # leaks into HTTP responses
+        if last in RESPONSE_CALLS:
+            values = [*node.args, *keywords.values()]
+            if last == "HTTPException":
+                values = [v for v in (keywords.get("detail"), *node.args[1:2]) if v is not None]
+            for value in values:
+                for leak in self.leaks(value):
+                    self.report(leak, node)
+
+
+_lowered: list[Any] = [None, ""]  # (text, text.lower())
+_cache: list[Any] = [None, None]  # (text, {check: [(line, byte column)]})
+
+
+# nodes with nothing to check below them
+for _leaf in (
+    ast.Load, ast.Store, ast.Del, ast.Name, ast.Constant, ast.Pass, ast.Break, ast.Continue,
+    ast.Global, ast.Nonlocal, ast.alias, *ast.operator.__subclasses__(),
+    *ast.unaryop.__subclasses__(), *ast.cmpop.__subclasses__(), *ast.boolop.__subclasses__(),
+):  # fmt: skip
+    Analyser._methods[_leaf] = Analyser._leaf
+
+
+def analyse(path: str, text: str) -> dict[str, list[tuple[int, int]]] | None:
+    """The hits of every check on a Python text, by check; None when it does not parse."""
+    if _cache[0] is text:
+        return _cache[1]
+    try:
+        tree = ast.parse(text, filename=path)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        result = None
+    else:
+        analyser = Analyser(path, text)
+        try:
+            analyser.visit(tree)
+        except RecursionError:  # nested deeper than the stack allows: the hits found so far
+            analyser.hits.append(("", 0, 0))
+        result = {}
+        for check, line, column in dict.fromkeys(analyser.hits):
+            result.setdefault(check, []).append((line, column))
+    _cache[0], _cache[1] = text, result
+    return result
+
+
+def _line_starts(text: str) -> list[int]:
+    starts = [0]
+    find = text.find
+    position = find("\n")
+    while position >= 0:
+        starts.append(position + 1)
+        position = find("\n", position + 1)
+    return starts
+
+
+def match_python(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit]:
+    params = rule.params or {}
+    check = params.get("check", "")
+    text = unit.text
+    requires = params.get("requires_any")
+    if requires:
+        if _lowered[0] is not text:
+            _lowered[0], _lowered[1] = text, text.lower()
+        lowered = _lowered[1]
+        if not any(r in lowered for r in requires):
+            return
+    result = analyse(unit.path, text)
+    if result is None:
+        from wukong_lint.checks.code_lines import fallback_hits
+
+        yield from fallback_hits(check, text)
+        return
+    spots = result.get(check)
+    if not spots:
+        return
+    starts = _line_starts(text)
+    for line, column in spots:
+        if not 0 < line <= len(starts):
+            continue
+        start = starts[line - 1]
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        prefix = text[start:end].encode("utf-8", "surrogatepass")[:column]
+        at = start + len(prefix.decode("utf-8", "ignore"))
+        yield Hit(at, end, at, end)
