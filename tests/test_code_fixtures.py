@@ -56,3 +56,10 @@ def test_every_code_annotation():
     assert problems == []
     code_rules = {r.id for r in ruleset.rules if r.source_file.replace("\\", "/").count("/code/")}
     assert code_rules <= covered, sorted(code_rules - covered)
+
+
+def test_one_finding_per_line_in_a_staged_style_unit():
+    text = (FIXTURES / "info-leak.exception-text.py").read_text(encoding="utf-8")
+    unit = Unit("app.py", text, Source(kind="diff"), added_lines=frozenset({18}))
+    findings, _ = scan_unit(load_rules(), unit)
+    assert [(f.rule_id, f.line) for f in findings] == [("info-leak.exception-text", 18)]

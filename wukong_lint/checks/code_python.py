@@ -525,7 +525,13 @@ def analyse(path: str, text: str) -> dict[str, list[tuple[int, int]]] | None:
         except RecursionError:  # nested deeper than the stack allows: the hits found so far
             analyser.hits.append(("", 0, 0))
         result = {}
-        for check, line, column in dict.fromkeys(analyser.hits):
+        # one hit per check and line (`return jsonify(str(e))` is a return and a response)
+        first: dict[tuple[str, int], int] = {}
+        for check, line, column in analyser.hits:
+            key = (check, line)
+            if key not in first or column < first[key]:
+                first[key] = column
+        for (check, line), column in first.items():
             result.setdefault(check, []).append((line, column))
     _cache[0], _cache[1] = text, result
     return result
