@@ -79,7 +79,9 @@ def read_file(path: str, display: str) -> Unit | ScanError | Skipped:
             head = handle.read(BINARY_SNIFF)
             if b"\0" in head and not head.startswith(UTF16_BOMS):
                 return Skipped(display, "binary")
-            data = head + handle.read()
+            # read again from the start rather than `head + rest`: one copy of a big file
+            handle.seek(0)
+            data = handle.read()
     except IsADirectoryError:
         return Skipped(display, "directory")
     except OSError as err:
