@@ -61,3 +61,19 @@ def test_jwt_header_check():
     assert not filters.is_not_jwt("eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig")
     assert filters.is_not_jwt("eyJub3QiOiJhIGp3dCJ9.eyJzdWIiOiIxIn0.sig")
     assert filters.is_not_jwt("eyJ!!!.x.y")
+
+
+def test_keyword_prefilter_slices_big_texts_without_losing_hits(monkeypatch):
+    from wukong_lint.engine import rules as rules_module
+    from wukong_lint.engine.loader import load_rules
+
+    ruleset = load_rules()
+    text = "".join(
+        f"line {i} password = x{i}; ghp_ token {i} secret_key AKIA mongodb:// xoxb-\n"
+        for i in range(3000)
+    )
+    whole = ruleset._keyword_hits(text)
+    for size in (7, 64, 1000):  # slices smaller than, near and above the keyword lengths
+        monkeypatch.setattr(rules_module, "SLICE", size)
+        assert ruleset._keyword_hits(text) == whole
+    assert whole

@@ -76,6 +76,9 @@ def _glob(path: str, pattern: str) -> bool:
     return False
 
 
+SLICE = 1 << 20  # characters given to the keyword automaton at a time
+
+
 class RuleSet:
     """The enabled rules and a one-pass keyword prefilter over them."""
 
@@ -84,6 +87,7 @@ class RuleSet:
         self.by_id = {r.id: r for r in rules}
         self._automaton: Any = None
         self._keyword_rules: list[list[int]] = []
+        self._longest_keyword = 1
         self._no_keyword: tuple[int, ...] = ()
         self._built = False
         self._plans: dict[str, Any] = {}
@@ -105,6 +109,7 @@ class RuleSet:
             for keyword in rule.keywords:
                 table.setdefault(keyword, []).append(index)
         self._keyword_rules = list(table.values())
+        self._longest_keyword = max((len(k) for k in table), default=1)
         automaton = ahocorasick.Automaton()
         for number, keyword in enumerate(table):
             automaton.add_word(keyword, number)
@@ -121,6 +126,22 @@ class RuleSet:
         found.update(self._keyword_hits(text))
         return found
 
+    def _iter_keywords(self, lowered: str) -> Iterator[tuple[int, int]]:
+        """(end offset, keyword number) of every keyword in `lowered`, in text order.
+
+        The automaton copies its input into 4 bytes per character, so a big text is fed in
+        slices (each overlapping the previous by a keyword's length) to keep memory flat."""
+        size = len(lowered)
+        if size <= SLICE:
+            yield from self._automaton.iter(lowered)
+            return
+        overlap = self._longest_keyword - 1
+        for start in range(0, size, SLICE):
+            first = max(0, start - overlap)
+            for end, number in self._automaton.iter(lowered[first : start + SLICE]):
+                if first + end >= start:  # a keyword ending in the overlap was seen before
+                    yield first + end, number
+
     def _keyword_hits(self, text: str) -> dict[int, list[int] | None]:
         """Rule index -> keyword end offsets, for the rules whose keywords occur in `text`."""
         if not self._built:
@@ -130,7 +151,7 @@ class RuleSet:
             return found
         lowered = text.lower()
         by_keyword: dict[int, list[int]] = {}
-        for end, number in self._automaton.iter(lowered):
+        for end, number in self._iter_keywords(lowered):
             ends = by_keyword.get(number)
             if ends is None:
                 by_keyword[number] = [end]
