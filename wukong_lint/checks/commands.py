@@ -139,7 +139,8 @@ def block_matches(block: dict[str, Any], command: Command) -> bool:
 
 def command_text(unit: Unit) -> tuple[str, int] | None:
     """The shell text of a unit and its offset: a shell call's command line in a transcript,
-    or the whole text of a script file."""
+    or the shell parts of a script, Dockerfile, Makefile, CI YAML or package.json (other
+    characters blanked, so offsets are those of the file); None for other files."""
     event = getattr(unit, "event", None)
     if event is not None:
         if event.kind != "call" or event.command is None:
@@ -147,7 +148,10 @@ def command_text(unit: Unit) -> tuple[str, int] | None:
         return event.command, event.command_offset
     if unit.source.kind == "transcript":
         return None
-    return unit.text, 0
+    from wukong_lint.checks.shell_files import shell_text
+
+    text = shell_text(unit.path, unit.text)
+    return None if text is None else (text, 0)
 
 
 def in_scope(scope: dict[str, Any], unit: Unit) -> bool:

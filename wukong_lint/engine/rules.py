@@ -67,6 +67,24 @@ class CompiledRule(NamedTuple):
         return cls(*data)
 
 
+def shell_file_type(path: str) -> str | None:
+    """Which kind of file holding shell commands `path` names (see checks/shell_files.py):
+    "sh", "docker", "make", "github", "gitlab", "npm", or None. From the name alone, so that
+    `command` rules skip every other file or diff without importing their matcher."""
+    name = path.rsplit("/", 1)[-1].lower()
+    if name.endswith((".sh", ".bash")):
+        return "sh"
+    if name == "dockerfile" or name.startswith("dockerfile.") or name.endswith(".dockerfile"):
+        return "docker"
+    if name in ("makefile", "gnumakefile") or name.endswith(".mk"):
+        return "make"
+    if name in (".gitlab-ci.yml", ".gitlab-ci.yaml"):
+        return "gitlab"
+    if name.endswith((".yml", ".yaml")) and "/.github/workflows/" in "/" + path:
+        return "github"
+    return "npm" if name == "package.json" else None
+
+
 def _glob(path: str, pattern: str) -> bool:
     """A glob on the path and on its basename (so `*.pem` matches `a/b/c.pem`)."""
     if fnmatch.fnmatchcase(path, pattern):
@@ -190,7 +208,11 @@ class RuleSet:
         for rule_kind, rules in groups:
             # paths first: a kind whose rules all skip this path is never even imported
             rules = [r for r in rules if r.applies_to_path(path)]
-            if not rules:
+            if not rules or (
+                rule_kind == "command"
+                and kind in ("file", "diff")
+                and shell_file_type(path) is None
+            ):
                 continue
             matcher, gate = self.matcher(rule_kind)
             if gate is not None and not gate(unit):
