@@ -305,3 +305,13 @@ def test_cli_start_does_not_import_the_anchors_engine():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_fmt_is_idempotent_on_an_unterminated_comment_with_a_stray_cr():
+    # found by fuzzing: a protected trailing line ("\r" inside an open comment) was kept by
+    # the first fmt and trimmed by the second
+    from wukong_lint.anchors.ops import fmt_file_text
+
+    once = fmt_file_text("anchors.md", "<!--\n\r", False)
+    twice = fmt_file_text("anchors.md", once.text, False)
+    assert once.text.endswith("<!--\n\r\n") and twice.text == once.text

@@ -449,6 +449,7 @@ def fmt_doc(doc: Doc, *, force: bool = False, index: bool = True) -> FmtResult:
 
 def _join(out: list[tuple[str, bool]], nl: str) -> str:
     lines: list[str] = []
+    kept: list[bool] = []  # whether each line is protected content (never trimmed)
     previous_blank = True  # no blank lines at the start of the file
     for line, protected in out:
         blank = not line.strip()
@@ -459,9 +460,11 @@ def _join(out: list[tuple[str, bool]], nl: str) -> str:
         if lines and not lines[-1].endswith("\n"):
             lines[-1] += nl
         lines.append(line)
+        kept.append(protected)
         previous_blank = blank
-    while lines and not lines[-1].strip() and lines[-1] in (nl, "\n", "\r\n"):
+    while lines and not kept[-1] and not lines[-1].strip() and lines[-1] in (nl, "\n", "\r\n"):
         lines.pop()
+        kept.pop()
     if lines and not lines[-1].endswith("\n"):
         lines[-1] += nl
     return "".join(lines)
