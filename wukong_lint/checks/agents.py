@@ -13,7 +13,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from wukong_lint.checks.commands import Scope, in_scope
+from wukong_lint.checks.command_schema import Scope
+from wukong_lint.checks.commands import in_scope
 from wukong_lint.engine.matchers import Hit
 from wukong_lint.engine.rules import CompiledRule
 from wukong_lint.engine.schema import RuleBase

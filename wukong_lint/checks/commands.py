@@ -23,61 +23,12 @@ from __future__ import annotations
 import fnmatch
 import re
 from collections.abc import Iterator
-from typing import Any, Literal
-
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from typing import Any
 
 from wukong_lint.checks.shell import WRITE_REDIRECTS, Command, parse, split_options
 from wukong_lint.engine.matchers import Hit
 from wukong_lint.engine.rules import CompiledRule
-from wukong_lint.engine.schema import RuleBase
 from wukong_lint.model import Unit
-
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-def _check_regexes(values: list[str]) -> list[str]:
-    for value in values:
-        try:
-            re.compile(value)
-        except re.error as err:
-            raise ValueError(f"bad regex {value!r}: {err}") from None
-    return values
-
-
-class Block(_Strict):
-    program: list[str] = Field(default_factory=list)
-    subcommand: list[str] = Field(default_factory=list)
-    # options of the program that take a value (so it is not taken for the subcommand)
-    value_options: list[str] = Field(default_factory=list)
-    flags_any: list[str] = Field(default_factory=list)
-    flags_all: list[list[str]] = Field(default_factory=list)
-    flags_none: list[str] = Field(default_factory=list)
-    args_any: list[str] = Field(default_factory=list)
-    args_none: list[str] = Field(default_factory=list)
-    stdin_from: list[str] = Field(default_factory=list)
-    substitution_from: list[str] = Field(default_factory=list)
-    redirect_to: list[str] = Field(default_factory=list)
-    via: list[str] = Field(default_factory=list)
-    recursive_function: bool = False
-    # short options may be bundled (-rf); off for programs like find (-name)
-    bundles: bool = True
-
-    _regexes = field_validator("args_any", "args_none", "redirect_to")(_check_regexes)
-
-
-class Scope(_Strict):
-    agent: Literal["any", "main", "sub"] = "any"
-    profiles: list[Literal["generic", "wukong"]] = Field(default_factory=list)
-
-
-class CommandRule(RuleBase):
-    kind: Literal["command"]
-    match: list[Block] = Field(min_length=1)
-    scope: Scope = Scope()
-
 
 # -- matching -------------------------------------------------------------------------------------
 
@@ -102,9 +53,24 @@ def _full(patterns: list[str], value: str) -> bool:
     return any(re.fullmatch(p, value) for p in patterns)
 
 
+_PROGRAM_TESTS: dict[int, tuple[list[str], frozenset[str], tuple[str, ...]]] = {}
+
+
+def _program_matches(patterns: list[str], name: str) -> bool:
+    """fnmatch of a program name against a block's `program` list, with the literal names
+    looked up in a set (most commands of a long script match no block)."""
+    cached = _PROGRAM_TESTS.get(id(patterns))
+    if cached is None or cached[0] is not patterns:
+        literal = frozenset(p for p in patterns if not any(c in p for c in "*?["))
+        globs = tuple(p for p in patterns if p not in literal)
+        cached = _PROGRAM_TESTS[id(patterns)] = (patterns, literal, globs)
+    _, literal, globs = cached
+    return name in literal or any(fnmatch.fnmatchcase(name, p) for p in globs)
+
+
 def block_matches(block: dict[str, Any], command: Command) -> bool:
     name = command.name
-    if block["program"] and not any(fnmatch.fnmatchcase(name, p) for p in block["program"]):
+    if block["program"] and not _program_matches(block["program"], name):
         return False
     if block["via"] and not any(w in command.via for w in block["via"]):
         return False

@@ -61,9 +61,14 @@ def _parser() -> Any:
     global _PARSER
     if _PARSER is None:
         import tree_sitter
-        import tree_sitter_bash
 
-        _PARSER = tree_sitter.Parser(tree_sitter.Language(tree_sitter_bash.language()))
+        from wukong_lint.extensions import load_extension
+
+        # the grammar's extension alone: the package's __init__ imports importlib.resources
+        binding = load_extension("tree_sitter_bash", "_binding")
+        if binding is None:
+            import tree_sitter_bash as binding  # type: ignore[no-redef]
+        _PARSER = tree_sitter.Parser(tree_sitter.Language(binding.language()))
     return _PARSER
 
 

@@ -16,7 +16,7 @@ KINDS: dict[str, tuple[str, str]] = {
     "regex": ("wukong_lint.engine.schema:RegexRule", "wukong_lint.engine.matchers:match_regex"),
     # transcripts and shell (issue 3)
     "command": (
-        "wukong_lint.checks.commands:CommandRule",
+        "wukong_lint.checks.command_schema:CommandRule",
         "wukong_lint.checks.commands:match_command",
     ),
     "path": ("wukong_lint.checks.paths:PathRule", "wukong_lint.checks.paths:match_path"),

@@ -21,6 +21,8 @@ import zlib
 from collections.abc import Iterable
 from typing import Any
 
+from wukong_lint.extensions import library_path, load_extension
+
 FLAGS_VERSION0 = 0x2000  # regex.VERSION0, without importing regex to read it
 
 _compiled: dict[str, Any] = {}
@@ -71,37 +73,6 @@ def _compile_and_record(pattern: str) -> Any:
     return compiled
 
 
-def _engine_library() -> str | None:
-    """Path of the `regex` package's C engine, found without importing the package."""
-    import importlib.machinery
-
-    spec = importlib.machinery.PathFinder.find_spec("regex")
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    folder = next(iter(spec.submodule_search_locations))
-    for suffix in importlib.machinery.EXTENSION_SUFFIXES:
-        path = os.path.join(folder, "_regex" + suffix)
-        if os.path.isfile(path):
-            return path
-    return None
-
-
-def _load_engine(path: str) -> Any:
-    """The C engine alone. It is registered under its own name, so that importing the `regex`
-    package later reuses this very module instead of loading the library twice."""
-    loaded = sys.modules.get("regex._regex")
-    if loaded is not None:
-        return loaded
-    import importlib.machinery
-
-    loader = importlib.machinery.ExtensionFileLoader("regex._regex", path)
-    spec = importlib.machinery.ModuleSpec("regex._regex", loader, origin=path)
-    module = loader.create_module(spec)
-    loader.exec_module(module)
-    sys.modules["regex._regex"] = module
-    return module
-
-
 def _cache_file(directory: str, key: str) -> str:
     return os.path.join(directory, f"patterns-{zlib.crc32(key.encode()):08x}.bin")
 
@@ -113,7 +84,7 @@ def prepare(patterns: Iterable[str], cache_dir: str | None) -> None:
     if not wanted or cache_dir is None:
         return
     try:
-        library = _engine_library()
+        library = library_path("regex", "_regex")
         if library is None:
             return
         st = os.stat(library)
@@ -134,7 +105,7 @@ def prepare(patterns: Iterable[str], cache_dir: str | None) -> None:
 
             os.makedirs(cache_dir, exist_ok=True)
             atomic_write_bytes(path, marshal.dumps((key, dict(_recorded))))
-        _engine = _load_engine(library)
+        _engine = load_extension("regex", "_regex", library)
         _engine_key = key
     except (OSError, ImportError, ValueError):
         return  # no cache this time: patterns compile the ordinary way

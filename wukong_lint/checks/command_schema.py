@@ -1,0 +1,56 @@
+"""The YAML schema of `command` rules (validated when rule files change; kept apart from the
+matcher so that running command rules on the pre-commit path never imports pydantic)."""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from wukong_lint.engine.schema import RuleBase
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+def _check_regexes(values: list[str]) -> list[str]:
+    for value in values:
+        try:
+            re.compile(value)
+        except re.error as err:
+            raise ValueError(f"bad regex {value!r}: {err}") from None
+    return values
+
+
+class Block(_Strict):
+    program: list[str] = Field(default_factory=list)
+    subcommand: list[str] = Field(default_factory=list)
+    # options of the program that take a value (so it is not taken for the subcommand)
+    value_options: list[str] = Field(default_factory=list)
+    flags_any: list[str] = Field(default_factory=list)
+    flags_all: list[list[str]] = Field(default_factory=list)
+    flags_none: list[str] = Field(default_factory=list)
+    args_any: list[str] = Field(default_factory=list)
+    args_none: list[str] = Field(default_factory=list)
+    stdin_from: list[str] = Field(default_factory=list)
+    substitution_from: list[str] = Field(default_factory=list)
+    redirect_to: list[str] = Field(default_factory=list)
+    via: list[str] = Field(default_factory=list)
+    recursive_function: bool = False
+    # short options may be bundled (-rf); off for programs like find (-name)
+    bundles: bool = True
+
+    _regexes = field_validator("args_any", "args_none", "redirect_to")(_check_regexes)
+
+
+class Scope(_Strict):
+    agent: Literal["any", "main", "sub"] = "any"
+    profiles: list[Literal["generic", "wukong"]] = Field(default_factory=list)
+
+
+class CommandRule(RuleBase):
+    kind: Literal["command"]
+    match: list[Block] = Field(min_length=1)
+    scope: Scope = Scope()
