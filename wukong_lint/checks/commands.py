@@ -114,10 +114,18 @@ def command_text(unit: Unit) -> tuple[str, int] | None:
         return event.command, event.command_offset
     if unit.source.kind == "transcript":
         return None
+    # every command rule asks this of the same file: extract its shell parts once
+    if _SHELL_TEXT[0] is unit.text and _SHELL_TEXT[1] == unit.path:
+        return _SHELL_TEXT[2]
     from wukong_lint.checks.shell_files import shell_text
 
     text = shell_text(unit.path, unit.text)
-    return None if text is None else (text, 0)
+    result = None if text is None else (text, 0)
+    _SHELL_TEXT[:] = [unit.text, unit.path, result]
+    return result
+
+
+_SHELL_TEXT: list[Any] = [None, None, None]  # (text, path, command_text) of the last file
 
 
 def in_scope(scope: dict[str, Any], unit: Unit) -> bool:
@@ -147,14 +155,46 @@ def match_command(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit]
                     seen.add((function.start, function.end))
                     yield Hit(base + function.start, base + function.end, base + function.start,
                               base + function.end)  # fmt: skip
+    # commands first, then only the blocks that can name their program (a long script has
+    # hundreds of commands, and most blocks are for one program: git, rm, chmod...)
+    literal, other = _blocks_by_program(params["match"])
+    for command in script.commands:
+        span = (command.start, command.end)
+        if span in seen:
             continue
-        for command in script.commands:
-            span = (command.start, command.end)
-            if span in seen or not block_matches(block, command):
+        for block in literal.get(command.name, ()) + other:
+            if block_matches(block, command):
+                seen.add(span)
+                start, end = base + command.start, base + command.end
+                yield Hit(start, end, start, end)
+                break
+
+
+_BLOCK_INDEX: dict[int, tuple[list[Any], dict[str, tuple[Any, ...]], tuple[Any, ...]]] = {}
+
+
+def _blocks_by_program(blocks: list[dict[str, Any]]) -> tuple[dict, tuple]:
+    """The command blocks of a rule by literal program name, and those that any program may
+    match (globs, no program); computed once per rule."""
+    cached = _BLOCK_INDEX.get(id(blocks))
+    if cached is None or cached[0] is not blocks:
+        literal: dict[str, list[Any]] = {}
+        other = []
+        for block in blocks:
+            if block["recursive_function"]:
                 continue
-            seen.add(span)
-            start, end = base + command.start, base + command.end
-            yield Hit(start, end, start, end)
+            names = block["program"]
+            if names and not any(c in p for p in names for c in "*?["):
+                for name in names:
+                    literal.setdefault(name, []).append(block)
+            else:
+                other.append(block)
+        cached = _BLOCK_INDEX[id(blocks)] = (
+            blocks,
+            {name: tuple(found) for name, found in literal.items()},
+            tuple(other),
+        )
+    return cached[1], cached[2]
 
 
 def _is_shell(unit: Unit) -> bool:

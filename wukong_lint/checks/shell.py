@@ -16,6 +16,7 @@ span in `text`. Words inside quotes stay one word and are never taken for comman
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 from typing import Any, NamedTuple
 
@@ -53,6 +54,7 @@ class Script(NamedTuple):
     functions: tuple[Function, ...]
 
 
+@functools.lru_cache(maxsize=4096)
 def program_name(word: str) -> str:
     return os.path.basename(word.rstrip("/")) or word
 

@@ -148,13 +148,15 @@ class RuleSet:
         """(end offset, keyword number) of every keyword in `lowered`, in text order.
 
         The automaton copies its input into 4 bytes per character, so a big text is fed in
-        slices (each overlapping the previous by a keyword's length) to keep memory flat."""
-        size = len(lowered)
-        if size <= SLICE:
-            yield from self._automaton.iter(lowered)
-            return
+        slices (each overlapping the previous by a keyword's length) to keep memory flat.
+        A small text goes to the automaton's own iterator, with no Python frame per hit."""
+        if len(lowered) <= SLICE:
+            return self._automaton.iter(lowered)
+        return self._iter_slices(lowered)
+
+    def _iter_slices(self, lowered: str) -> Iterator[tuple[int, int]]:
         overlap = self._longest_keyword - 1
-        for start in range(0, size, SLICE):
+        for start in range(0, len(lowered), SLICE):
             first = max(0, start - overlap)
             for end, number in self._automaton.iter(lowered[first : start + SLICE]):
                 if first + end >= start:  # a keyword ending in the overlap was seen before
