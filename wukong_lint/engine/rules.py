@@ -8,7 +8,7 @@ Regexes are compiled lazily: a rule whose keywords never occur costs nothing.
 from __future__ import annotations
 
 import fnmatch
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any, NamedTuple
 
 from wukong_lint.engine.patterns import compile_pattern
@@ -97,17 +97,82 @@ def _glob(path: str, pattern: str) -> bool:
 SLICE = 1 << 20  # characters given to the keyword automaton at a time
 
 
+class Prefilter:
+    """One Aho-Corasick pass over a lower-cased text finds which rules' keywords occur."""
+
+    def __init__(self, rules: list[CompiledRule], indexes: Iterable[int]) -> None:
+        import ahocorasick
+
+        # Keyword number -> the rules that declared it; the automaton yields keyword numbers.
+        table: dict[str, list[int]] = {}
+        for index in indexes:
+            for keyword in rules[index].keywords:
+                table.setdefault(keyword, []).append(index)
+        self.keyword_rules = list(table.values())
+        self.longest = max((len(k) for k in table), default=1)
+        self.automaton: Any = None
+        if table:
+            self.automaton = ahocorasick.Automaton()
+            for number, keyword in enumerate(table):
+                self.automaton.add_word(keyword, number)
+            self.automaton.make_automaton()
+
+    def _iter(self, lowered: str) -> Iterator[tuple[int, int]]:
+        """(end offset, keyword number) of every keyword in `lowered`, in text order.
+
+        The automaton copies its input into 4 bytes per character, so a big text is fed in
+        slices (each overlapping the previous by a keyword's length) to keep memory flat.
+        A small text goes to the automaton's own iterator, with no Python frame per hit."""
+        if len(lowered) <= SLICE:
+            return self.automaton.iter(lowered)
+        return self._slices(lowered)
+
+    def _slices(self, lowered: str) -> Iterator[tuple[int, int]]:
+        overlap = self.longest - 1
+        for start in range(0, len(lowered), SLICE):
+            first = max(0, start - overlap)
+            for end, number in self.automaton.iter(lowered[first : start + SLICE]):
+                if first + end >= start:  # a keyword ending in the overlap was seen before
+                    yield first + end, number
+
+    def hits(self, text: str) -> dict[int, list[int] | None]:
+        """Rule index -> keyword end offsets, ascending, for the rules whose keywords occur in
+        `text` (None: offsets unknown, scan the whole text)."""
+        found: dict[int, list[int] | None] = {}
+        if self.automaton is None:
+            return found
+        lowered = text.lower()
+        by_keyword: dict[int, list[int]] = {}
+        for end, number in self._iter(lowered):
+            ends = by_keyword.get(number)
+            if ends is None:
+                by_keyword[number] = [end]
+            else:
+                ends.append(end)
+        # Lower-casing may change the length of some characters (e.g. "İ"); offsets into
+        # `lowered` are then not offsets into `text`, so such a text is scanned whole.
+        exact = len(lowered) == len(text)
+        for number, ends in by_keyword.items():
+            for index in self.keyword_rules[number]:
+                if not exact:
+                    found[index] = None
+                elif index not in found:
+                    found[index] = ends
+                elif found[index] is not None:
+                    # a rule with several keywords: merge their hits in text order
+                    found[index] = sorted(found[index] + ends)  # type: ignore[operator]
+        return found
+
+
 class RuleSet:
-    """The enabled rules and a one-pass keyword prefilter over them."""
+    """The enabled rules and keyword prefilters over them (one per unit kind, so that the
+    keywords of, say, memory-bank rules cost nothing on source files)."""
 
     def __init__(self, rules: list[CompiledRule]) -> None:
         self.rules = rules
         self.by_id = {r.id: r for r in rules}
-        self._automaton: Any = None
-        self._keyword_rules: list[list[int]] = []
-        self._longest_keyword = 1
-        self._no_keyword: tuple[int, ...] = ()
-        self._built = False
+        self._no_keyword = tuple(i for i, rule in enumerate(rules) if not rule.keywords)
+        self._prefilters: dict[str | None, Prefilter] = {}
         self._plans: dict[str, Any] = {}
         self._matchers: dict[str, tuple[Any, Any]] = {}
         # Other scanners' inline allow comments to honour (config `allow-comments`).
@@ -118,78 +183,27 @@ class RuleSet:
         selected.allow_comments = self.allow_comments
         return selected
 
-    def _build(self) -> None:
-        import ahocorasick
-
-        # Keyword number -> the rules that declared it; the automaton yields keyword numbers.
-        table: dict[str, list[int]] = {}
-        for index, rule in enumerate(self.rules):
-            for keyword in rule.keywords:
-                table.setdefault(keyword, []).append(index)
-        self._keyword_rules = list(table.values())
-        self._longest_keyword = max((len(k) for k in table), default=1)
-        automaton = ahocorasick.Automaton()
-        for number, keyword in enumerate(table):
-            automaton.add_word(keyword, number)
-        if table:
-            automaton.make_automaton()
-        self._automaton = automaton if table else None
-        self._no_keyword = tuple(i for i, rule in enumerate(self.rules) if not rule.keywords)
-        self._built = True
+    def prefilter(self, kind: str | None = None) -> Prefilter:
+        """The prefilter of the rules that apply to units of `kind` (None: every rule)."""
+        found = self._prefilters.get(kind)
+        if found is None:
+            indexes = (
+                i
+                for i, rule in enumerate(self.rules)
+                if rule.keywords and (kind is None or kind in rule.applies_to)
+            )
+            found = self._prefilters[kind] = Prefilter(self.rules, indexes)
+        return found
 
     def _hits(self, text: str) -> dict[int, list[int] | None]:
         """Rule index -> the offsets where its keywords end, ascending (None: scan the whole
         text), for every rule without keywords and every rule whose keywords occur."""
         found: dict[int, list[int] | None] = dict.fromkeys(self._no_keyword)
-        found.update(self._keyword_hits(text))
+        found.update(self.prefilter().hits(text))
         return found
 
-    def _iter_keywords(self, lowered: str) -> Iterator[tuple[int, int]]:
-        """(end offset, keyword number) of every keyword in `lowered`, in text order.
-
-        The automaton copies its input into 4 bytes per character, so a big text is fed in
-        slices (each overlapping the previous by a keyword's length) to keep memory flat.
-        A small text goes to the automaton's own iterator, with no Python frame per hit."""
-        if len(lowered) <= SLICE:
-            return self._automaton.iter(lowered)
-        return self._iter_slices(lowered)
-
-    def _iter_slices(self, lowered: str) -> Iterator[tuple[int, int]]:
-        overlap = self._longest_keyword - 1
-        for start in range(0, len(lowered), SLICE):
-            first = max(0, start - overlap)
-            for end, number in self._automaton.iter(lowered[first : start + SLICE]):
-                if first + end >= start:  # a keyword ending in the overlap was seen before
-                    yield first + end, number
-
-    def _keyword_hits(self, text: str) -> dict[int, list[int] | None]:
-        """Rule index -> keyword end offsets, for the rules whose keywords occur in `text`."""
-        if not self._built:
-            self._build()
-        found: dict[int, list[int] | None] = {}
-        if self._automaton is None:
-            return found
-        lowered = text.lower()
-        by_keyword: dict[int, list[int]] = {}
-        for end, number in self._iter_keywords(lowered):
-            ends = by_keyword.get(number)
-            if ends is None:
-                by_keyword[number] = [end]
-            else:
-                ends.append(end)
-        # Lower-casing may change the length of some characters (e.g. "İ"); offsets into
-        # `lowered` are then not offsets into `text`, so such a text is scanned whole.
-        exact = len(lowered) == len(text)
-        for number, ends in by_keyword.items():
-            for index in self._keyword_rules[number]:
-                if not exact:
-                    found[index] = None
-                elif index not in found:
-                    found[index] = ends
-                elif found[index] is not None:
-                    # a rule with several keywords: merge their hits in text order
-                    found[index] = sorted(found[index] + ends)  # type: ignore[operator]
-        return found
+    def _keyword_hits(self, text: str, kind: str | None = None) -> dict[int, list[int] | None]:
+        return self.prefilter(kind).hits(text)
 
     def candidates(self, text: str) -> list[tuple[CompiledRule, list[int] | None]]:
         """Rules whose keywords occur in `text` (case-insensitively), in rule order, each with
@@ -223,7 +237,7 @@ class RuleSet:
                 yield rule, matcher, None
         if not keyword_rules:
             return
-        for index, offsets in self._keyword_hits(unit.text).items():
+        for index, offsets in self._keyword_hits(unit.text, kind).items():
             if index in keyword_rules:
                 rule = self.rules[index]
                 if rule.applies_to_path(path):

@@ -88,8 +88,9 @@ class RegexRule(RuleBase):
     """A regular expression, preselected by keywords, with optional filters on the secret."""
 
     kind: Literal["regex"]
-    # The regex runs only on text containing at least one keyword.
-    keywords: list[str] = Field(min_length=1)
+    # The regex runs only on text containing at least one keyword. A rule limited by `paths`
+    # may have none: it then runs on every file its paths name (a `.env` added to a change).
+    keywords: list[str] = Field(default_factory=list)
     regex: str
     # The group holding the secret (number or name). Default: the group named `secret`, else
     # group 1 when the pattern has groups, else the whole match.
@@ -125,6 +126,8 @@ class RegexRule(RuleBase):
 
     @model_validator(mode="after")
     def _groups_exist(self) -> RegexRule:
+        if not self.keywords and not self.paths:
+            raise ValueError("a regex rule needs keywords, or paths that limit where it runs")
         compiled = _compile(self.regex, "regex")
         group = self.secret_group
         if isinstance(group, int) and not 0 <= group <= compiled.groups:
