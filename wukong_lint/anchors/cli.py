@@ -162,7 +162,7 @@ def _target(path: str | None) -> str:
 
 
 def _new(args: argparse.Namespace) -> int:
-    from wukong_lint.anchors.ops import fmt_file_text, insert_anchor, new_file_text
+    from wukong_lint.anchors.ops import insert_anchor, new_file_text
     from wukong_lint.anchors.parse import TYPES
 
     kind = args.type.upper()
@@ -174,6 +174,15 @@ def _new(args: argparse.Namespace) -> int:
     path = _target(args.file)
     text = _read(path) if os.path.exists(path) else new_file_text(_has_cjk(title))
     text, anchor_id = insert_anchor(text, kind, title)
+    _write_formatted(path, text)
+    print(f"added [{anchor_id}] {title} to {path}")
+    return 0
+
+
+def _write_formatted(path: str, text: str) -> None:
+    """Write `text` with its index regenerated; a refused fmt still writes, with a warning."""
+    from wukong_lint.anchors.ops import fmt_file_text
+
     formatted = fmt_file_text(path, text, False)
     if formatted.ok:
         text = formatted.text
@@ -181,8 +190,6 @@ def _new(args: argparse.Namespace) -> int:
         print(f"wukong-lint: warning: {path}: index not updated: {formatted.refused}",
               file=sys.stderr)  # fmt: skip
     _write(path, text)
-    print(f"added [{anchor_id}] {title} to {path}")
-    return 0
 
 
 def _has_cjk(text: str) -> bool:
@@ -194,7 +201,6 @@ def _add(args: argparse.Namespace) -> int:
 
     from wukong_lint.anchors.ops import (
         add_candidates,
-        fmt_file_text,
         new_file_text,
         parse_candidates,
     )
@@ -222,13 +228,7 @@ def _add(args: argparse.Namespace) -> int:
             print(f"skipped: {o.title} ({o.reason})")
     if args.dry_run or not any(o.action != "skipped" for o in outcomes):
         return 0
-    formatted = fmt_file_text(path, text, False)
-    if formatted.ok:
-        text = formatted.text
-    else:
-        print(f"wukong-lint: warning: {path}: index not updated: {formatted.refused}",
-              file=sys.stderr)  # fmt: skip
-    _write(path, text)
+    _write_formatted(path, text)
     return 0
 
 
