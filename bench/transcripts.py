@@ -77,9 +77,27 @@ def _rec(**kw) -> str:
 
 def generate(path: str, megabytes: int, seed: int = 7) -> None:
     rng = random.Random(seed)
-    words = (
-        ["the", "of", "and", "to", "in", "is", "for", "that", "on", "with", "as", "this", "by", "be", "are", "from", "function", "value", "return"]
-    )
+    words = [
+        "the",
+        "of",
+        "and",
+        "to",
+        "in",
+        "is",
+        "for",
+        "that",
+        "on",
+        "with",
+        "as",
+        "this",
+        "by",
+        "be",
+        "are",
+        "from",
+        "function",
+        "value",
+        "return",
+    ]
     code = "\n".join(
         f"def f{i}(x):\n    return x * {i}  # {' '.join(rng.choice(words) for _ in range(6))}"
         for i in range(60)

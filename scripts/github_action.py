@@ -85,9 +85,7 @@ def scan_target() -> list[str]:
             event = json.load(handle)
     if event_name in ("pull_request", "pull_request_target") and "pull_request" in event:
         pr = event["pull_request"]
-        spec = pull_request_range(
-            pr["base"]["sha"], pr["head"]["sha"], int(pr.get("commits") or 1)
-        )
+        spec = pull_request_range(pr["base"]["sha"], pr["head"]["sha"], int(pr.get("commits") or 1))
         return ["--diff", spec]
     if event_name == "push" and event.get("after"):
         spec = push_range(event.get("before", ""), event["after"])

@@ -12,10 +12,12 @@ No pydantic here: the rule model lives in code_schema.py.
 from __future__ import annotations
 
 import ast
+import contextlib
 import re
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, NamedTuple
 
+from wukong_lint.checks.python_skeleton import Skeleton, has_keyword, skeleton
 from wukong_lint.engine.matchers import Hit
 from wukong_lint.engine.rules import CompiledRule
 from wukong_lint.model import Unit
@@ -497,8 +499,16 @@ class Analyser(ast.NodeVisitor):
                     self.report(leak, node)
 
 
-_lowered: list[Any] = [None, ""]  # (text, text.lower())
-_cache: list[Any] = [None, None]  # (text, {check: [(line, byte column)]})
+class Analysis(NamedTuple):
+    """The hits of every check on one text, and what was parsed to find them."""
+
+    hits: dict[str, list[tuple[int, int]]] | None  # check -> (line, byte column); None: no parse
+    skeleton: Skeleton | None  # None: the whole text was parsed
+    starts: list[int]  # line start offsets of the text
+
+
+_lowered: list[Any] = [None, "", {}]  # (text, text.lower(), {requires_any: found})
+_cache: list[Any] = [None, None]  # (text, Analysis)
 
 
 # nodes with nothing to check below them
@@ -510,70 +520,118 @@ for _leaf in (
     Analyser._methods[_leaf] = Analyser._leaf
 
 
-def analyse(path: str, text: str) -> dict[str, list[tuple[int, int]]] | None:
-    """The hits of every check on a Python text, by check; None when it does not parse."""
-    if _cache[0] is text:
-        return _cache[1]
+def _parse(path: str, text: str) -> ast.Module | None:
     try:
-        tree = ast.parse(text, filename=path)
+        return ast.parse(text, filename=path)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
-        result = None
-    else:
-        analyser = Analyser(path, text)
-        try:
-            analyser.visit(tree)
-        except RecursionError:  # nested deeper than the stack allows: the hits found so far
-            analyser.hits.append(("", 0, 0))
-        result = {}
-        # one hit per check and line (`return jsonify(str(e))` is a return and a response)
-        first: dict[tuple[str, int], int] = {}
-        for check, line, column in analyser.hits:
-            key = (check, line)
-            if key not in first or column < first[key]:
-                first[key] = column
-        for (check, line), column in first.items():
-            result.setdefault(check, []).append((line, column))
-    _cache[0], _cache[1] = text, result
+        return None
+
+
+def _hits(path: str, text: str, tree: ast.Module) -> dict[str, list[tuple[int, int]]]:
+    analyser = Analyser(path, text)
+    with contextlib.suppress(RecursionError):  # nested too deep: the hits found so far
+        analyser.visit(tree)
+    # one hit per check and line (`return jsonify(str(e))` is a return and a response)
+    first: dict[tuple[str, int], int] = {}
+    for check, line, column in analyser.hits:
+        key = (check, line)
+        if key not in first or column < first[key]:
+            first[key] = column
+    result: dict[str, list[tuple[int, int]]] = {}
+    for (check, line), column in first.items():
+        result.setdefault(check, []).append((line, column))
     return result
 
 
+def analyse(path: str, text: str, offsets: list[int] | None = None) -> Analysis:
+    """The hits of every check on a Python text. With `offsets` (where trigger keywords end),
+    only module-level code and the functions holding a trigger are parsed; the whole text is
+    parsed when that skeleton does not parse, and when the text does not parse either the
+    hits are None."""
+    if _cache[0] is text:
+        return _cache[1]
+    starts = _line_starts(text)
+    shape = None
+    tree = None
+    if offsets is not None:
+        shape = skeleton(text, offsets, starts)
+        tree = _parse(path, shape.text)
+        if tree is None:
+            shape = None
+    if tree is None:
+        tree = _parse(path, text)
+    hits = None if tree is None else _hits(path, text if shape is None else shape.text, tree)
+    analysis = Analysis(hits, shape, starts)
+    _cache[0], _cache[1] = text, analysis
+    return analysis
+
+
+_NEWLINE = re.compile("\n")
+
+
 def _line_starts(text: str) -> list[int]:
-    starts = [0]
-    find = text.find
-    position = find("\n")
-    while position >= 0:
-        starts.append(position + 1)
-        position = find("\n", position + 1)
-    return starts
+    return [0, *[m.end() for m in _NEWLINE.finditer(text)]]
 
 
-def match_python(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit]:
-    params = rule.params or {}
-    check = params.get("check", "")
-    text = unit.text
-    requires = params.get("requires_any")
-    if requires:
-        if _lowered[0] is not text:
-            _lowered[0], _lowered[1] = text, text.lower()
+def _wanted(rule: CompiledRule, text: str) -> bool:
+    """A rule whose `requires_any` words are all missing from the text has nothing to find."""
+    requires = (rule.params or {}).get("requires_any")
+    if not requires:
+        return True
+    if _lowered[0] is not text:
+        _lowered[0], _lowered[1], _lowered[2] = text, text.lower(), {}
+    key = tuple(requires)
+    known = _lowered[2].get(key)
+    if known is None:  # rules share their lists of words: each list is looked for once
         lowered = _lowered[1]
-        if not any(r in lowered for r in requires):
-            return
-    result = analyse(unit.path, text)
-    if result is None:
+        known = _lowered[2][key] = any(r in lowered for r in requires)
+    return known
+
+
+def prepare(unit: Unit, batch: list[tuple[CompiledRule, list[int] | None]]) -> None:
+    """Analyse a text once for all the rules of this kind that will run on it: the skeleton
+    keeps the functions holding a keyword of any of them."""
+    wanted = [offsets for rule, offsets in batch if _wanted(rule, unit.text)]
+    if not wanted:
+        return
+    if any(offsets is None for offsets in wanted):
+        analyse(unit.path, unit.text)
+    else:
+        merged = sorted({o for offsets in wanted for o in offsets})  # type: ignore[union-attr]
+        analyse(unit.path, unit.text, merged)
+
+
+def match_python(rule: CompiledRule, unit: Unit, offsets: list[int] | None) -> Iterator[Hit]:
+    check = (rule.params or {}).get("check", "")
+    text = unit.text
+    if not _wanted(rule, text):
+        return
+    analysis = analyse(unit.path, text, offsets)
+    if analysis.hits is None:
         from wukong_lint.checks.code_lines import fallback_hits
 
         yield from fallback_hits(check, text)
         return
-    spots = result.get(check)
+    spots = analysis.hits.get(check)
     if not spots:
         return
-    starts = _line_starts(text)
+    starts = analysis.starts
+    shape = analysis.skeleton
     for line, column in spots:
         if not 0 < line <= len(starts):
             continue
         start = starts[line - 1]
+        if shape is not None and offsets is not None:
+            # only in the functions that hold this rule's own keywords (the skeleton may keep
+            # more for other rules): what a rule reports never depends on the other rules
+            piece = shape.piece_at(start)
+            if piece and piece.function and not has_keyword(offsets, piece.start, piece.end):
+                continue
         end = text.find("\n", start)
         end = len(text) if end < 0 else end
         prefix = text[start:end].encode("utf-8", "surrogatepass")[:column]
         at = start + len(prefix.decode("utf-8", "ignore"))
         yield Hit(at, end, at, end)
+
+
+match_python.prepare = prepare  # type: ignore[attr-defined]

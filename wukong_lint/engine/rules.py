@@ -237,11 +237,20 @@ class RuleSet:
                 yield rule, matcher, None
         if not keyword_rules:
             return
-        for index, offsets in self._keyword_hits(unit.text, kind).items():
-            if index in keyword_rules:
-                rule = self.rules[index]
-                if rule.applies_to_path(path):
-                    yield rule, self.matcher(rule.kind)[0], offsets
+        batch = [
+            (self.rules[index], offsets)
+            for index, offsets in self._keyword_hits(unit.text, kind).items()
+            if index in keyword_rules and self.rules[index].applies_to_path(path)
+        ]
+        prepared: set[str] = set()
+        for rule, offsets in batch:
+            matcher, _ = self.matcher(rule.kind)
+            prepare = getattr(matcher, "prepare", None)
+            if prepare is not None and rule.kind not in prepared:
+                # a kind that analyses a text once for all its rules sees them all first
+                prepared.add(rule.kind)
+                prepare(unit, [(r, o) for r, o in batch if r.kind == rule.kind])
+            yield rule, matcher, offsets
 
     def _plan(self, kind: str) -> tuple[list[tuple[str, list[CompiledRule]]], frozenset[int]]:
         groups: dict[str, list[CompiledRule]] = {}
