@@ -39,6 +39,10 @@ class Block(_Strict):
     redirect_to: list[str] = Field(default_factory=list)
     via: list[str] = Field(default_factory=list)
     recursive_function: bool = False
+    # words of which one appears in every statement this block can match, once its quotes
+    # and backslashes are removed: a long script's other statements are not walked. Only
+    # needed when no program name does that job (a block for any program, say).
+    words: list[str] = Field(default_factory=list)
     # short options may be bundled (-rf); off for programs like find (-name)
     bundles: bool = True
 

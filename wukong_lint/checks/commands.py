@@ -16,6 +16,10 @@ A block may also ask for `subcommand`, `flags_all` (groups that must each be pre
 to a file matching a regex), `via` (it runs under one of these wrappers) or
 `recursive_function` (a function that pipes into itself: a fork bomb). `scope` limits the rule
 to the main agent or to a profile (body-boundary rules use the same matcher).
+
+In a long script only the statements that may hold a match are walked: those naming one of a
+block's programs (or the programs of its `stdin_from` / `substitution_from`), or one of its
+`words` when it declares them (a block for any program writing to `~/.bashrc`, say).
 """
 
 from __future__ import annotations
@@ -143,8 +147,12 @@ def match_command(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit]
     if found is None:
         return
     text, base = found
+    if _PREPARED[0] is unit:
+        select = _PREPARED[1]
+    else:
+        select = _selector([rule]) if len(text) >= SELECT_FROM else None
     try:
-        script = parse(text)
+        script = parse(text, select)
     except Exception:  # a parser failure must never end a scan
         return
     seen: set[tuple[int, int]] = set()
@@ -199,6 +207,87 @@ def _blocks_by_program(blocks: list[dict[str, Any]]) -> tuple[dict, tuple]:
 
 def _is_shell(unit: Unit) -> bool:
     return command_text(unit) is not None
+
+
+# -- which statements of a long script to walk -------------------------------------------------
+
+_NAME_EDGE = rb"(?<![A-Za-z0-9_.-])(?:%s)(?![A-Za-z0-9_-])"
+# a function that names itself before a pipe or `&`, or after a pipe, in its own statement
+_SELF_CALL = (
+    rb"(?:\bfunction\s+(?P<fn1>[^\s(){}|&;]+)|(?P<fn2>[^\s(){}|&;]+)\s*\(\s*\))"
+    rb".*?(?:(?:(?P=fn1)|(?P=fn2))\s*[|&]|\|\s*(?:(?P=fn1)|(?P=fn2)))"
+)
+_SELECTORS: dict[tuple[str, ...], Any] = {}
+_PREPARED: list[Any] = [None, None]  # (unit, selector) of the rules about to run on it
+SELECT_FROM = 2048  # shorter command texts (a transcript's command line) are walked whole
+
+
+def _names(names: list[str]) -> bytes:
+    """A regex for any of these program names as a word of a shell statement."""
+    longest_first = sorted(set(names), key=len, reverse=True)
+    return _NAME_EDGE % b"|".join(re.escape(name.encode()) for name in longest_first)
+
+
+def _literal(programs: list[str]) -> bool:
+    return bool(programs) and not any(c in p for p in programs for c in "*?[")
+
+
+def _block_needs(block: dict[str, Any]) -> list[bytes] | None:
+    """Regexes of which one finds something in any statement where `block` may match a
+    command (its quotes and backslashes removed); None when any statement may."""
+    if block["recursive_function"]:
+        return [_SELF_CALL]
+    if block.get("words"):
+        return [re.escape(word.encode()) for word in block["words"]]
+    programs = block["program"] or []
+    if block["stdin_from"]:  # a pipe, then the program it feeds (or the feeder's name)
+        if _literal(programs):
+            return [rb"\|.*?" + _names(programs)]
+        return [_names(block["stdin_from"])]
+    if block["substitution_from"]:  # $(...), <(...) or `...` running one of these programs
+        return [rb"(?:\$\(|<\(|>\(|`).*?" + _names(block["substitution_from"])]
+    if _literal(programs):
+        return [_names(programs)]
+    if block["redirect_to"]:
+        return [rb">"]
+    if block["via"]:
+        return [_names(block["via"])]
+    prefixes = [re.split(r"[*?\[]", p)[0] for p in programs]
+    if programs and all(prefixes):  # `mkfs.*`: its literal start
+        return [re.escape(p.encode()) for p in prefixes]
+    return None
+
+
+def _selector(rules: list[CompiledRule]) -> Any:
+    """A regex finding the statements in which some command of these rules may match, or None
+    (walk everything)."""
+    key = tuple(rule.id for rule in rules)
+    if key in _SELECTORS:
+        return _SELECTORS[key]
+    parts: set[bytes] = set()
+    for rule in rules:
+        for block in (rule.params or {}).get("match", ()):
+            needs = _block_needs(block)
+            if needs is None:
+                _SELECTORS[key] = None
+                return None
+            parts.update(needs)
+    # `.` spans lines: a pipeline may go on after its `|` on the next line
+    alternatives = b"|".join(b"(?:%s)" % part for part in sorted(parts))
+    selector = re.compile(alternatives, re.S) if parts else None
+    _SELECTORS[key] = selector
+    return selector
+
+
+def prepare(unit: Unit, batch: list[tuple[CompiledRule, Any]]) -> None:
+    """The command rules about to run on a unit: only the statements of a long script in
+    which one of them may match are walked (once, for all of them)."""
+    found = command_text(unit)
+    long_text = found is not None and len(found[0]) >= SELECT_FROM
+    _PREPARED[:] = [unit, _selector([rule for rule, _ in batch]) if long_text else None]
+
+
+match_command.prepare = prepare  # type: ignore[attr-defined]
 
 
 # Shared by every command rule: the engine skips them all at once on units with no shell text.

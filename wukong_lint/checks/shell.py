@@ -458,20 +458,41 @@ def _after_options(args: tuple[str, ...], takes_value: frozenset[str]) -> tuple[
 # -- entry points --------------------------------------------------------------------------------
 
 _CACHE: tuple[str, Script] | None = None
+_SELECTED: tuple[str, Any, Script] | None = None
+_JOINED = bytes.maketrans(b"", b"")
 
 
-def parse_script(text: str, depth: int = 0, span: tuple[int, int] | None = None) -> Script:
+def parse_script(
+    text: str, depth: int = 0, span: tuple[int, int] | None = None, select: Any = None
+) -> Script:
+    """Parse `text`; with `select` (a compiled bytes regex), only the top-level statements in
+    which it finds something are walked (the tree is built whole: tree-sitter is fast, walking
+    it in Python is not). The regex sees a statement with its quotes, backslashes and line
+    continuations removed, so `'r'm` and `r\\m` still show the `rm` they run."""
     source = text.encode("utf-8", "surrogatepass")
     tree = _parser().parse(source)
     walker = _Walker(source, text, depth, span)
     with contextlib.suppress(RecursionError):  # nested deeper than the stack: what was found
-        walker.visit(tree.root_node)
+        if select is None:
+            walker.visit(tree.root_node)
+        else:
+            search = select.search
+            for child in tree.root_node.children:
+                piece = source[child.start_byte : child.end_byte]
+                if search(piece.replace(b"\\\n", b"").translate(_JOINED, b"\\'\"")):
+                    walker.visit(child)
     return Script(tuple(walker.commands), tuple(walker.functions))
 
 
-def parse(text: str) -> Script:
+def parse(text: str, select: Any = None) -> Script:
     """Parse a command line or script (the last result is cached: several rules ask)."""
-    global _CACHE
+    global _CACHE, _SELECTED
+    if select is not None:
+        if _SELECTED is not None and _SELECTED[1] is select and _SELECTED[0] == text:
+            return _SELECTED[2]
+        script = parse_script(text, select=select)
+        _SELECTED = (text, select, script)
+        return script
     if _CACHE is not None and _CACHE[0] == text:
         return _CACHE[1]
     script = parse_script(text)

@@ -233,6 +233,9 @@ class RuleSet:
             matcher, gate = self.matcher(rule_kind)
             if gate is not None and not gate(unit):
                 continue
+            prepare = getattr(matcher, "prepare", None)
+            if prepare is not None:
+                prepare(unit, [(rule, None) for rule in rules])
             for rule in rules:
                 yield rule, matcher, None
         if not keyword_rules:
