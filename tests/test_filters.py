@@ -77,3 +77,27 @@ def test_keyword_prefilter_slices_big_texts_without_losing_hits(monkeypatch):
         monkeypatch.setattr(rules_module, "SLICE", size)
         assert ruleset._keyword_hits(text) == whole
     assert whole
+
+
+def test_keyword_offsets_are_character_offsets_of_the_text():
+    from wukong_lint.engine.loader import load_rules
+    from wukong_lint.engine.rules import Prefilter
+
+    ruleset = load_rules()
+    text = "日本語 héllo ghp_ and token"
+    prefilter = Prefilter(ruleset.rules, range(len(ruleset.rules)))
+    for index, ends in prefilter.hits(text).items():
+        assert ends is not None
+        keywords = ruleset.rules[index].keywords
+        for end in ends:  # each offset is the last character of one of the rule's keywords
+            assert any(text.lower()[end - len(k) + 1 : end + 1] == k for k in keywords)
+    assert prefilter.hits(text)
+
+
+def test_lone_surrogates_do_not_stop_the_prefilter():
+    from wukong_lint.engine.loader import load_rules
+
+    ruleset = load_rules()
+    text = 'tool said "\ud800" then token ghp_' + "a" * 36
+    hits = ruleset._keyword_hits(text)
+    assert hits and all(ends is None or ends[-1] < len(text) for ends in hits.values())
