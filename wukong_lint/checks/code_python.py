@@ -528,6 +528,8 @@ def _parse(path: str, text: str) -> ast.Module | None:
 
 
 def _hits(path: str, text: str, tree: ast.Module) -> dict[str, list[tuple[int, int]]]:
+    """The hits in a parsed text; `text` (for skipping quiet functions) may be "" when every
+    function in the tree is known to hold a trigger (a skeleton)."""
     analyser = Analyser(path, text)
     with contextlib.suppress(RecursionError):  # nested too deep: the hits found so far
         analyser.visit(tree)
@@ -560,7 +562,8 @@ def analyse(path: str, text: str, offsets: list[int] | None = None) -> Analysis:
             shape = None
     if tree is None:
         tree = _parse(path, text)
-    hits = None if tree is None else _hits(path, text if shape is None else shape.text, tree)
+    # a skeleton keeps only functions with a trigger: no need to look for quiet ones in it
+    hits = None if tree is None else _hits(path, text if shape is None else "", tree)
     analysis = Analysis(hits, shape, starts)
     _cache[0], _cache[1] = text, analysis
     return analysis
