@@ -31,6 +31,7 @@ from typing import Any
 
 from wukong_lint.checks.shell import WRITE_REDIRECTS, Command, parse, split_options
 from wukong_lint.engine.matchers import Hit
+from wukong_lint.engine.patterns import compile_pattern
 from wukong_lint.engine.rules import CompiledRule
 from wukong_lint.model import Unit
 
@@ -54,7 +55,40 @@ def _has_flag(options: list[str], spec: str, bundles: bool) -> bool:
 
 
 def _full(patterns: list[str], value: str) -> bool:
-    return any(re.fullmatch(p, value) for p in patterns)
+    return any(_compiled(p).fullmatch(value) for p in patterns)
+
+
+_COMPILED: dict[str, Any] = {}
+_REGISTERED: set[tuple[str, ...]] = set()
+
+
+def _compiled(pattern: str) -> Any:
+    """A block regex, compiled like rule regexes (from the cache of compiled code, so that a
+    pre-commit run does not compile the dozens of them with `re` every time)."""
+    found = _COMPILED.get(pattern)
+    if found is None:
+        found = _COMPILED[pattern] = compile_pattern(pattern)
+    return found
+
+
+def _register(rules: list[CompiledRule]) -> None:
+    """Record the block regexes of these rules in the compiled-code cache, once a run."""
+    key = tuple(rule.id for rule in rules)
+    if key in _REGISTERED:
+        return
+    _REGISTERED.add(key)
+    found = [
+        pattern
+        for rule in rules
+        for block in (rule.params or {}).get("match", ())
+        for field in ("args_any", "args_none", "redirect_to")
+        for pattern in block[field]
+    ]
+    if found:
+        from wukong_lint.engine import patterns
+        from wukong_lint.engine.loader import cache_dir
+
+        patterns.prepare(found, cache_dir())
 
 
 _PROGRAM_TESTS: dict[int, tuple[list[str], frozenset[str], tuple[str, ...]]] = {}
@@ -211,80 +245,127 @@ def _is_shell(unit: Unit) -> bool:
 
 # -- which statements of a long script to walk -------------------------------------------------
 
-_NAME_EDGE = rb"(?<![A-Za-z0-9_.-])(?:%s)(?![A-Za-z0-9_-])"
-# a function that names itself before a pipe or `&`, or after a pipe, in its own statement
-_SELF_CALL = (
-    rb"(?:\bfunction\s+(?P<fn1>[^\s(){}|&;]+)|(?P<fn2>[^\s(){}|&;]+)\s*\(\s*\))"
-    rb".*?(?:(?:(?P=fn1)|(?P=fn2))\s*[|&]|\|\s*(?:(?P=fn1)|(?P=fn2)))"
-)
 _SELECTORS: dict[tuple[str, ...], Any] = {}
 _PREPARED: list[Any] = [None, None]  # (unit, selector) of the rules about to run on it
 SELECT_FROM = 2048  # shorter command texts (a transcript's command line) are walked whole
+_WORD_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+_FUNCTION_NAME = re.compile(r"([^\s(){}|&;]+)\s*$")
 
 
-def _names(names: list[str]) -> bytes:
-    """A regex for any of these program names as a word of a shell statement."""
-    longest_first = sorted(set(names), key=len, reverse=True)
-    return _NAME_EDGE % b"|".join(re.escape(name.encode()) for name in longest_first)
+class Selector:
+    """Finds the statements of a script in which some block of a set of rules may match: one
+    keyword automaton pass (program names must stand as words: not `rm` in `form`), plus a
+    look for a function calling itself when a fork-bomb rule is in the set."""
+
+    def __init__(self, names: set[str], words: set[str], self_calls: bool) -> None:
+        import ahocorasick_rs
+
+        self.keys = sorted(names | words)
+        self.names = [key in names for key in self.keys]
+        self.self_calls = self_calls
+        self.automaton = (
+            ahocorasick_rs.AhoCorasick(self.keys, implementation=ahocorasick_rs.Implementation.DFA)
+            if self.keys
+            else None
+        )
+
+    def search(self, piece: str) -> bool:
+        if self.automaton is not None:
+            for number, start, end in self.automaton.find_matches_as_indexes(
+                piece, overlapping=True
+            ):
+                if not self.names[number]:
+                    return True
+                before = piece[start - 1] if start else " "
+                after = piece[end] if end < len(piece) else " "
+                if before not in _WORD_CHARS and before != "." and after not in _WORD_CHARS:
+                    return True
+        return self.self_calls and _may_call_itself(piece)
 
 
-def _literal(programs: list[str]) -> bool:
-    return bool(programs) and not any(c in p for p in programs for c in "*?[")
+def _may_call_itself(piece: str) -> bool:
+    """A function defined in `piece` whose name comes before a `|` or `&` or after a `|`."""
+    if "|" not in piece and "&" not in piece:
+        return False
+    names = [m.group(1) for m in re.finditer(r"\bfunction\s+([^\s(){}|&;]+)", piece)]
+    at = piece.find("(")
+    while at >= 0:
+        close = at + 1
+        while close < len(piece) and piece[close] in " \t":
+            close += 1
+        if close < len(piece) and piece[close] == ")":
+            found = _FUNCTION_NAME.search(piece, max(0, at - 200), at)
+            if found:
+                names.append(found.group(1))
+        at = piece.find("(", at + 1)
+    return any(_calls_itself(piece, name) for name in names)
 
 
-def _block_needs(block: dict[str, Any]) -> list[bytes] | None:
-    """Regexes of which one finds something in any statement where `block` may match a
-    command (its quotes and backslashes removed); None when any statement may."""
+def _calls_itself(piece: str, name: str) -> bool:
+    """`name` followed by `|` or `&`, or after a `|` (spaces between allowed)."""
+    at = piece.find(name)
+    while at >= 0:
+        after = piece[at + len(name) :].lstrip(" \t")
+        before = piece[:at].rstrip(" \t")
+        if after[:1] in ("|", "&") or before.endswith("|"):
+            return True
+        at = piece.find(name, at + 1)
+    return False
+
+
+def _block_needs(block: dict[str, Any]) -> tuple[set[str], set[str], bool] | None:
+    """(program names, words, a self-call) of which one appears in any statement where `block`
+    may match a command, its quotes and backslashes removed; None when any statement may."""
     if block["recursive_function"]:
-        return [_SELF_CALL]
+        return set(), set(), True
     if block.get("words"):
-        return [re.escape(word.encode()) for word in block["words"]]
+        return set(), set(block["words"]), False
     programs = block["program"] or []
-    if block["stdin_from"]:  # a pipe, then the program it feeds (or the feeder's name)
-        if _literal(programs):
-            return [rb"\|.*?" + _names(programs)]
-        return [_names(block["stdin_from"])]
-    if block["substitution_from"]:  # $(...), <(...) or `...` running one of these programs
-        return [rb"(?:\$\(|<\(|>\(|`).*?" + _names(block["substitution_from"])]
-    if _literal(programs):
-        return [_names(programs)]
+    for programs_run in (block["substitution_from"], block["stdin_from"]):
+        if programs_run:  # rarer than the program they feed (`curl` rather than `sh`)
+            return set(programs_run), set(), False
+    if programs and not any(c in p for p in programs for c in "*?["):
+        return set(programs), set(), False
     if block["redirect_to"]:
-        return [rb">"]
+        return set(), {">"}, False
     if block["via"]:
-        return [_names(block["via"])]
-    prefixes = [re.split(r"[*?\[]", p)[0] for p in programs]
+        return set(block["via"]), set(), False
+    prefixes = {re.split(r"[*?\[]", p)[0] for p in programs}
     if programs and all(prefixes):  # `mkfs.*`: its literal start
-        return [re.escape(p.encode()) for p in prefixes]
+        return set(), prefixes, False
     return None
 
 
-def _selector(rules: list[CompiledRule]) -> Any:
-    """A regex finding the statements in which some command of these rules may match, or None
+def _selector(rules: list[CompiledRule]) -> Selector | None:
+    """The selector of the statements where some command of these rules may match, or None
     (walk everything)."""
     key = tuple(rule.id for rule in rules)
     if key in _SELECTORS:
         return _SELECTORS[key]
-    parts: set[bytes] = set()
+    names: set[str] = set()
+    words: set[str] = set()
+    self_calls = False
     for rule in rules:
         for block in (rule.params or {}).get("match", ()):
             needs = _block_needs(block)
             if needs is None:
                 _SELECTORS[key] = None
                 return None
-            parts.update(needs)
-    # `.` spans lines: a pipeline may go on after its `|` on the next line
-    alternatives = b"|".join(b"(?:%s)" % part for part in sorted(parts))
-    selector = re.compile(alternatives, re.S) if parts else None
-    _SELECTORS[key] = selector
+            names |= needs[0]
+            words |= needs[1]
+            self_calls = self_calls or needs[2]
+    selector = _SELECTORS[key] = Selector(names, words, self_calls)
     return selector
 
 
 def prepare(unit: Unit, batch: list[tuple[CompiledRule, Any]]) -> None:
     """The command rules about to run on a unit: only the statements of a long script in
     which one of them may match are walked (once, for all of them)."""
+    rules = [rule for rule, _ in batch]
+    _register(rules)
     found = command_text(unit)
     long_text = found is not None and len(found[0]) >= SELECT_FROM
-    _PREPARED[:] = [unit, _selector([rule for rule, _ in batch]) if long_text else None]
+    _PREPARED[:] = [unit, _selector(rules) if long_text else None]
 
 
 match_command.prepare = prepare  # type: ignore[attr-defined]

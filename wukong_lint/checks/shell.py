@@ -459,13 +459,13 @@ def _after_options(args: tuple[str, ...], takes_value: frozenset[str]) -> tuple[
 
 _CACHE: tuple[str, Script] | None = None
 _SELECTED: tuple[str, Any, Script] | None = None
-_JOINED = bytes.maketrans(b"", b"")
+_JOINED = str.maketrans("", "", "\\'\"")  # quotes and backslashes, removed
 
 
 def parse_script(
     text: str, depth: int = 0, span: tuple[int, int] | None = None, select: Any = None
 ) -> Script:
-    """Parse `text`; with `select` (a compiled bytes regex), only the top-level statements in
+    """Parse `text`; with `select` (a compiled regex), only the top-level statements in
     which it finds something are walked (the tree is built whole: tree-sitter is fast, walking
     it in Python is not). The regex sees a statement with its quotes, backslashes and line
     continuations removed, so `'r'm` and `r\\m` still show the `rm` they run."""
@@ -478,8 +478,8 @@ def parse_script(
         else:
             search = select.search
             for child in tree.root_node.children:
-                piece = source[child.start_byte : child.end_byte]
-                if search(piece.replace(b"\\\n", b"").translate(_JOINED, b"\\'\"")):
+                piece = source[child.start_byte : child.end_byte].decode("utf-8", "replace")
+                if search(piece.replace("\\\n", "").translate(_JOINED)):
                     walker.visit(child)
     return Script(tuple(walker.commands), tuple(walker.functions))
 

@@ -88,11 +88,40 @@ def shell_file_type(path: str) -> str | None:
 
 def _glob(path: str, pattern: str) -> bool:
     """A glob on the path and on its basename (so `*.pem` matches `a/b/c.pem`)."""
+    shape = _GLOB_SHAPES.get(pattern)
+    if shape is None:
+        shape = _GLOB_SHAPES[pattern] = _glob_shape(pattern)
+    form, text = shape
+    # the usual shapes without fnmatch, which compiles a regex per pattern in every run
+    if form == "literal":
+        return path == text or ("/" not in text and path.rsplit("/", 1)[-1] == text)
+    if form == "suffix":  # `*.pem`: `*` matches `/` too, so the basename needs no test
+        return path.endswith(text)
+    if form == "prefix":
+        return path.startswith(text) or (
+            "/" not in text and path.rsplit("/", 1)[-1].startswith(text)
+        )
     if fnmatch.fnmatchcase(path, pattern):
         return True
     if "/" not in pattern:
         return fnmatch.fnmatchcase(path.rsplit("/", 1)[-1], pattern)
     return False
+
+
+_GLOB_SHAPES: dict[str, tuple[str, str]] = {}
+
+
+def _glob_shape(pattern: str) -> tuple[str, str]:
+    def plain(text: str) -> bool:
+        return not any(c in text for c in "*?[")
+
+    if plain(pattern):
+        return "literal", pattern
+    if pattern.startswith("*") and plain(pattern[1:]):
+        return "suffix", pattern[1:]
+    if pattern.endswith("*") and plain(pattern[:-1]):
+        return "prefix", pattern[:-1]
+    return "glob", pattern
 
 
 SLICE = 1 << 20  # characters given to the keyword automaton at a time
