@@ -174,69 +174,77 @@ def in_scope(scope: dict[str, Any], unit: Unit) -> bool:
 
 
 def match_command(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit]:
-    params = rule.params or {}
-    if not in_scope(params.get("scope") or {"agent": "any", "profiles": []}, unit):
+    if _PREPARED[0] is unit:  # found with the other command rules in one pass (prepare)
+        yield from _PREPARED[2].get(rule.id, ())
         return
     found = command_text(unit)
+    select = _selector([rule]) if found is not None and len(found[0]) >= SELECT_FROM else None
+    yield from _run([rule], unit, select).get(rule.id, ())
+
+
+def _run(rules: list[CompiledRule], unit: Unit, select: Any) -> dict[str, list[Hit]]:
+    """The hits of each rule on a unit, in one pass over the commands of its script."""
+    rules = [r for r in rules if in_scope((r.params or {}).get("scope") or _ANY_SCOPE, unit)]
+    found = command_text(unit) if rules else None
     if found is None:
-        return
+        return {}
     text, base = found
-    if _PREPARED[0] is unit:
-        select = _PREPARED[1]
-    else:
-        select = _selector([rule]) if len(text) >= SELECT_FROM else None
     try:
         script = parse(text, select)
     except Exception:  # a parser failure must never end a scan
-        return
-    seen: set[tuple[int, int]] = set()
-    for block in params["match"]:
-        if block["recursive_function"]:
+        return {}
+    results: dict[str, list[Hit]] = {rule.id: [] for rule in rules}
+    seen: dict[str, set[tuple[int, int]]] = {rule.id: set() for rule in rules}
+    for rule in rules:
+        if any(block["recursive_function"] for block in (rule.params or {})["match"]):
             for function in script.functions:
-                if function.calls_itself and (function.start, function.end) not in seen:
-                    seen.add((function.start, function.end))
-                    yield Hit(base + function.start, base + function.end, base + function.start,
-                              base + function.end)  # fmt: skip
+                span = (function.start, function.end)
+                if function.calls_itself and span not in seen[rule.id]:
+                    seen[rule.id].add(span)
+                    results[rule.id].append(
+                        Hit(base + span[0], base + span[1], base + span[0], base + span[1])
+                    )
     # commands first, then only the blocks that can name their program (a long script has
     # hundreds of commands, and most blocks are for one program: git, rm, chmod...)
-    literal, other = _blocks_by_program(params["match"])
+    literal, other = _blocks_by_program(rules)
     for command in script.commands:
         span = (command.start, command.end)
-        if span in seen:
-            continue
-        for block in literal.get(command.name, ()) + other:
-            if block_matches(block, command):
-                seen.add(span)
-                start, end = base + command.start, base + command.end
-                yield Hit(start, end, start, end)
-                break
+        for rule_id, block in literal.get(command.name, ()) + other:
+            if span in seen[rule_id] or not block_matches(block, command):
+                continue
+            seen[rule_id].add(span)
+            start, end = base + command.start, base + command.end
+            results[rule_id].append(Hit(start, end, start, end))
+    return results
 
 
-_BLOCK_INDEX: dict[int, tuple[list[Any], dict[str, tuple[Any, ...]], tuple[Any, ...]]] = {}
+_ANY_SCOPE = {"agent": "any", "profiles": []}
+_BLOCK_INDEX: dict[tuple[str, ...], tuple[dict[str, tuple[Any, ...]], tuple[Any, ...]]] = {}
 
 
-def _blocks_by_program(blocks: list[dict[str, Any]]) -> tuple[dict, tuple]:
-    """The command blocks of a rule by literal program name, and those that any program may
-    match (globs, no program); computed once per rule."""
-    cached = _BLOCK_INDEX.get(id(blocks))
-    if cached is None or cached[0] is not blocks:
+def _blocks_by_program(rules: list[CompiledRule]) -> tuple[dict, tuple]:
+    """(rule id, block) pairs by literal program name, and those that any program may match
+    (globs, no program); computed once per set of rules."""
+    key = tuple(rule.id for rule in rules)
+    cached = _BLOCK_INDEX.get(key)
+    if cached is None:
         literal: dict[str, list[Any]] = {}
         other = []
-        for block in blocks:
-            if block["recursive_function"]:
-                continue
-            names = block["program"]
-            if names and not any(c in p for p in names for c in "*?["):
-                for name in names:
-                    literal.setdefault(name, []).append(block)
-            else:
-                other.append(block)
-        cached = _BLOCK_INDEX[id(blocks)] = (
-            blocks,
+        for rule in rules:
+            for block in (rule.params or {})["match"]:
+                if block["recursive_function"]:
+                    continue
+                names = block["program"]
+                if names and not any(c in p for p in names for c in "*?["):
+                    for name in names:
+                        literal.setdefault(name, []).append((rule.id, block))
+                else:
+                    other.append((rule.id, block))
+        cached = _BLOCK_INDEX[key] = (
             {name: tuple(found) for name, found in literal.items()},
             tuple(other),
         )
-    return cached[1], cached[2]
+    return cached
 
 
 def _is_shell(unit: Unit) -> bool:
@@ -246,7 +254,7 @@ def _is_shell(unit: Unit) -> bool:
 # -- which statements of a long script to walk -------------------------------------------------
 
 _SELECTORS: dict[tuple[str, ...], Any] = {}
-_PREPARED: list[Any] = [None, None]  # (unit, selector) of the rules about to run on it
+_PREPARED: list[Any] = [None, None, {}]  # (unit, selector, hits by rule id) of a prepare()
 SELECT_FROM = 2048  # shorter command texts (a transcript's command line) are walked whole
 _WORD_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 _FUNCTION_NAME = re.compile(r"([^\s(){}|&;]+)\s*$")
@@ -359,13 +367,14 @@ def _selector(rules: list[CompiledRule]) -> Selector | None:
 
 
 def prepare(unit: Unit, batch: list[tuple[CompiledRule, Any]]) -> None:
-    """The command rules about to run on a unit: only the statements of a long script in
-    which one of them may match are walked (once, for all of them)."""
+    """Run the command rules about to run on a unit in one pass; only the statements of a
+    long script in which one of them may match are walked."""
     rules = [rule for rule, _ in batch]
     _register(rules)
     found = command_text(unit)
     long_text = found is not None and len(found[0]) >= SELECT_FROM
-    _PREPARED[:] = [unit, _selector(rules) if long_text else None]
+    select = _selector(rules) if long_text else None
+    _PREPARED[:] = [unit, select, _run(rules, unit, select)]
 
 
 match_command.prepare = prepare  # type: ignore[attr-defined]
