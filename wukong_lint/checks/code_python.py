@@ -74,6 +74,7 @@ TRIGGERS = (
     "read_text", "read_bytes", "debug", "exc_info",
 )  # fmt: skip
 EXC = "exc-object"  # a caught exception object (its text once formatted)
+_SEQUENCES = (ast.List, ast.Tuple, ast.Set)
 
 
 def _dotted(node: ast.AST) -> str | None:
@@ -233,8 +234,17 @@ class Analyser(ast.NodeVisitor):
         """What an expression carries: request input, leaks, open files from request paths."""
         if node is None:
             return set()
-        if isinstance(node, ast.Name):
-            return set(self.lookup(node.id))
+        kind = type(node)
+        if kind is ast.Constant:  # most leaves: nothing to carry, no children to look at
+            return set()
+        if kind is ast.Name:
+            return set(self.lookup(node.id))  # type: ignore[attr-defined]
+        if kind in _SEQUENCES:
+            found: set[str] = set()
+            for element in node.elts:  # type: ignore[attr-defined]
+                if type(element) is not ast.Constant:
+                    found |= self.kinds(element)
+            return found
         if isinstance(node, ast.Attribute):
             if node.attr in ("__name__", "__class__", "__qualname__"):
                 return set()
@@ -293,8 +303,14 @@ class Analyser(ast.NodeVisitor):
                 found = self._as_text(found) if last in TO_TEXT else found - {EXC}
             return found
         found = set()
-        for child in ast.iter_child_nodes(node):
-            found |= self.kinds(child)
+        for name in node._fields:  # ast.iter_child_nodes, without its generator frames
+            value = getattr(node, name, None)
+            if isinstance(value, list):
+                for item in value:
+                    if isinstance(item, ast.AST) and type(item) is not ast.Constant:
+                        found |= self.kinds(item)
+            elif isinstance(value, ast.AST) and type(value) is not ast.Constant:
+                found |= self.kinds(value)
         return found
 
     @staticmethod
