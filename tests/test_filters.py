@@ -101,3 +101,16 @@ def test_lone_surrogates_do_not_stop_the_prefilter():
     text = 'tool said "\ud800" then token ghp_' + "a" * 36
     hits = ruleset._keyword_hits(text)
     assert hits and all(ends is None or ends[-1] < len(text) for ends in hits.values())
+
+
+def test_prefilter_finds_the_same_after_switching_to_its_dfa(monkeypatch):
+    from wukong_lint.engine import rules as rules_module
+    from wukong_lint.engine.loader import load_rules
+
+    text = "password = hunter2x; ghp_ token AKIA xoxb- mongodb:// 日本 sk-proj-\n" * 50
+    before = load_rules()._keyword_hits(text)
+    monkeypatch.setattr(rules_module, "DFA_AFTER", len(text) // 2)
+    ruleset = load_rules()
+    first = ruleset._keyword_hits(text)  # crosses the threshold: the DFA is built
+    second = ruleset._keyword_hits(text)
+    assert before == first == second and before

@@ -125,14 +125,16 @@ def _glob_shape(pattern: str) -> tuple[str, str]:
 
 
 SLICE = 1 << 20  # characters given to the keyword automaton at a time
+DFA_AFTER = 1 << 20  # characters searched before the prefilter builds its faster automaton
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class Prefilter:
     """One Aho-Corasick pass over a lower-cased text finds which rules' keywords occur.
 
-    The automaton is ahocorasick_rs's DFA (the Rust aho-corasick crate): some 8x faster than
-    pyahocorasick's trie on real code, where this pass was the largest cost of a scan."""
+    The automaton is ahocorasick_rs's (the Rust aho-corasick crate); its DFA is some 8x
+    faster than pyahocorasick's trie on real code, where this pass was the largest cost of a
+    folder scan."""
 
     def __init__(self, rules: list[CompiledRule], indexes: Iterable[int]) -> None:
         # Keyword number -> the rules that declared it; the automaton yields keyword numbers.
@@ -142,12 +144,16 @@ class Prefilter:
                 table.setdefault(keyword, []).append(index)
         self.keyword_rules = list(table.values())
         self.longest = max((len(k) for k in table), default=1)
+        self.keywords = list(table)
         self.automaton: Any = None
+        self.scanned = 0  # characters searched so far
         if table:
             import ahocorasick_rs
 
+            # a contiguous NFA builds in 0.2 ms; the DFA (2.4x faster to search, 1.2 ms to
+            # build) pays off once a scan has read a megabyte, so a pre-commit run skips it
             self.automaton = ahocorasick_rs.AhoCorasick(
-                list(table), implementation=ahocorasick_rs.Implementation.DFA
+                self.keywords, implementation=ahocorasick_rs.Implementation.ContiguousNFA
             )
 
     def _matches(self, lowered: str) -> list[tuple[int, int, int]]:
@@ -155,6 +161,13 @@ class Prefilter:
 
         A big text is fed in slices (each overlapping the previous by a keyword's length) so
         that the automaton's working copy of it stays small."""
+        self.scanned += len(lowered)
+        if self.scanned > DFA_AFTER and self.scanned - len(lowered) <= DFA_AFTER:
+            import ahocorasick_rs
+
+            self.automaton = ahocorasick_rs.AhoCorasick(
+                self.keywords, implementation=ahocorasick_rs.Implementation.DFA
+            )
         find = self.automaton.find_matches_as_indexes
         if len(lowered) <= SLICE:
             return find(lowered, overlapping=True)
