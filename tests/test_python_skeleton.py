@@ -8,6 +8,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from wukong_lint.checks import code_python
 from wukong_lint.checks.code_python import _line_starts, match_python
@@ -135,3 +137,42 @@ def test_the_module_example_finds_the_same_both_ways():
     assert ("injection.shell-command", 14) in with_skeleton
     assert ("injection.sql-format", 29) in with_skeleton
     assert with_skeleton == _whole_file_findings(ruleset, "svc.py", MODULE)
+
+
+def _top_level_snippets() -> list[str]:
+    """Every top-level statement (decorators included) of the Python fixtures."""
+    snippets = []
+    for path in sorted(FIXTURES.rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        try:
+            tree = ast.parse(text)
+        except SyntaxError:
+            continue
+        lines = text.splitlines(keepends=True)
+        for node in tree.body:
+            first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
+            snippets.append("".join(lines[first - 1 : node.end_lineno]))
+    return snippets
+
+
+SNIPPETS = _top_level_snippets()
+ODD = [
+    'HELP = """\nusage: tool [options]\ndef not_code():\n"""\n',
+    "class Empty:\n    pass\n",
+    "if True:\n    def nested(cmd):\n        os.system(cmd)\n",
+    "# a comment at column 0\n",
+    "x = (\n1 +\n2)\n",
+]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(SNIPPETS + ODD), min_size=1, max_size=12))
+def test_random_modules_find_the_same_on_the_skeleton(parts: list[str]):
+    ruleset = load_rules().select(lambda r: r.kind == "python")
+    text = "import os\nimport subprocess\nfrom flask import Flask, request, jsonify\n\n" + (
+        "\n\n".join(parts)
+    )
+    code_python._cache[0] = None
+    assert _findings_by_rule(ruleset, "app.py", text) == _whole_file_findings(
+        ruleset, "app.py", text
+    )
