@@ -262,17 +262,22 @@ _FUNCTION_NAME = re.compile(r"([^\s(){}|&;]+)\s*$")
 
 class Selector:
     """Finds the statements of a script in which some block of a set of rules may match: one
-    keyword automaton pass (program names must stand as words: not `rm` in `form`), plus a
-    look for a function calling itself when a fork-bomb rule is in the set."""
+    keyword automaton pass (program names must stand as words: not `rm` in `form`; some only
+    count with a pipe or a substitution in the statement), plus a look for a function calling
+    itself when a fork-bomb rule is in the set."""
 
-    def __init__(self, names: set[str], words: set[str], self_calls: bool) -> None:
+    def __init__(self, names: dict[str, set[str]], words: set[str], self_calls: bool) -> None:
         import ahocorasick_rs
 
-        self.keys = sorted(names | words)
-        self.names = [key in names for key in self.keys]
+        self.keys = sorted(set(names) | words)
+        # per key: None (a word: any occurrence will do), or for a program name what else the
+        # statement needs, one of: "name" (nothing), "|" (a pipe), "$(" (a substitution)
+        self.needs = [None if key in words else frozenset(names[key]) for key in self.keys]
         self.self_calls = self_calls
         self.automaton = (
-            ahocorasick_rs.AhoCorasick(self.keys, implementation=ahocorasick_rs.Implementation.DFA)
+            ahocorasick_rs.AhoCorasick(
+                self.keys, implementation=ahocorasick_rs.Implementation.ContiguousNFA
+            )
             if self.keys
             else None
         )
@@ -282,13 +287,21 @@ class Selector:
             for number, start, end in self.automaton.find_matches_as_indexes(
                 piece, overlapping=True
             ):
-                if not self.names[number]:
+                needs = self.needs[number]
+                if needs is None:
                     return True
                 before = piece[start - 1] if start else " "
                 after = piece[end] if end < len(piece) else " "
-                if before not in _WORD_CHARS and before != "." and after not in _WORD_CHARS:
+                if before in _WORD_CHARS or before == "." or after in _WORD_CHARS:
+                    continue
+                if "name" in needs or ("|" in needs and "|" in piece):
+                    return True
+                if "$(" in needs and any(s in piece for s in _SUBSTITUTIONS):
                     return True
         return self.self_calls and _may_call_itself(piece)
+
+
+_SUBSTITUTIONS = ("$(", "<(", ">(", "`")
 
 
 def _may_call_itself(piece: str) -> bool:
@@ -321,26 +334,28 @@ def _calls_itself(piece: str, name: str) -> bool:
     return False
 
 
-def _block_needs(block: dict[str, Any]) -> tuple[set[str], set[str], bool] | None:
-    """(program names, words, a self-call) of which one appears in any statement where `block`
-    may match a command, its quotes and backslashes removed; None when any statement may."""
+def _block_needs(block: dict[str, Any]) -> tuple[dict[str, str], set[str], bool] | None:
+    """(program names with what else they need, words, a self-call) of which one appears in
+    any statement where `block` may match a command, its quotes and backslashes removed;
+    None when any statement may."""
     if block["recursive_function"]:
-        return set(), set(), True
+        return {}, set(), True
     if block.get("words"):
-        return set(), set(block["words"]), False
+        return {}, set(block["words"]), False
     programs = block["program"] or []
-    for programs_run in (block["substitution_from"], block["stdin_from"]):
-        if programs_run:  # rarer than the program they feed (`curl` rather than `sh`)
-            return set(programs_run), set(), False
+    if block["stdin_from"]:  # the feeding program (`curl` rather than `sh`), and a pipe
+        return dict.fromkeys(block["stdin_from"], "|"), set(), False
+    if block["substitution_from"]:
+        return dict.fromkeys(block["substitution_from"], "$("), set(), False
     if programs and not any(c in p for p in programs for c in "*?["):
-        return set(programs), set(), False
+        return dict.fromkeys(programs, "name"), set(), False
     if block["redirect_to"]:
-        return set(), {">"}, False
+        return {}, {">"}, False
     if block["via"]:
-        return set(block["via"]), set(), False
+        return dict.fromkeys(block["via"], "name"), set(), False
     prefixes = {re.split(r"[*?\[]", p)[0] for p in programs}
     if programs and all(prefixes):  # `mkfs.*`: its literal start
-        return set(), prefixes, False
+        return {}, prefixes, False
     return None
 
 
@@ -350,7 +365,7 @@ def _selector(rules: list[CompiledRule]) -> Selector | None:
     key = tuple(rule.id for rule in rules)
     if key in _SELECTORS:
         return _SELECTORS[key]
-    names: set[str] = set()
+    names: dict[str, set[str]] = {}
     words: set[str] = set()
     self_calls = False
     for rule in rules:
@@ -359,7 +374,8 @@ def _selector(rules: list[CompiledRule]) -> Selector | None:
             if needs is None:
                 _SELECTORS[key] = None
                 return None
-            names |= needs[0]
+            for name, need in needs[0].items():
+                names.setdefault(name, set()).add(need)  # any of its blocks' needs will do
             words |= needs[1]
             self_calls = self_calls or needs[2]
     selector = _SELECTORS[key] = Selector(names, words, self_calls)
