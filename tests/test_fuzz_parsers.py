@@ -56,6 +56,39 @@ def test_shell_parser_never_raises(text):
             assert isinstance(argv, tuple)
 
 
+@FUZZ
+@given(shell_text)
+def test_statement_selection_never_raises_and_selects_a_subset(text):
+    from wukong_lint.checks.commands import _selector
+
+    rules = [r for r in load_rules().rules if r.kind == "command" and "file" in r.applies_to]
+    selected = parse_script(text, select=_selector(rules))
+    every = parse_script(text)
+    assert set(selected.commands) <= set(every.commands)
+
+
+PYTHON_PIECES = [
+    "def f(x):\n", "    os.system(x)\n", "class A(View):\n", "    def get(self, request):\n",
+    "        cursor.execute('SELECT ' + request.GET['q'])\n", '"""\n', "'''\n",
+    "@app.route('/')\n", "x = (\n", ")\n", "\tpass\n", "# comment\n", "\n", "async def g():\n",
+    "  eval(y)\n", "if True:\n", "else:\n", "\r\n", "\x0c", "中文 = 1\n", "\\\n",
+]  # fmt: skip
+
+
+@FUZZ
+@given(st.lists(st.sampled_from(PYTHON_PIECES), max_size=40).map("".join))
+def test_python_skeleton_never_raises_and_keeps_lines(text):
+    from wukong_lint.checks.code_python import _line_starts
+    from wukong_lint.checks.python_skeleton import skeleton
+    from wukong_lint.model import Source, Unit
+
+    offsets = sorted(i for i in range(len(text)) if text.startswith(("system", "execute"), i))
+    shape = skeleton(text, offsets, _line_starts(text))
+    assert shape.text.count("\n") == text.count("\n")
+    _, errors = scan_unit(load_rules(), Unit("app.py", text, Source(kind="file")))
+    assert errors == []
+
+
 def test_shell_parser_deep_nesting():
     for text in ["bash -c " * 300 + "'rm -rf /'", "$(" * 2000 + "ls" + ")" * 2000,
                  "(" * 3000 + "ls" + ")" * 3000, "{ " * 2000 + "ls;" + " }" * 2000]:  # fmt: skip

@@ -176,3 +176,11 @@ def test_random_modules_find_the_same_on_the_skeleton(parts: list[str]):
     assert _findings_by_rule(ruleset, "app.py", text) == _whole_file_findings(
         ruleset, "app.py", text
     )
+
+
+def test_an_indented_fragment_still_gets_the_line_rules():
+    ruleset = load_rules().select(lambda r: r.kind == "python")
+    code_python._cache[0] = None
+    text = "        cmd = 'ls ' + name\n        os.system(cmd)\n"
+    found = _findings_by_rule(ruleset, "fragment.py", text)
+    assert ("injection.shell-command", 2) in found

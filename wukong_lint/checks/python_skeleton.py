@@ -9,7 +9,8 @@ same places as the analysis of the file.
 Statement starts are found by indentation alone (no tokenizer), which a multi-line string or a
 bracket continuation at the same indentation can fool: a piece with an odd number of triple
 quotes is merged with the next one, and a skeleton that does not parse is no loss — the caller
-parses the whole file instead.
+parses the whole file instead. (A file whose only syntax errors sit in blanked functions, say
+Python 2 `print` statements, is thus analysed on its syntax tree rather than by line rules.)
 """
 
 from __future__ import annotations
@@ -131,8 +132,12 @@ def skeleton(text: str, offsets: list[int], newlines: list[int]) -> Skeleton:
         starts.insert(0, 0)
     out: list[str] = []
     pieces: list[Piece] = []
-    if starts and starts[0] > 0:  # comments and blank lines before the first statement
-        out.append(text[: starts[0]])
+    # what comes before the first statement (comments, blank lines, or an indented fragment
+    # that will not parse: the caller then falls back on line rules) is kept as it is
+    first = starts[0] if starts else len(text)
+    if first:
+        out.append(text[:first])
+        pieces.append(Piece(0, first, False))
     for start, head, end in _statements(src, starts, len(text), 0):
         if text.startswith(_DEF, head):
             parts = [(start, end, True, has_keyword(offsets, start, end))]
