@@ -107,6 +107,15 @@ def _program_matches(patterns: list[str], name: str) -> bool:
 
 
 def block_matches(block: dict[str, Any], command: Command) -> bool:
+    # the cheap refusals first: a block for any program that writes a file, say, is asked
+    # about every command of a script, and most commands redirect nothing
+    if (
+        (block["redirect_to"] and not command.redirects)
+        or (block["stdin_from"] and not command.stdin_from)
+        or (block["substitution_from"] and not command.substitutions)
+        or (block["via"] and not command.via)
+    ):
+        return False
     name = command.name
     if block["program"] and not _program_matches(block["program"], name):
         return False
