@@ -16,7 +16,9 @@ a comment stay examples).
 
 from __future__ import annotations
 
+import bisect
 import functools
+import itertools
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -136,7 +138,7 @@ def is_valid_id(anchor_id: str) -> bool:
     return VALID_ID.match(anchor_id) is not None
 
 
-@dataclass
+@dataclass(slots=True)
 class FieldEntry:
     key: str  # a FIELDS key, or "" for an unknown field
     label: str
@@ -144,18 +146,19 @@ class FieldEntry:
     line: int  # index of the label line
     start: int  # offsets of the label line
     end: int
-    # how to tell whether the value is empty, computed when asked (lint only)
-    value: tuple[Any, str, range] | None = field(default=None, repr=False)
+    # where the value is: (doc, value start column, the next label line or the anchor's
+    # end, the anchor's end); whether it is empty is computed when asked (lint only)
+    value: tuple[Any, int, int, int] | None = field(default=None, repr=False)
     _empty: bool | None = field(default=None, repr=False)
 
     @property
     def empty(self) -> bool:
         if self._empty is None:
-            self._empty = self.value is not None and _value_empty(*self.value)
+            self._empty = self.value is not None and _value_empty(self, *self.value)
         return self._empty
 
 
-@dataclass
+@dataclass(slots=True)
 class Anchor:
     id: str
     title: str
@@ -225,6 +228,7 @@ class Doc:
     markers: list[tuple[str, str, int]] = field(default_factory=list)  # (kind, START|END, line)
     heads: dict[int, tuple[int, str]] = field(default_factory=dict)  # line -> (level, text)
     newline: str = "\n"
+    _field_lines: list[int] | None = field(default=None, repr=False)
 
     def line_end(self, i: int) -> int:
         return self.offsets[i] + len(self.lines[i])
@@ -270,11 +274,8 @@ def split_lines(text: str) -> list[str]:
 
 def parse(text: str) -> Doc:
     lines = split_lines(text)
-    offsets = []
-    pos = 0
-    for line in lines:
-        offsets.append(pos)
-        pos += len(line)
+    offsets = list(itertools.accumulate(map(len, lines), initial=0))
+    offsets.pop()
     crlf = text.count("\r\n")
     doc = Doc(text, lines, offsets, ["text"] * len(lines))
     if crlf and crlf * 2 > text.count("\n"):
@@ -284,12 +285,70 @@ def parse(text: str) -> Doc:
     return doc
 
 
+def _positions(text: str, needle: str) -> list[int]:
+    found = []
+    pos = text.find(needle)
+    while pos >= 0:
+        found.append(pos)
+        pos = text.find(needle, pos + 1)
+    return found
+
+
+def _lines_at(doc: Doc, positions: list[int]) -> list[int]:
+    """The sorted, distinct indexes of the lines holding these offsets."""
+    offsets = doc.offsets
+    return sorted({bisect.bisect_right(offsets, pos) - 1 for pos in positions})
+
+
+def _role_candidates(doc: Doc) -> list[int]:
+    """The lines that may open or close a code fence, a comment or a block (a superset)."""
+    text = doc.text
+    positions = _positions(text, "<!--") + _positions(text, "-->")
+    for fence in ("```", "~~~"):
+        for pos in _positions(text, fence):
+            start = text.rfind("\n", 0, pos) + 1
+            if not text[start:pos].strip(" "):
+                positions.append(pos)
+    return _lines_at(doc, positions)
+
+
+def heading(raw: str) -> tuple[int, str] | None:
+    """(level, text) of an ATX heading line (without its "\\n"), or None."""
+    if raw[:1] != "#":
+        return None
+    rest = raw.lstrip("#")
+    level = len(raw) - len(rest)
+    if level > 6 or rest[:1] not in (" ", "\t") or not rest:
+        return None
+    if rest[-1:] == "\r":
+        rest = rest[:-1]
+    return level, rest.strip(" \t")
+
+
 def _roles(doc: Doc) -> None:
+    """The role of each line. Only the lines `_ROLE_CANDIDATE` finds can open or close a
+    fence, comment or block; every other line takes the role of the state it is in."""
     role = doc.role
+    lines = doc.lines
     fence: str | None = None
     in_comment = False
     open_block: Block | None = None
-    for i, line in enumerate(doc.lines):
+    previous = -1
+    for i in _role_candidates(doc):
+        if previous + 1 < i:  # the lines in between keep the current state
+            state = (
+                "block"
+                if open_block is not None
+                else "fence"
+                if fence is not None
+                else "comment"
+                if in_comment
+                else None
+            )
+            if state is not None:
+                role[previous + 1 : i] = [state] * (i - previous - 1)
+        previous = i
+        line = lines[i]
         marker = MARKER.match(line) if fence is None and not in_comment and "<!--" in line else None
         if marker:
             kind, edge = marker.group(1), marker.group(2)
@@ -301,7 +360,7 @@ def _roles(doc: Doc) -> None:
                 open_block = None
             continue
         if marker and marker.group(2) == "START":
-            open_block = Block(marker.group(1), i, len(doc.lines) - 1, False)
+            open_block = Block(marker.group(1), i, len(lines) - 1, False)
             doc.blocks.append(open_block)
             role[i] = "block"
             continue
@@ -330,12 +389,28 @@ def _roles(doc: Doc) -> None:
             role[i] = "comment"
             if "-->" not in stripped[4:]:
                 in_comment = True
+    n = len(lines)
+    if previous + 1 < n:
+        state = (
+            "block"
+            if open_block is not None
+            else "fence"
+            if fence is not None
+            else "comment"
+            if in_comment
+            else None
+        )
+        if state is not None:
+            role[previous + 1 : n] = [state] * (n - previous - 1)
     heads = doc.heads
-    for i, line in enumerate(doc.lines):
-        if line[:1] == "#" and role[i] == "text":
-            m = HEADING.match(line.rstrip("\n"))
-            if m:
-                heads[i] = (len(m.group(1)), m.group(2))
+    starts = _positions(doc.text, "\n#")
+    if doc.text[:1] == "#":
+        starts.insert(0, -1)
+    for i in _lines_at(doc, [pos + 1 for pos in starts]):
+        if role[i] == "text":
+            head = heading(lines[i].rstrip("\n"))
+            if head is not None:
+                heads[i] = head
     for block in doc.blocks:
         block.start = doc.offsets[block.first]
         block.end = doc.line_end(block.last)
@@ -343,10 +418,6 @@ def _roles(doc: Doc) -> None:
             m = SIGNATURE.match(doc.lines[block.first + 1].rstrip("\n"))
             if m:
                 block.signature = m.group(1)
-
-
-def _heading(doc: Doc, i: int) -> tuple[int, str] | None:
-    return doc.heads.get(i)
 
 
 def _compact_start(doc: Doc, i: int) -> re.Match[str] | None:
@@ -366,17 +437,24 @@ def _compact_start(doc: Doc, i: int) -> re.Match[str] | None:
 
 def _structure(doc: Doc) -> None:
     n = len(doc.lines)
+    lines, role, heads = doc.lines, doc.role, doc.heads
+    # the only lines that can start an anchor or a section, or end a full-form anchor
+    starts = {i for i, line in enumerate(lines) if line[:1] == "[" or line[:3] == "**["}
+    cands = sorted(starts.union(heads, (b.first for b in doc.blocks)))
     section: Section | None = None
     i = 0
-    while i < n:
-        head = _heading(doc, i)
+    k = 0
+    while k < len(cands):
+        i = cands[k]
+        k += 1
+        head = heads.get(i)
         if head is not None:
             level, htext = head
-            m = ANCHOR_TITLE.match(htext)
+            m = ANCHOR_TITLE.match(htext) if "[" in htext else None
             if m:
-                end = _full_end(doc, i + 1, level)
+                end = _full_end(doc, i + 1, level, cands, k)
                 doc.anchors.append(_make_anchor(doc, i, end, m, "full", level, section))
-                i = end
+                k = bisect.bisect_left(cands, end, k)
                 continue
             kind = section_type(htext)
             if kind is not None:
@@ -384,13 +462,12 @@ def _structure(doc: Doc) -> None:
                 doc.sections.append(section)
             elif section is not None and level <= section.level:
                 section = None
-            i += 1
             continue
-        m = _compact_start(doc, i)
+        m = _compact_start(doc, i) if i in starts else None
         if m:
             end = i + 1
-            while end < n and doc.role[end] == "text":
-                line = doc.lines[end]
+            while end < n and role[end] == "text":
+                line = lines[end]
                 if line.lstrip(" \t").startswith(("-", "*", "+")) or (
                     line[:2] in ("  ", "\t") and line.strip()
                 ):
@@ -398,23 +475,25 @@ def _structure(doc: Doc) -> None:
                 else:
                     break
             doc.anchors.append(_make_anchor(doc, i, end, m, "compact", 0, section))
-            i = end
-            continue
-        i += 1
+            k = bisect.bisect_left(cands, end, k)
 
 
-def _full_end(doc: Doc, i: int, level: int) -> int:
-    n = len(doc.lines)
-    while i < n:
-        if doc.role[i] == "block":
-            return i
-        head = _heading(doc, i)
-        if head is not None and (head[0] <= level or ANCHOR_TITLE.match(head[1])):
-            return i
-        if _compact_start(doc, i):
-            return i
-        i += 1
-    return n
+def _full_end(doc: Doc, i: int, level: int, cands: list[int], k: int) -> int:
+    """Where a full-form anchor whose body starts at line i ends: the next block, heading of
+    its level or higher, anchor heading or compact anchor (cands[k:] are the lines after
+    its heading that may be one of those)."""
+    heads = doc.heads
+    role = doc.role
+    for j in itertools.islice(cands, k, None):
+        if role[j] == "block":
+            return j
+        head = heads.get(j)
+        if head is not None:
+            if head[0] <= level or ("[" in head[1] and ANCHOR_TITLE.match(head[1])):
+                return j
+        elif _compact_start(doc, j):
+            return j
+    return len(doc.lines)
 
 
 def _make_anchor(
@@ -442,34 +521,67 @@ def _make_anchor(
     return anchor
 
 
-def _value_empty(doc: Doc, first_value: str, lines: range) -> bool:
-    chunks = [first_value]
-    for j in lines:
-        if doc.role[j] == "comment":
+def _value_empty(entry: FieldEntry, doc: Doc, col: int, stop: int, last: int) -> bool:
+    j = entry.line
+    if entry.style == "heading":
+        level = len(doc.lines[j]) - len(doc.lines[j].lstrip("#"))
+        for k in range(j + 1, stop):
+            head = doc.heads.get(k)
+            if head is not None and head[0] <= level:
+                stop = k
+                break
+    elif entry.style == "bullet":
+        stop = j + 1
+        while stop < last and doc.lines[stop][:1] in (" ", "\t") and doc.lines[stop].strip():
+            stop += 1
+    chunks = [doc.content(j)[col:]]
+    for k in range(j + 1, stop):
+        if doc.role[k] == "comment":
             continue
-        chunks.append(doc.lines[j])
+        chunks.append(doc.lines[k])
     text = COMMENT_SPAN.sub("", "".join(chunks))
     text = re.sub(r"\{[^{}\n]*\}", "", text)  # template placeholders
     words = re.sub(r"[\s\-*_>|`#.:：…]+", "", text).casefold()
     return words in ("", "todo", "tbd", "待补充", "待定", "无内容")
 
 
+_BULLET_START = re.compile(r"\n[ \t]*[-*+]")
+
+
+def _field_candidates(doc: Doc) -> list[int]:
+    """The sorted lines that may be a field label: headings, lines with `**`, bullets."""
+    if doc._field_lines is None:
+        text = doc.text
+        positions = _positions(text, "**")
+        positions += [m.end() - 1 for m in _BULLET_START.finditer(text)]
+        if text[:1] in ("-", "*", "+", " ", "\t"):
+            positions.append(0)
+        doc._field_lines = sorted(set(_lines_at(doc, positions)).union(doc.heads))
+    return doc._field_lines
+
+
 def _fields(doc: Doc, anchor: Anchor) -> None:
-    """Field sections, metadata lines and their values inside one anchor."""
+    """Field sections, metadata lines and where their values are, inside one anchor."""
     labels: list[tuple[int, FieldEntry | None, int]] = []  # (line, entry, value start col)
     heads = doc.heads
     role = doc.role
-    for j in range(anchor.first + 1, anchor.last):
-        if role[j] != "text":
-            continue
+    lines = doc.lines
+    offsets = doc.offsets
+    fields = anchor.fields
+    candidates = _field_candidates(doc)
+    first = bisect.bisect_right(candidates, anchor.first)
+    stop = bisect.bisect_left(candidates, anchor.last, first)
+    for j in candidates[first:stop]:
+        line = lines[j]
         head = heads.get(j)
-        line = doc.lines[j]
-        if head is None and (
-            "**" not in line
-            and not (line.lstrip(" \t")[:1] in ("-", "*", "+") and (":" in line or "：" in line))
-        ):
-            continue
-        raw = doc.content(j)
+        if head is None:
+            if "**" not in line and not (
+                (":" in line or "：" in line) and line.lstrip(" \t")[:1] in ("-", "*", "+")
+            ):
+                continue
+            if role[j] != "text":
+                continue
+        raw = line.rstrip("\n").rstrip("\r")
         if head is not None:
             key = label_key(head[1])
             entry = FieldEntry(
@@ -477,10 +589,10 @@ def _fields(doc: Doc, anchor: Anchor) -> None:
                 head[1],
                 "heading",
                 j,
-                doc.offsets[j],
-                doc.offsets[j] + len(raw),
+                offsets[j],
+                offsets[j] + len(raw),
             )
-            anchor.fields.append(entry)
+            fields.append(entry)
             labels.append((j, entry, len(raw)))
             continue
         m = BOLD_FIELD.match(raw) if "**" in raw else None
@@ -499,33 +611,16 @@ def _fields(doc: Doc, anchor: Anchor) -> None:
             if m is not None:  # an unknown bold field ends the previous value
                 labels.append((j, None, len(raw)))
             continue
-        vstart = doc.offsets[j] + value_col
+        vstart = offsets[j] + value_col
         if key in METADATA:
             setattr(anchor, "meta_id" if key == "id" else key, (value, vstart, vstart + len(value)))
             labels.append((j, None, len(raw)))
             continue
-        entry = FieldEntry(
-            key, label, "bold" if m is not None else "bullet", j, doc.offsets[j], vstart
-        )
-        anchor.fields.append(entry)
+        entry = FieldEntry(key, label, "bold" if m is not None else "bullet", j, offsets[j], vstart)
+        fields.append(entry)
         labels.append((j, entry, value_col))
-    for index, (j, entry, col) in enumerate(labels):
-        if entry is None:
-            continue
-        stop = labels[index + 1][0] if index + 1 < len(labels) else anchor.last
-        if entry.style == "heading":
-            level = len(doc.lines[j]) - len(doc.lines[j].lstrip("#"))
-            for k in range(j + 1, stop):
-                head = heads.get(k)
-                if head is not None and head[0] <= level:
-                    stop = k
-                    break
-        if entry.style == "bullet":
-            stop = j + 1
-            while (
-                stop < anchor.last
-                and doc.lines[stop][:1] in (" ", "\t")
-                and doc.lines[stop].strip()
-            ):
-                stop += 1
-        entry.value = (doc, doc.content(j)[col:], range(j + 1, stop))
+    last = anchor.last
+    for index, (_, entry, col) in enumerate(labels):
+        if entry is not None:
+            stop = labels[index + 1][0] if index + 1 < len(labels) else last
+            entry.value = (doc, col, stop, last)
