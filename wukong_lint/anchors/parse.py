@@ -484,7 +484,8 @@ def _full_end(doc: Doc, i: int, level: int, cands: list[int], k: int) -> int:
     its heading that may be one of those)."""
     heads = doc.heads
     role = doc.role
-    for j in itertools.islice(cands, k, None):
+    for index in range(k, len(cands)):
+        j = cands[index]
         if role[j] == "block":
             return j
         head = heads.get(j)
