@@ -18,7 +18,6 @@ from wukong_lint.anchors.parse import (
     BOLD_FIELD,
     BULLET_FIELD,
     FIELD_LABELS,
-    HEADING,
     HR,
     MARKER,
     TYPE_NAMES,
@@ -27,6 +26,7 @@ from wukong_lint.anchors.parse import (
     Anchor,
     Block,
     Doc,
+    heading,
     label_key,
     parse,
 )
@@ -235,9 +235,20 @@ def _content(line: str) -> tuple[str, str]:
     return line, ""
 
 
-def _fix_line(doc: Doc, i: int, in_anchor: bool) -> str:
-    """The canonical spelling of one text line of an anchor (same words)."""
-    line = doc.lines[i]
+# The output of fmt is a list of items: a line (kept as it is), BLANK (a blank line that is
+# ours to collapse and trim), or a 1-tuple holding a protected blank line (a blank line of a
+# code fence, comment or user block: kept byte for byte).
+BLANK = None
+Item = str | tuple[str] | None
+
+
+def _protected(line: str) -> Item:
+    return line if line.strip() else (line,)
+
+
+def _fix_line(line: str, in_anchor: bool, nl: str) -> str:
+    """The canonical spelling of one text line (same words): headings everywhere; field
+    labels, status and date values inside anchors."""
     if line[:1] != "#" and (
         not in_anchor
         or (
@@ -247,20 +258,16 @@ def _fix_line(doc: Doc, i: int, in_anchor: bool) -> str:
     ):
         return line
     raw, end = _content(line)
-    end = end or doc.newline
+    end = end or nl
     if raw.startswith("#"):
-        m = HEADING.match(raw)
-        if m:
-            text = m.group(2)
+        head = heading(raw)
+        if head is not None:
+            text = head[1]
             if label_key(text) is not None:
                 text = canonical_label(text)
-            return f"{m.group(1)} {text}{end}"
+            return f"{'#' * head[0]} {text}{end}"
         return line
     if not in_anchor:
-        return line
-    if "**" not in raw and not (
-        raw.lstrip(" \t")[:1] in ("-", "*", "+") and (":" in raw or "：" in raw)
-    ):
         return line
     m = BOLD_FIELD.match(raw)
     if m and (m.group(3) or m.group(4)):
@@ -282,14 +289,41 @@ def _fix_line(doc: Doc, i: int, in_anchor: bool) -> str:
     return line
 
 
-def _anchor_lines(doc: Doc, a: Anchor) -> tuple[list[tuple[str, bool]], bool]:
-    """The canonical lines of one anchor ((line, protected) pairs) and whether its body
-    ended with a horizontal rule (the file's separator between anchors)."""
+class _Fixer:
+    """`_fix_line` memoized for one document (a file repeats its labels and statuses)."""
+
+    def __init__(self, nl: str) -> None:
+        self.nl = nl
+        self.inside: dict[str, tuple[Item, bool]] = {}
+        self.outside: dict[str, Item] = {}
+
+    def anchor_line(self, line: str) -> tuple[Item, bool]:
+        """The item for a text line of an anchor body, and whether it is a heading."""
+        hit = self.inside.get(line)
+        if hit is None:
+            fixed = _fix_line(line, True, self.nl)
+            is_heading = fixed[:1] == "#" and heading(_content(fixed)[0]) is not None
+            hit = self.inside[line] = (fixed if fixed.strip() else BLANK, is_heading)
+        return hit
+
+    def text_line(self, line: str) -> Item:
+        if line[:1] != "#":
+            return line if line.strip() else BLANK
+        hit = self.outside.get(line)
+        if hit is None:
+            hit = self.outside[line] = _fix_line(line, False, self.nl)
+        return hit
+
+
+def _anchor_lines(doc: Doc, a: Anchor, fixer: _Fixer) -> tuple[list[Item], bool]:
+    """The canonical lines of one anchor and whether its body ended with a horizontal rule
+    (the file's separator between anchors)."""
     nl = doc.newline
+    role, lines = doc.role, doc.lines
     last = a.last
     had_rule = False
-    while last > a.first + 1 and doc.role[last - 1] == "text":
-        raw = doc.lines[last - 1]
+    while last > a.first + 1 and role[last - 1] == "text":
+        raw = lines[last - 1]
         if not raw.strip():
             last -= 1
         elif HR.match(raw.rstrip("\n")):
@@ -297,38 +331,37 @@ def _anchor_lines(doc: Doc, a: Anchor) -> tuple[list[tuple[str, bool]], bool]:
             last -= 1
         else:
             break
-    first_line = doc.lines[a.first]
-    _, end = _content(first_line)
-    head_raw = _content(first_line)[0]
-    hashes = "#" * a.level
+    head_raw, end = _content(lines[a.first])
     # the heading's own text after the ID (separators included), so a re-parse is stable
     after = head_raw[head_raw.index(f"[{a.id}]") + len(a.id) + 2 :]
     if after.startswith("**") and f"**[{a.id}]" in head_raw:
         after = after[2:]
     after = after.strip(" \t")
     title = f" {after}" if after else ""
-    if a.form == "full":
-        out = [(f"{hashes} [{a.id}]{title}{end or nl}", False)]
+    full = a.form == "full"
+    out: list[Item]
+    if full:
+        out = [f"{'#' * a.level} [{a.id}]{title}{end or nl}"]
         if a.first + 1 < last:
-            out.append((nl, False))
+            out.append(BLANK)
     else:
         lead = head_raw[: len(head_raw) - len(head_raw.lstrip())]
-        out = [(f"{lead}[{a.id}]{title}{end or nl}", False)]
-    role, lines = doc.role, doc.lines
+        out = [f"{lead}[{a.id}]{title}{end or nl}"]
+    append = out.append
     for i in range(a.first + 1, last):
         line = lines[i]
         if role[i] != "text":
-            out.append((line, True))
+            append(line if line.strip() else (line,))
             continue
         first = line[:1]
         if first != "#" and "**" not in line and first not in ("-", "*", "+", " ", "\t"):
-            out.append((line, False))  # plain text: nothing to normalise
+            append(line if line.strip() else BLANK)  # plain text: nothing to normalise
             continue
-        line = _fix_line(doc, i, True)
-        if a.form == "full" and line.startswith("#") and HEADING.match(_content(line)[0]):
-            out += [(nl, False), (line, False), (nl, False)]
+        fixed, is_heading = fixer.anchor_line(line)
+        if full and is_heading:
+            out += (BLANK, fixed, BLANK)
         else:
-            out.append((line, False))
+            append(fixed)
     return out, had_rule
 
 
@@ -336,19 +369,50 @@ def _runs(doc: Doc) -> list[list[Anchor]]:
     """Anchors of one heading level (or all compact) that follow each other with nothing but
     blank lines and rules between them: the groups fmt sorts."""
     runs: list[list[Anchor]] = []
+    lines, role = doc.lines, doc.role
     for a in doc.anchors:
         if runs:
             prev = runs[-1][-1]
-            gap = range(prev.last, a.first)
             if prev.level == a.level and all(
-                doc.role[i] == "text"
-                and (not doc.lines[i].strip() or HR.match(doc.lines[i].rstrip("\n")))
-                for i in gap
+                role[i] == "text" and (not lines[i].strip() or HR.match(lines[i].rstrip("\n")))
+                for i in range(prev.last, a.first)
             ):
                 runs[-1].append(a)
                 continue
         runs.append([a])
     return runs
+
+
+def _index_target(doc: Doc, force: bool) -> tuple[Block | None, str | None]:
+    """The MACHINE_BLOCK that receives the index (None: create one), or why fmt refuses."""
+    machine = [b for b in doc.blocks if b.kind == "MACHINE"]
+    ours = [b for b in machine if b.signature is not None]
+    if ours:
+        target = ours[0]
+        if hand_edited(doc, target) and not force:
+            return None, (
+                f"line {target.first + 1}: the MACHINE_BLOCK index was edited by hand "
+                "since it was generated (--force overwrites it)"
+            )
+        return target, None
+    empty = [b for b in machine if not "".join(doc.lines[b.first + 1 : b.last]).strip()]
+    if empty:
+        return empty[0], None
+    if not machine:
+        return None, None
+    target = machine[0]
+    inner = "".join(doc.lines[target.first + 1 : target.last])
+    if re.search(r"^\s*#{1,6}\s+\[[A-Za-z]{1,3}-?\d+\]", inner, re.M):
+        return None, (
+            f"line {target.first + 1}: the MACHINE_BLOCK holds anchor definitions; "
+            "move them out of the block first"
+        )
+    if not force:
+        return None, (
+            f"line {target.first + 1}: the MACHINE_BLOCK was not generated by "
+            "wukong-lint anchors fmt (or was edited by hand); --force overwrites it"
+        )
+    return target, None
 
 
 def fmt_doc(doc: Doc, *, force: bool = False, index: bool = True) -> FmtResult:
@@ -360,46 +424,27 @@ def fmt_doc(doc: Doc, *, force: bool = False, index: bool = True) -> FmtResult:
         return FmtResult(text, f"line {line + 1}: {message}; fix the block markers first")
     nl = doc.newline
     target: Block | None = None
-    machine = [b for b in doc.blocks if b.kind == "MACHINE"]
     if index:
-        ours = [b for b in machine if b.signature is not None]
-        empty = [b for b in machine if not "".join(doc.lines[b.first + 1 : b.last]).strip()]
-        if ours:
-            target = ours[0]
-            if hand_edited(doc, target) and not force:
-                return FmtResult(
-                    text,
-                    f"line {target.first + 1}: the MACHINE_BLOCK index was edited by hand "
-                    "since it was generated (--force overwrites it)",
-                )
-        elif empty:
-            target = empty[0]
-        elif machine:
-            target = machine[0]
-            inner = "".join(doc.lines[target.first + 1 : target.last])
-            if re.search(r"^\s*#{1,6}\s+\[[A-Za-z]{1,3}-?\d+\]", inner, re.M):
-                return FmtResult(
-                    text,
-                    f"line {target.first + 1}: the MACHINE_BLOCK holds anchor definitions; "
-                    "move them out of the block first",
-                )
-            if not force:
-                return FmtResult(
-                    text,
-                    f"line {target.first + 1}: the MACHINE_BLOCK was not generated by "
-                    "wukong-lint anchors fmt (or was edited by hand); --force overwrites it",
-                )
-    block_lines = index_block_lines(doc.anchors, is_chinese(doc), nl) if index else []
-
-    out: list[tuple[str, bool]] = []
+        target, refused = _index_target(doc, force)
+        if refused:
+            return FmtResult(text, refused)
+    block_lines: list[Item] = []
+    if index:
+        block_lines = [
+            x if x.strip() else BLANK for x in index_block_lines(doc.anchors, is_chinese(doc), nl)
+        ]
+    fixer = _Fixer(nl)
+    lines, role = doc.lines, doc.role
+    out: list[Item] = []
     runs = {run[0].first: run for run in _runs(doc)}
-    n = len(doc.lines)
+    blocks = {b.first: b for b in doc.blocks}
+    n = len(lines)
     insert_at = None
     if index and target is None:
         insert_at = 0
         for i in range(n):
-            if doc.role[i] == "text" and doc.lines[i].strip():
-                if doc.lines[i].startswith("# "):
+            if role[i] == "text" and lines[i].strip():
+                if lines[i].startswith("# "):
                     insert_at = i + 1
                 break
         for a in doc.anchors:  # never inside an anchor (an H1 may itself be one)
@@ -408,65 +453,67 @@ def fmt_doc(doc: Doc, *, force: bool = False, index: bool = True) -> FmtResult:
     i = 0
     while i < n:
         if i == insert_at:
-            out += [(nl, False), *[(x, False) for x in block_lines], (nl, False)]
+            out += [BLANK, *block_lines, BLANK]
         run = runs.get(i)
         if run is not None:
-            rendered = [_anchor_lines(doc, a) for a in run]
+            rendered = [_anchor_lines(doc, a, fixer) for a in run]
             use_rule = any(rule for _, rule in rendered) or any(
-                HR.match(doc.lines[g].rstrip("\n"))
+                HR.match(lines[g].rstrip("\n"))
                 for x, y in itertools.pairwise(run)
                 for g in range(x.last, y.first)
             )
             order = sorted(range(len(run)), key=lambda k: (run[k].sort_key(), k))
             for pos, k in enumerate(order):
                 if pos:
-                    out.append((nl, False))
+                    out.append(BLANK)
                     if use_rule:
-                        out += [("---" + nl, False), (nl, False)]
+                        out += ("---" + nl, BLANK)
                 out += rendered[k][0]
-            out.append((nl, False))
+            out.append(BLANK)
             i = run[-1].last
             continue
-        block = next((b for b in doc.blocks if b.first == i), None)
+        block = blocks.get(i)
         if block is not None:
-            out.append((nl, False))
+            out.append(BLANK)
             if block is target:
-                out += [(x, False) for x in block_lines]
+                out += block_lines
             else:
-                out += [(doc.lines[j], True) for j in range(block.first, block.last + 1)]
-            out.append((nl, False))
+                out += [_protected(lines[j]) for j in range(block.first, block.last + 1)]
+            out.append(BLANK)
             i = block.last + 1
             continue
-        if doc.role[i] == "text":
-            out.append((_fix_line(doc, i, False), False))
+        if role[i] == "text":
+            out.append(fixer.text_line(lines[i]))
         else:
-            out.append((doc.lines[i], True))
+            out.append(_protected(lines[i]))
         i += 1
     if insert_at is not None and insert_at >= n:
-        out += [(nl, False), *[(x, False) for x in block_lines]]
-    return FmtResult(_join(out, nl))
+        out += [BLANK, *block_lines]
+    return FmtResult(_join(out, nl, not text.endswith("\n")))
 
 
-def _join(out: list[tuple[str, bool]], nl: str) -> str:
+def _join(out: list[Item], nl: str, missing_ending: bool = False) -> str:
+    """The text of fmt's items: runs of BLANK collapse to one blank line, none at the start
+    or the end of the file; protected lines are kept as they are."""
     lines: list[str] = []
-    kept: list[bool] = []  # whether each line is protected content (never trimmed)
+    append = lines.append
     previous_blank = True  # no blank lines at the start of the file
-    for line, protected in out:
-        blank = not line.strip()
-        if blank and not protected:
-            if previous_blank:
-                continue
-            line = nl
-        if lines and not lines[-1].endswith("\n"):
-            lines[-1] += nl
-        lines.append(line)
-        kept.append(protected)
-        previous_blank = blank
-    while lines and not kept[-1] and not lines[-1].strip() and lines[-1] in (nl, "\n", "\r\n"):
+    trailing = False  # whether the last line is a BLANK of ours
+    for item in out:
+        if item is None:
+            if not previous_blank:
+                append(nl)
+                previous_blank = trailing = True
+        elif item.__class__ is tuple:
+            append(item[0])
+            previous_blank, trailing = True, False
+        else:
+            append(item)  # type: ignore[arg-type]
+            previous_blank = trailing = False
+    if trailing:
         lines.pop()
-        kept.pop()
-    if lines and not lines[-1].endswith("\n"):
-        lines[-1] += nl
+    if missing_ending:  # the last line of the input had no line ending; every output line has
+        lines = [x if x.endswith("\n") else x + nl for x in lines]
     return "".join(lines)
 
 
