@@ -19,6 +19,7 @@ from __future__ import annotations
 import bisect
 import functools
 import itertools
+import operator
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -127,6 +128,7 @@ def section_type(heading_text: str) -> str | None:
     return None
 
 
+@functools.lru_cache(maxsize=65536)
 def split_id(anchor_id: str) -> tuple[str, int | None]:
     m = _ID_PARTS.match(anchor_id)
     if not m:
@@ -172,10 +174,36 @@ class Anchor:
     id_end: int
     title_start: int
     section: str | None = None  # the type of the enclosing section heading
-    fields: list[FieldEntry] = field(default_factory=list)
-    status: tuple[str, int, int] | None = None  # value and its offsets
-    date: tuple[str, int, int] | None = None
-    meta_id: tuple[str, int, int] | None = None
+    # The field sections and the metadata lines (status, date, ID: value and offsets) are
+    # read from the document when first asked for: fmt needs only status and date.
+    doc: Doc | None = field(default=None, repr=False, compare=False)
+    _fields: list[FieldEntry] | None = field(default=None, repr=False, compare=False)
+    _meta: dict[str, tuple[str, int, int]] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def fields(self) -> list[FieldEntry]:
+        if self._fields is None:
+            self._fields = []
+            _scan(self.doc, self, True)  # type: ignore[arg-type]
+        return self._fields
+
+    def _metadata(self) -> dict[str, tuple[str, int, int]]:
+        if self._meta is None:
+            self._meta = {}
+            _scan(self.doc, self, False)  # type: ignore[arg-type]
+        return self._meta
+
+    @property
+    def status(self) -> tuple[str, int, int] | None:
+        return self._metadata().get("status")
+
+    @property
+    def date(self) -> tuple[str, int, int] | None:
+        return self._metadata().get("date")
+
+    @property
+    def meta_id(self) -> tuple[str, int, int] | None:
+        return self._metadata().get("id")
 
     @property
     def prefix(self) -> str:
@@ -229,6 +257,7 @@ class Doc:
     heads: dict[int, tuple[int, str]] = field(default_factory=dict)  # line -> (level, text)
     newline: str = "\n"
     _field_lines: list[int] | None = field(default=None, repr=False)
+    _meta_lines: list[int] = field(default_factory=list, repr=False)
 
     def line_end(self, i: int) -> int:
         return self.offsets[i] + len(self.lines[i])
@@ -292,6 +321,12 @@ def _positions(text: str, needle: str) -> list[int]:
         found.append(pos)
         pos = text.find(needle, pos + 1)
     return found
+
+
+def _lines_where(flags: Any) -> list[int]:
+    """The indexes of the true values of `flags` (an iterator over the lines, evaluated in C:
+    `map(str.startswith, lines, repeat("#"))`)."""
+    return list(itertools.compress(itertools.count(), flags))
 
 
 def _lines_at(doc: Doc, positions: list[int]) -> list[int]:
@@ -403,14 +438,15 @@ def _roles(doc: Doc) -> None:
         if state is not None:
             role[previous + 1 : n] = [state] * (n - previous - 1)
     heads = doc.heads
-    starts = _positions(doc.text, "\n#")
-    if doc.text[:1] == "#":
-        starts.insert(0, -1)
-    for i in _lines_at(doc, [pos + 1 for pos in starts]):
+    for i in _lines_where(map(str.startswith, lines, itertools.repeat("#"))):
         if role[i] == "text":
-            head = heading(lines[i].rstrip("\n"))
-            if head is not None:
-                heads[i] = head
+            raw = lines[i].rstrip("\n")
+            rest = raw.lstrip("#")
+            level = len(raw) - len(rest)
+            if level <= 6 and rest[:1] in (" ", "\t") and rest:  # as heading(), inlined
+                if rest[-1] == "\r":
+                    rest = rest[:-1]
+                heads[i] = (level, rest.strip(" \t"))
     for block in doc.blocks:
         block.start = doc.offsets[block.first]
         block.end = doc.line_end(block.last)
@@ -439,7 +475,7 @@ def _structure(doc: Doc) -> None:
     n = len(doc.lines)
     lines, role, heads = doc.lines, doc.role, doc.heads
     # the only lines that can start an anchor or a section, or end a full-form anchor
-    starts = {i for i, line in enumerate(lines) if line[:1] == "[" or line[:3] == "**["}
+    starts = set(_lines_where(map(str.startswith, lines, itertools.repeat(("[", "**[")))))
     cands = sorted(starts.union(heads, (b.first for b in doc.blocks)))
     section: Section | None = None
     i = 0
@@ -517,8 +553,8 @@ def _make_anchor(
         id_end=start + id_col + len(m.group(1)),
         title_start=start + (title_col if title_col >= 0 else id_col),
         section=sec.type if sec is not None else None,
+        doc=doc,
     )
-    _fields(doc, anchor)
     return anchor
 
 
@@ -546,35 +582,37 @@ def _value_empty(entry: FieldEntry, doc: Doc, col: int, stop: int, last: int) ->
     return words in ("", "todo", "tbd", "待补充", "待定", "无内容")
 
 
-_BULLET_START = re.compile(r"\n[ \t]*[-*+]")
-
-
 def _field_candidates(doc: Doc) -> list[int]:
     """The sorted lines that may be a field label: headings, lines with `**`, bullets."""
     if doc._field_lines is None:
-        text = doc.text
-        positions = _positions(text, "**")
-        positions += [m.end() - 1 for m in _BULLET_START.finditer(text)]
-        if text[:1] in ("-", "*", "+", " ", "\t"):
-            positions.append(0)
-        doc._field_lines = sorted(set(_lines_at(doc, positions)).union(doc.heads))
+        lines = doc.lines
+        bold = _lines_where(map(operator.contains, lines, itertools.repeat("**")))
+        bullets = _lines_where(
+            map(str.startswith, map(str.lstrip, lines), itertools.repeat(("-", "*", "+")))
+        )
+        doc._meta_lines = sorted(set(bold).union(bullets))
+        doc._field_lines = sorted(set(doc._meta_lines).union(doc.heads))
     return doc._field_lines
 
 
-def _fields(doc: Doc, anchor: Anchor) -> None:
-    """Field sections, metadata lines and where their values are, inside one anchor."""
+def _scan(doc: Doc, anchor: Anchor, with_fields: bool) -> None:
+    """The metadata lines of one anchor and, `with_fields`, its field sections and where their
+    values are."""
     labels: list[tuple[int, FieldEntry | None, int]] = []  # (line, entry, value start col)
     heads = doc.heads
     role = doc.role
     lines = doc.lines
     offsets = doc.offsets
-    fields = anchor.fields
+    fields: list[FieldEntry] = []
+    meta: dict[str, tuple[str, int, int]] = {}
     candidates = _field_candidates(doc)
+    if not with_fields:
+        candidates = doc._meta_lines
     first = bisect.bisect_right(candidates, anchor.first)
     stop = bisect.bisect_left(candidates, anchor.last, first)
     for j in candidates[first:stop]:
         line = lines[j]
-        head = heads.get(j)
+        head = heads.get(j) if with_fields else None
         if head is None:
             if "**" not in line and not (
                 (":" in line or "：" in line) and line.lstrip(" \t")[:1] in ("-", "*", "+")
@@ -614,12 +652,18 @@ def _fields(doc: Doc, anchor: Anchor) -> None:
             continue
         vstart = offsets[j] + value_col
         if key in METADATA:
-            setattr(anchor, "meta_id" if key == "id" else key, (value, vstart, vstart + len(value)))
+            meta[key] = (value, vstart, vstart + len(value))
             labels.append((j, None, len(raw)))
+            continue
+        if not with_fields:
             continue
         entry = FieldEntry(key, label, "bold" if m is not None else "bullet", j, offsets[j], vstart)
         fields.append(entry)
         labels.append((j, entry, value_col))
+    anchor._meta = meta
+    if not with_fields:
+        return
+    anchor._fields = fields
     last = anchor.last
     for index, (_, entry, col) in enumerate(labels):
         if entry is not None:

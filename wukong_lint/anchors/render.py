@@ -59,6 +59,7 @@ def status_class(value: str) -> str | None:
     return _STATUS_LOOKUP.get(core)
 
 
+@functools.lru_cache(maxsize=4096)
 def normalize_status(value: str) -> str:
     """`生效` -> `✅ 生效`, `active` -> `✅ Active`; anything else unchanged."""
     cls = status_class(value)
@@ -91,6 +92,7 @@ def date_valid(value: str) -> bool:
     return bool(m) and _real_date(m.group(1), m.group(2), m.group(3))
 
 
+@functools.lru_cache(maxsize=4096)
 def normalize_date(value: str) -> str:
     """`2024/1/5` -> `2024-01-05`; other forms and invalid dates unchanged."""
     m = _DATE_NUM.match(value.strip())
