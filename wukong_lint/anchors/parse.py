@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import io
 import itertools
 import operator
 import re
@@ -292,13 +293,7 @@ class Doc:
 
 def split_lines(text: str) -> list[str]:
     """Lines with their endings; only "\\n" ends a line ("\\r" stays with its line)."""
-    if not text:
-        return []
-    parts = text.split("\n")
-    lines = [p + "\n" for p in parts[:-1]]
-    if parts[-1]:
-        lines.append(parts[-1])
-    return lines
+    return io.StringIO(text, newline="\n").readlines()  # newline="\n": no translation
 
 
 def parse(text: str) -> Doc:

@@ -350,6 +350,7 @@ def _anchor_lines(doc: Doc, a: Anchor, fixer: _Fixer) -> tuple[list[Item], bool]
         lead = head_raw[: len(head_raw) - len(head_raw.lstrip())]
         out = [f"{lead}[{a.id}]{title}{end or nl}"]
     append = out.append
+    known = fixer.inside
     for i in range(a.first + 1, last):
         line = lines[i]
         if role[i] != "text":
@@ -359,7 +360,7 @@ def _anchor_lines(doc: Doc, a: Anchor, fixer: _Fixer) -> tuple[list[Item], bool]
         if first != "#" and "**" not in line and first not in ("-", "*", "+", " ", "\t"):
             append(line if line.strip() else BLANK)  # plain text: nothing to normalise
             continue
-        fixed, is_heading = fixer.anchor_line(line)
+        fixed, is_heading = known.get(line) or fixer.anchor_line(line)
         if full and is_heading:
             out += (BLANK, fixed, BLANK)
         else:
