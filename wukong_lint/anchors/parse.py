@@ -118,6 +118,10 @@ def label_key(label: str) -> str | None:
 
 
 def section_type(heading_text: str) -> str | None:
+    """The anchor type of a section heading ("## 决策 (Decisions)" -> "D"), or None. A heading
+    that names one anchor ("## 约束 [C001]", "## [D001] ...") is not a section."""
+    if "[" in heading_text and any(is_valid_id(m) for m in REFERENCE.findall(heading_text)):
+        return None
     if REFERENCE.search(heading_text) and ANCHOR_TITLE.match(heading_text):
         return None
     lowered = heading_text.casefold()
@@ -243,6 +247,8 @@ class Section:
     level: int
     line: int
     title: str
+    end: int = 0  # the line where the section ends (the next section, a heading of its level
+    # or higher outside anchors, or the end of the file)
 
 
 @dataclass
@@ -489,9 +495,12 @@ def _structure(doc: Doc) -> None:
                 continue
             kind = section_type(htext)
             if kind is not None:
-                section = Section(kind, level, i, htext)
+                if section is not None:
+                    section.end = i
+                section = Section(kind, level, i, htext, n)
                 doc.sections.append(section)
             elif section is not None and level <= section.level:
+                section.end = i
                 section = None
             continue
         m = _compact_start(doc, i) if i in starts else None

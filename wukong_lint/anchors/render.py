@@ -26,6 +26,7 @@ from wukong_lint.anchors.parse import (
     Anchor,
     Block,
     Doc,
+    Section,
     heading,
     label_key,
     parse,
@@ -386,6 +387,163 @@ def _runs(doc: Doc) -> list[list[Anchor]]:
     return runs
 
 
+def _gap_rule(doc: Doc, run: list[Anchor]) -> bool:
+    """Whether a horizontal rule separates two anchors of the run."""
+    lines = doc.lines
+    return any(
+        HR.match(lines[g].rstrip("\n"))
+        for x, y in itertools.pairwise(run)
+        for g in range(x.last, y.first)
+    )
+
+
+def _render_run(
+    doc: Doc, members: list[Anchor], rule: bool, fixer: _Fixer, heading_line: str | None = None
+) -> list[Item]:
+    """Anchors sorted by type and number, a blank line (and a rule, when the file separates
+    its anchors with rules) between them; after a new section heading when given one."""
+    rendered = [_anchor_lines(doc, a, fixer) for a in members]
+    use_rule = rule or any(had_rule for _, had_rule in rendered)
+    order = sorted(range(len(members)), key=lambda k: (members[k].sort_key(), k))
+    items: list[Item] = [BLANK]
+    if heading_line is not None:
+        items += (heading_line, BLANK)
+    for pos, k in enumerate(order):
+        if pos:
+            items.append(BLANK)
+            if use_rule:
+                items += ("---" + doc.newline, BLANK)
+        items += rendered[k][0]
+    items.append(BLANK)
+    return items
+
+
+SECTION_HEADINGS = {
+    kind: (f"{zh} ({en}s)", f"{en}s") for kind, (en, zh) in TYPE_NAMES.items()
+}  # "决策 (Decisions)" / "Decisions": what fmt writes when it creates a section
+
+
+@dataclass
+class _Group:
+    """Misfiled anchors fmt puts together at one line of the file."""
+
+    order: tuple[int, int]  # where among the groups of that line (type order, level)
+    anchors: list[Anchor]
+    heading: str | None = None  # the heading of a section fmt creates
+    rule: bool = False
+
+
+@dataclass
+class _Moves:
+    leaving: set[int]  # first lines of the anchors that move
+    joins: dict[int, list[Anchor]]  # first line of a run -> anchors that join the run
+    groups: dict[int, list[_Group]]  # line -> groups inserted before that line
+
+
+def _content_end(doc: Doc, section: Section, run_of: dict[int, list[Anchor]]) -> int:
+    """The line after the last text of a section (before its trailing blank lines, comments
+    and blocks), never inside a run of anchors."""
+    lines, role = doc.lines, doc.role
+    p = section.end
+    while p > section.line + 1 and (
+        role[p - 1] in ("comment", "block") or (role[p - 1] == "text" and not lines[p - 1].strip())
+    ):
+        p -= 1
+    for run in run_of.values():
+        if run[0].first < p < run[-1].last:
+            return run[-1].last
+    return p
+
+
+def _stops_full_anchor(doc: Doc, level: int, p: int, end: int) -> bool:
+    """Whether a full-form anchor of `level` placed at line p ends before what follows it
+    ([p, end) holds only blank lines, comments and blocks; the line `end` comes next)."""
+    if any(doc.role[j] == "block" for j in range(p, end)) or end >= len(doc.lines):
+        return True
+    head = doc.heads.get(end)
+    return head is not None and head[0] <= level
+
+
+def _plan_moves(doc: Doc, runs: list[list[Anchor]]) -> _Moves:
+    """Where each misfiled anchor (an ID whose type differs from its section's) goes: into
+    a run of anchors of its level in the first section of its type, at the end of that
+    section, or into a new section (canonical heading) placed in type order. An anchor whose
+    heading level is above its destination's (it would swallow what follows) stays."""
+    moves = _Moves(set(), {}, {})
+    misfiled = [a for a in doc.anchors if a.type and a.section and a.type != a.section]
+    if not misfiled:
+        return moves
+    run_of = {run[0].first: run for run in runs}
+    first_of: dict[str, Section] = {}
+    for section in doc.sections:
+        first_of.setdefault(section.type, section)
+    chinese = any(re.search(r"[\u4e00-\u9fff]", s.title) for s in doc.sections)
+    rules = {run[0].first: _gap_rule(doc, run) for run in runs}
+    rule_of = {a.first: rules[run[0].first] for run in runs for a in run}
+    created: dict[str, _Group] = {}
+    ends = {x.last: x for x in doc.anchors if x.form == "full"}
+    for a in misfiled:
+        kind = a.type or ""
+        before = ends.get(a.first)
+        if before is not None and (a.form == "compact" or before.level < a.level):
+            continue  # without it, the anchor before would run on into what follows it
+        target = first_of.get(kind)
+        if target is not None:
+            if a.level and a.level < target.level:
+                continue
+            same = [
+                run
+                for run in runs
+                if target.line < run[0].first < target.end and run[0].level == a.level
+            ]
+            if same:
+                moves.joins.setdefault(same[-1][0].first, []).append(a)
+                moves.leaving.add(a.first)
+                continue
+            p = _content_end(doc, target, run_of)
+            if a.level and not _stops_full_anchor(doc, a.level, p, target.end):
+                continue
+            groups = moves.groups.setdefault(p, [])
+            order = (TYPE_ORDER[kind], a.level or 99)
+            group = next((g for g in groups if g.order == order and g.heading is None), None)
+            if group is None:
+                group = _Group(order, [])
+                groups.append(group)
+            group.anchors.append(a)
+            group.rule |= rule_of[a.first]
+            moves.leaving.add(a.first)
+            continue
+        group = created.get(kind)
+        if group is None:
+            later = [s for s in doc.sections if TYPE_ORDER[s.type] > TYPE_ORDER[kind]]
+            if later:
+                where, level = later[0].line, later[0].level
+            else:
+                last = doc.sections[-1]
+                where, level = _content_end(doc, last, run_of), last.level
+                if not _stops_full_anchor(doc, level, where, last.end) or any(
+                    x.form == "full" and x.last == where and x.level < level for x in doc.anchors
+                ):
+                    continue
+            title = SECTION_HEADINGS[kind][0 if chinese else 1]
+            group = _Group((TYPE_ORDER[kind], 0), [], f"{'#' * level} {title}{doc.newline}")
+            group.rule = False
+            created[kind] = group
+            moves.groups.setdefault(where, []).append(group)
+        level = group.heading.index(" ") if group.heading else 0
+        if a.level and a.level < level:
+            continue
+        group.anchors.append(a)
+        group.rule |= rule_of[a.first]
+        moves.leaving.add(a.first)
+    for line, groups in list(moves.groups.items()):
+        groups[:] = [g for g in groups if g.anchors]
+        groups.sort(key=lambda g: g.order)
+        if not groups:
+            del moves.groups[line]
+    return moves
+
+
 def _index_target(doc: Doc, force: bool) -> tuple[Block | None, str | None]:
     """The MACHINE_BLOCK that receives the index (None: create one), or why fmt refuses."""
     machine = [b for b in doc.blocks if b.kind == "MACHINE"]
@@ -418,19 +576,51 @@ def _index_target(doc: Doc, force: bool) -> tuple[Block | None, str | None]:
     return target, None
 
 
+def misfiled(doc: Doc) -> list[Anchor]:
+    """Anchors under the section of another type (`[D012]` under Constraints)."""
+    return [a for a in doc.anchors if a.type and a.section and a.type != a.section]
+
+
 def fmt_doc(doc: Doc, *, force: bool = False, index: bool = True) -> FmtResult:
-    """The canonical text of a parsed document (see the module docs)."""
+    """The canonical text of a parsed document (see the module docs).
+
+    Misfiled anchors move to their type's section. A move is kept only when it leaves fewer
+    misfiled anchors (moving an anchor can make the one before it run on into what follows,
+    say); with misfiled anchors, fmt repeats until its output is its own fmt, so that fmt of
+    fmt is fmt whatever the moves did."""
+    result, moved = _format(doc, force=force, index=index, move=True)
+    wrong = len(misfiled(doc))
+    if not wrong or not result.ok:
+        return result
+    current = doc
+    for _ in range(2 * wrong + 4):
+        if moved:
+            after = parse(result.text)
+            if len(misfiled(after)) >= wrong:  # the moves did not help: format in place
+                result, _ = _format(current, force=force, index=index, move=False)
+                after = parse(result.text)
+        else:
+            after = parse(result.text)
+        if result.text == current.text:
+            return result
+        current, wrong = after, len(misfiled(after))
+        result, moved = _format(current, force=force, index=index, move=True)
+    return result
+
+
+def _format(doc: Doc, *, force: bool, index: bool, move: bool) -> tuple[FmtResult, bool]:
+    """fmt_doc, and whether an anchor moved."""
     text = doc.text
     problems = marker_problems(doc)
     if problems:
         line, _, message = problems[0]
-        return FmtResult(text, f"line {line + 1}: {message}; fix the block markers first")
+        return FmtResult(text, f"line {line + 1}: {message}; fix the block markers first"), False
     nl = doc.newline
     target: Block | None = None
     if index:
         target, refused = _index_target(doc, force)
         if refused:
-            return FmtResult(text, refused)
+            return FmtResult(text, refused), False
     block_lines: list[Item] = []
     if index:
         block_lines = [
@@ -439,7 +629,9 @@ def fmt_doc(doc: Doc, *, force: bool = False, index: bool = True) -> FmtResult:
     fixer = _Fixer(nl)
     lines, role = doc.lines, doc.role
     out: list[Item] = []
-    runs = {run[0].first: run for run in _runs(doc)}
+    all_runs = _runs(doc)
+    moves = _plan_moves(doc, all_runs) if move else _Moves(set(), {}, {})
+    runs = {run[0].first: run for run in all_runs}
     blocks = {b.first: b for b in doc.blocks}
     n = len(lines)
     insert_at = None
@@ -453,26 +645,30 @@ def fmt_doc(doc: Doc, *, force: bool = False, index: bool = True) -> FmtResult:
         for a in doc.anchors:  # never inside an anchor (an H1 may itself be one)
             if a.first < insert_at < a.last:
                 insert_at = a.first
+
+    def moved_here(i: int) -> list[Item]:
+        items: list[Item] = []
+        for group in moves.groups.get(i, ()):
+            # one run per heading level (compact anchors last): runs never mix levels
+            levels = sorted({a.level for a in group.anchors}, key=lambda v: v or 99)
+            for pos, level in enumerate(levels):
+                members = [a for a in group.anchors if a.level == level]
+                heading = group.heading if pos == 0 else None
+                items += _render_run(doc, members, group.rule, fixer, heading)
+        return items
+
     i = 0
     while i < n:
         if i == insert_at:
             out += [BLANK, *block_lines, BLANK]
+        if i in moves.groups:
+            out += moved_here(i)
         run = runs.get(i)
         if run is not None:
-            rendered = [_anchor_lines(doc, a, fixer) for a in run]
-            use_rule = any(rule for _, rule in rendered) or any(
-                HR.match(lines[g].rstrip("\n"))
-                for x, y in itertools.pairwise(run)
-                for g in range(x.last, y.first)
-            )
-            order = sorted(range(len(run)), key=lambda k: (run[k].sort_key(), k))
-            for pos, k in enumerate(order):
-                if pos:
-                    out.append(BLANK)
-                    if use_rule:
-                        out += ("---" + nl, BLANK)
-                out += rendered[k][0]
-            out.append(BLANK)
+            members = [a for a in run if a.first not in moves.leaving]
+            members += moves.joins.get(i, [])
+            if members:
+                out += _render_run(doc, members, _gap_rule(doc, run), fixer)
             i = run[-1].last
             continue
         block = blocks.get(i)
@@ -492,7 +688,8 @@ def fmt_doc(doc: Doc, *, force: bool = False, index: bool = True) -> FmtResult:
         i += 1
     if insert_at is not None and insert_at >= n:
         out += [BLANK, *block_lines]
-    return FmtResult(_join(out, nl, not text.endswith("\n")))
+    out += moved_here(n)
+    return FmtResult(_join(out, nl, not text.endswith("\n"))), bool(moves.leaving)
 
 
 def _join(out: list[Item], nl: str, missing_ending: bool = False) -> str:
