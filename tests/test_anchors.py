@@ -161,6 +161,90 @@ def test_fmt_canonical_layout():
     assert "| ID | Title | Type | Status | Date |" in en  # the empty block was filled
 
 
+MISFILED_D012 = (
+    "## [D012] 缓存用 Redis\n\n**ID**: D012\n**日期**: 2024/2/1\n**状态**: 生效\n\n"
+    "### Decision (决策)\n用 Redis 做会话缓存。\n<!-- 评审时再确认容量 -->\n\n"
+    "### Rollback (回滚方式)\n切回进程内缓存。\n\n"
+)
+
+
+def sections_of(text: str) -> dict[str, str | None]:
+    return {a.id: a.section for a in parse(text).anchors}
+
+
+def test_fmt_moves_a_misfiled_anchor_to_its_section(tmp_path, capsys):
+    base = (FIXTURES / "zh" / "anchors.md").read_text()
+    # a decision written under the constraints section, between two paragraphs of text
+    text = base.replace("## 约束 (Constraints)\n\n", "## 约束 (Constraints)\n\n" + MISFILED_D012)
+    assert sections_of(text)["D012"] == "C"
+    path = tmp_path / "anchors.md"
+    path.write_text(text)
+    assert [f["rule_id"] for f in lint(tmp_path, str(path), capsys=capsys)].count(
+        "anchor.section-prefix"
+    ) == 1
+    once = fmt_text(text)
+    assert once.ok and fmt_text(once.text).text == once.text
+    assert sections_of(once.text) == {"D001": "D", "D002": "D", "D012": "D", "C001": "C",
+                                      "P001": "P"}  # fmt: skip
+    assert words_outside_machine_blocks(once.text) == words_outside_machine_blocks(text)
+    assert user_blocks(once.text) == user_blocks(text)
+    # the anchor comes after D002 in the decisions section, with its comment; nothing of it
+    # is left under the constraints heading
+    d_section = once.text.split("## 决策 (Decisions)")[1].split("## 约束 (Constraints)")[0]
+    assert d_section.index("[D002]") < d_section.index("[D012]")
+    assert "<!-- 评审时再确认容量 -->" in d_section and "**日期**: 2024-02-01" in d_section
+    c_section = once.text.split("## 约束 (Constraints)")[1].split("## 接口")[0]
+    assert "D012" not in c_section and "[C001] 所有输出必须脱敏" in c_section
+    path.write_text(once.text)
+    assert "anchor.section-prefix" not in {
+        f["rule_id"] for f in lint(tmp_path, str(path), capsys=capsys)
+    }
+
+
+def test_fmt_move_into_an_empty_section_keeps_its_placeholder():
+    base = (FIXTURES / "zh" / "anchors.md").read_text()
+    text = base.replace(
+        "[P001] FFmpeg", "[I003] 审查接口返回 ReviewResult\n- Why: 统一结果\n\n[P001] FFmpeg"
+    )
+    once = fmt_text(text).text
+    assert sections_of(once)["I003"] == "I" and fmt_text(once).text == once
+    i_section = once.split("## 接口 (Interfaces)")[1].split("## 问题 (Problems)")[0]
+    assert i_section.index("*暂无锚点*") < i_section.index("[I003]")  # the words stay
+    assert words_outside_machine_blocks(once) == words_outside_machine_blocks(text)
+
+
+@pytest.mark.parametrize(
+    ("intro", "made"),
+    [("# Anchors\n\n## Decisions\n\n", ["Interfaces", "Problems"]),
+     ("# 锚点\n\n## 决策 (Decisions)\n\n", ["接口 (Interfaces)", "问题 (Problems)"])],
+)  # fmt: skip
+def test_fmt_creates_the_missing_section_with_its_canonical_heading(intro, made):
+    text = (
+        intro + "[D001] first\n- Why: a\n\n[P003] flaky upload\n- Why: b\n\n"
+        "[I001] upload API\n- Why: c\n\n[D002] second\n- Why: d\n"
+    )
+    once = fmt_text(text, index=False).text
+    assert fmt_text(once, index=False).text == once
+    doc = parse(once)
+    assert [s.title for s in doc.sections][1:] == made  # after Decisions, in type order
+    assert {a.id: a.section for a in doc.anchors} == {"D001": "D", "D002": "D", "I001": "I",
+                                                      "P003": "P"}  # fmt: skip
+    added = words_outside_machine_blocks(once) - words_outside_machine_blocks(text)
+    assert added == words_outside_machine_blocks(" ".join(made))  # only the new headings
+
+
+def test_fmt_leaves_an_anchor_that_cannot_move_safely():
+    # the decisions section is an H3 and the misfiled anchor an H2: placed there it would run
+    # on into whatever follows, so it stays (and lint keeps reporting it)
+    text = (
+        "### Decisions\n\n### [D001] a\n\n**Why**: x\n\n## Constraints\n\n"
+        "## [D002] b\n\n**Why**: y\n"
+    )
+    once = fmt_text(text, index=False).text
+    assert sections_of(once) == {"D001": "D", "D002": "C"}
+    assert fmt_text(once, index=False).text == once
+
+
 def test_fmt_leaves_foreign_memory_bank_files_alone(tmp_path, capsys):
     target = tmp_path / "memory-bank" / "techContext.md"
     target.parent.mkdir()
