@@ -245,6 +245,40 @@ def test_fmt_leaves_an_anchor_that_cannot_move_safely():
     assert fmt_text(once, index=False).text == once
 
 
+def test_a_heading_naming_its_type_then_the_id_is_an_anchor(tmp_path, capsys):
+    # some tools write `## 约束 [C001]` rather than `## [C001] title`; such a heading is the
+    # anchor C001 (not a constraints section, not a reference to an undefined C001)
+    text = (
+        "# 锚点\n\n## 决策 (Decisions)\n\n## [D001] 用 JWT\n\n**Decision**: JWT\n\n## 附录\n\n"
+        "## 约束 [C001]\n\n- 必须使用 HTTPS\n\n## Notes about [D001]\n\nsee above\n"
+    )
+    doc = parse(text)
+    assert [(a.id, a.title, a.section) for a in doc.anchors] == [
+        ("D001", "用 JWT", "D"),
+        ("C001", "约束", None),
+    ]
+    assert [s.type for s in doc.sections] == ["D"]  # `约束 [C001]` names one anchor
+    path = tmp_path / "anchors.md"
+    path.write_text(text)
+    rules = {f["rule_id"] for f in lint(tmp_path, str(path), capsys=capsys)}
+    assert "anchor.dangling-reference" not in rules
+    once = fmt_text(text).text
+    assert "\n## 约束 [C001]\n" in once and fmt_text(once).text == once
+    assert words_outside_machine_blocks(once) == words_outside_machine_blocks(text)
+
+
+def test_fmt_keeps_the_rule_that_ends_a_section():
+    text = (
+        "## Decisions\n\n## [D002] b\n\n**Why**: y\n\n---\n\n## [D001] a\n\n**Why**: x\n\n"
+        "---\n\n## Constraints\n\n[C001] c\n- Why: z\n"
+    )
+    once = fmt_text(text, index=False).text
+    assert once.index("[D001]") < once.index("[D002]")
+    # a rule between the two decisions, and the one before the next section stays
+    assert once.count("---") == 2 and "**Why**: y\n\n---\n\n## Constraints" in once
+    assert fmt_text(once, index=False).text == once
+
+
 def test_fmt_leaves_foreign_memory_bank_files_alone(tmp_path, capsys):
     target = tmp_path / "memory-bank" / "techContext.md"
     target.parent.mkdir()

@@ -85,6 +85,29 @@ HEADING = re.compile(r"^(#{1,6})[ \t]+(.*?)[ \t]*\r?$")
 ANCHOR_TITLE = re.compile(
     r"^(?:\*\*)?\[(" + ID_CANDIDATE + r")\](?:\*\*)?(?:[ \t]*[:：\-–—])?[ \t]*(.*?)[ \t]*$"
 )
+# `## 约束 [C001]`: a heading of one anchor written as its type's name, then the ID (some
+# tools write anchors so); group 1 is the ID, group 2 the type name (the title)
+TYPED_TITLE = re.compile(
+    r"^(?=[^\[\]]*\[(" + ID_CANDIDATE + r")\][ \t]*$)([^\[\]*#]{1,20}?)[ \t]*\[[^\]]*\][ \t]*$"
+)
+_TYPE_WORDS = {w.casefold(): t for t, names in TYPE_NAMES.items() for w in names}
+
+
+def anchor_title(text: str) -> re.Match[str] | None:
+    """The match of an anchor heading's text (`[D001] title`, or `决策 [D001]` when the name
+    is the ID's type), or None."""
+    if "[" not in text:
+        return None
+    m = ANCHOR_TITLE.match(text)
+    if m is None:
+        m = TYPED_TITLE.match(text)
+        if m is None or _TYPE_WORDS.get(m.group(2).strip().casefold()) != (
+            split_id(m.group(1))[0].upper()
+        ):
+            return None
+    return m
+
+
 COMPACT_START = re.compile(r"^(?:\*\*)?\[(" + ID_CANDIDATE + r")\](?:\*\*)?[ \t]+(\S.*?)[ \t]*\r?$")
 # `**Key**: value`, `**Key:** value`, `- **Key**：value`
 BOLD_FIELD = re.compile(
@@ -487,7 +510,7 @@ def _structure(doc: Doc) -> None:
         head = heads.get(i)
         if head is not None:
             level, htext = head
-            m = ANCHOR_TITLE.match(htext) if "[" in htext else None
+            m = anchor_title(htext)
             if m:
                 end = _full_end(doc, i + 1, level, cands, k)
                 doc.anchors.append(_make_anchor(doc, i, end, m, "full", level, section))
@@ -530,7 +553,7 @@ def _full_end(doc: Doc, i: int, level: int, cands: list[int], k: int) -> int:
             return j
         head = heads.get(j)
         if head is not None:
-            if head[0] <= level or ("[" in head[1] and ANCHOR_TITLE.match(head[1])):
+            if head[0] <= level or anchor_title(head[1]):
                 return j
         elif _compact_start(doc, j):
             return j
@@ -544,6 +567,8 @@ def _make_anchor(
     id_col = line.index("[" + m.group(1) + "]") + 1
     start = doc.offsets[first]
     title_col = line.find(m.group(2), id_col + len(m.group(1))) if m.group(2) else -1
+    if m.group(2) and title_col < 0:  # `## 约束 [C001]`: the title comes first
+        title_col = line.find(m.group(2))
     anchor = Anchor(
         id=m.group(1),
         title=m.group(2).strip(),

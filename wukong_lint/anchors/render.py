@@ -318,10 +318,9 @@ class _Fixer:
         return hit
 
 
-def _anchor_lines(doc: Doc, a: Anchor, fixer: _Fixer) -> tuple[list[Item], bool]:
-    """The canonical lines of one anchor and whether its body ended with a horizontal rule
-    (the file's separator between anchors)."""
-    nl = doc.newline
+def _body_end(doc: Doc, a: Anchor) -> tuple[int, bool]:
+    """The end of an anchor without its trailing blank lines and rules, and whether it had
+    a rule there."""
     role, lines = doc.role, doc.lines
     last = a.last
     had_rule = False
@@ -334,16 +333,30 @@ def _anchor_lines(doc: Doc, a: Anchor, fixer: _Fixer) -> tuple[list[Item], bool]
             last -= 1
         else:
             break
+    return last, had_rule
+
+
+def _anchor_lines(doc: Doc, a: Anchor, fixer: _Fixer) -> tuple[list[Item], bool]:
+    """The canonical lines of one anchor and whether its body ended with a horizontal rule
+    (the file's separator between anchors)."""
+    nl = doc.newline
+    role, lines = doc.role, doc.lines
+    last, had_rule = _body_end(doc, a)
     head_raw, end = _content(lines[a.first])
     # the heading's own text after the ID (separators included), so a re-parse is stable
-    after = head_raw[head_raw.index(f"[{a.id}]") + len(a.id) + 2 :]
+    at = head_raw.index(f"[{a.id}]")
+    after = head_raw[at + len(a.id) + 2 :]
     if after.startswith("**") and f"**[{a.id}]" in head_raw:
         after = after[2:]
     after = after.strip(" \t")
     title = f" {after}" if after else ""
     full = a.form == "full"
     out: list[Item]
-    if full:
+    if full and head_raw[a.level : at].strip(" \t*"):  # `## 约束 [C001]`: kept as written
+        out = [f"{'#' * a.level} {doc.heads[a.first][1]}{end or nl}"]
+        if a.first + 1 < last:
+            out.append(BLANK)
+    elif full:
         out = [f"{'#' * a.level} [{a.id}]{title}{end or nl}"]
         if a.first + 1 < last:
             out.append(BLANK)
@@ -398,10 +411,16 @@ def _gap_rule(doc: Doc, run: list[Anchor]) -> bool:
 
 
 def _render_run(
-    doc: Doc, members: list[Anchor], rule: bool, fixer: _Fixer, heading_line: str | None = None
+    doc: Doc,
+    members: list[Anchor],
+    rule: bool,
+    fixer: _Fixer,
+    heading_line: str | None = None,
+    trailing: bool = False,
 ) -> list[Item]:
     """Anchors sorted by type and number, a blank line (and a rule, when the file separates
-    its anchors with rules) between them; after a new section heading when given one."""
+    its anchors with rules) between them; after a new section heading when given one; a
+    rule after the last when the run ended with one (`trailing`)."""
     rendered = [_anchor_lines(doc, a, fixer) for a in members]
     use_rule = rule or any(had_rule for _, had_rule in rendered)
     order = sorted(range(len(members)), key=lambda k: (members[k].sort_key(), k))
@@ -415,6 +434,8 @@ def _render_run(
                 items += ("---" + doc.newline, BLANK)
         items += rendered[k][0]
     items.append(BLANK)
+    if trailing:
+        items += ("---" + doc.newline, BLANK)
     return items
 
 
@@ -668,7 +689,8 @@ def _format(doc: Doc, *, force: bool, index: bool, move: bool) -> tuple[FmtResul
             members = [a for a in run if a.first not in moves.leaving]
             members += moves.joins.get(i, [])
             if members:
-                out += _render_run(doc, members, _gap_rule(doc, run), fixer)
+                trailing = _body_end(doc, run[-1])[1]
+                out += _render_run(doc, members, _gap_rule(doc, run), fixer, None, trailing)
             i = run[-1].last
             continue
         block = blocks.get(i)
