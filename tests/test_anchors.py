@@ -125,6 +125,21 @@ def test_required_fields_are_configurable_per_type(tmp_path, capsys):
     assert "unknown anchor type" in capsys.readouterr().err
 
 
+def test_usual_adr_labels_count_as_the_protocol_fields(tmp_path, capsys):
+    # the shape of ADR logs kept in memory banks: `## [D001] - title (Status: ...)` with
+    # **Rationale**, **Alternatives considered** and **Consequences** lines
+    (tmp_path / "memory-bank").mkdir()
+    path = tmp_path / "memory-bank" / "decisions.md"
+    path.write_text(
+        "# Decisions\n\n## [D001] - Queue (Status: accepted)\n\n**Date**: 2026-05-23\n"
+        "**Decision**: a managed queue\n**Rationale**:\n- cheap\n"
+        "**Alternatives considered**: cron jobs\n**Consequences**: vendor lock-in\n"
+    )
+    (finding,) = lint(tmp_path, str(path), capsys=capsys)
+    assert finding["rule_id"] == "anchor.missing-field"
+    assert "missing Verification, Rollback" in finding["message"] + finding.get("note", "")
+
+
 def test_fenced_templates_are_not_context_forms_or_references(tmp_path, capsys):
     seed = "```markdown\n## 🔸 缩形态上下文\n\n【任务】{x}\n\n- 见 [D001], [C002]\n```\n"
     (tmp_path / "memory-bank").mkdir()

@@ -48,9 +48,21 @@ FIELD_LABELS = {
 }
 _FIELD_WORDS = {
     "decision": ("decision", "决策", "决定"),
-    "alternatives": ("alternatives", "alternative", "options", "备选方案", "备选", "替代方案"),
-    "why": ("why", "reason", "reasons", "rationale", "理由", "原因"),
-    "impact": ("impact", "scope", "影响范围", "影响"),
+    "alternatives": (
+        "alternatives",
+        "alternative",
+        "options",
+        # the usual ADR headings
+        "alternatives considered",
+        "options considered",
+        "considered alternatives",
+        "considered options",
+        "备选方案",
+        "备选",
+        "替代方案",
+    ),
+    "why": ("why", "reason", "reasons", "rationale", "justification", "理由", "原因"),
+    "impact": ("impact", "scope", "consequences", "影响范围", "影响", "后果"),
     "verification": ("verification", "verify", "validation", "验证方式", "验证"),
     "rollback": ("rollback", "roll back", "回滚方式", "回滚"),
     # metadata
