@@ -169,6 +169,15 @@ def section_type(heading_text: str) -> str | None:
 
 
 @functools.lru_cache(maxsize=65536)
+def _id_facts(anchor_id: str) -> tuple[str | None, tuple[int, int, str]]:
+    """The type of an ID (None when its prefix is none of TYPES) and its sort key."""
+    prefix, number = split_id(anchor_id)
+    prefix = prefix.upper()
+    kind = prefix if prefix in TYPE_ORDER else None
+    return kind, (TYPE_ORDER.get(prefix, len(TYPES)), number or 0, anchor_id)
+
+
+@functools.lru_cache(maxsize=65536)
 def split_id(anchor_id: str) -> tuple[str, int | None]:
     m = _ID_PARTS.match(anchor_id)
     if not m:
@@ -255,11 +264,10 @@ class Anchor:
 
     @property
     def type(self) -> str | None:
-        prefix = self.prefix.upper()
-        return prefix if prefix in TYPE_ORDER else None
+        return _id_facts(self.id)[0]
 
     def sort_key(self) -> tuple[int, int, str]:
-        return (TYPE_ORDER.get(self.prefix.upper(), len(TYPES)), self.number or 0, self.id)
+        return _id_facts(self.id)[1]
 
     def field_keys(self) -> set[str]:
         return {f.key for f in self.fields if f.key}
