@@ -248,6 +248,17 @@ def test_fmt_creates_the_missing_section_with_its_canonical_heading(intro, made)
     assert added == words_outside_machine_blocks(" ".join(made))  # only the new headings
 
 
+def test_fmt_moves_a_compact_anchor_that_follows_a_full_one():
+    text = (
+        "## 决策 (Decisions)\n\n## [D001] a\n\n**Why**: x\n\n## 约束 (Constraints)\n\n"
+        "## [C001] b\n\n**Why**: y\n\n[D002] c\n- Why: z\n\n## 问题 (Problems)\n"
+    )
+    once = fmt_text(text, index=False).text
+    assert sections_of(once) == {"D001": "D", "D002": "D", "C001": "C"}
+    assert fmt_text(once, index=False).text == once
+    assert words_outside_machine_blocks(once) == words_outside_machine_blocks(text)
+
+
 def test_fmt_leaves_an_anchor_that_cannot_move_safely():
     # the decisions section is an H3 and the misfiled anchor an H2: placed there it would run
     # on into whatever follows, so it stays (and lint keeps reporting it)

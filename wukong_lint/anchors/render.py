@@ -27,6 +27,7 @@ from wukong_lint.anchors.parse import (
     Block,
     Doc,
     Section,
+    anchor_title,
     heading,
     label_key,
     parse,
@@ -485,6 +486,20 @@ def _stops_full_anchor(doc: Doc, level: int, p: int, end: int) -> bool:
     return head is not None and head[0] <= level
 
 
+def _ends_at(doc: Doc, level: int, j: int) -> bool:
+    """Whether a full-form anchor of `level` running on to line j would end there (after
+    blank lines): a block, a heading of its level or higher, an anchor, or the file's end."""
+    lines, role, n = doc.lines, doc.role, len(doc.lines)
+    while j < n and role[j] == "text" and not lines[j].strip():
+        j += 1
+    if j >= n or role[j] == "block":
+        return True
+    head = doc.heads.get(j)
+    if head is not None:
+        return head[0] <= level or anchor_title(head[1]) is not None
+    return any(a.first == j and a.form == "compact" for a in doc.anchors)
+
+
 def _plan_moves(doc: Doc, runs: list[list[Anchor]]) -> _Moves:
     """Where each misfiled anchor (an ID whose type differs from its section's) goes: into
     a run of anchors of its level in the first section of its type, at the end of that
@@ -506,7 +521,7 @@ def _plan_moves(doc: Doc, runs: list[list[Anchor]]) -> _Moves:
     for a in misfiled:
         kind = a.type or ""
         before = ends.get(a.first)
-        if before is not None and (a.form == "compact" or before.level < a.level):
+        if before is not None and not _ends_at(doc, before.level, a.last):
             continue  # without it, the anchor before would run on into what follows it
         target = first_of.get(kind)
         if target is not None:
