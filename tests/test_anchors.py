@@ -125,6 +125,30 @@ def test_required_fields_are_configurable_per_type(tmp_path, capsys):
     assert "unknown anchor type" in capsys.readouterr().err
 
 
+def test_templates_and_questions_about_the_forms_stay_quiet(tmp_path, capsys):
+    # shapes found in a public wukong memory bank: context templates whose example IDs no
+    # anchors file defines, and a README question heading that names two forms
+    bank = tmp_path / "memory-bank"
+    bank.mkdir()
+    (bank / "normal-template.md").write_text(
+        "# 常形态模板\n\n| ID | 决策 | 理由 |\n|----|------|------|\n"
+        "| [D002] | {决策描述} | {原因} |\n\n决策: [D001], [D003]\n"
+    )
+    (bank / "notes.md").write_text(
+        "# Notes\n\n| [D004] | {决策描述} |\n\nsee [D005]\n\n"
+        "### 为什么常形态 2000 字符，缩形态 500 字符？\n\n因为上下文窗口有限。\n\n"
+        "## 🔸 缩形态上下文\n\n【任务】实现脱敏模块\n"
+    )
+    found = sorted(
+        (Path(f["path"]).name, f["line"], f["rule_id"]) for f in lint(tmp_path, str(bank),
+                                                                       capsys=capsys)
+    )  # fmt: skip
+    assert found == [
+        ("notes.md", 5, "anchor.dangling-reference"),  # [D005] on a plain line
+        ("notes.md", 11, "memory-bank.compact-form-sections"),  # the real compact form
+    ]
+
+
 def test_usual_adr_labels_count_as_the_protocol_fields(tmp_path, capsys):
     # the shape of ADR logs kept in memory banks: `## [D001] - title (Status: ...)` with
     # **Rationale**, **Alternatives considered** and **Consequences** lines
