@@ -283,6 +283,17 @@ def test_fmt_moves_a_compact_anchor_that_follows_a_full_one():
     assert words_outside_machine_blocks(once) == words_outside_machine_blocks(text)
 
 
+def test_a_moved_anchor_lands_before_the_rule_that_closes_the_section():
+    text = (
+        "## 决策 (Decisions)\n\n*暂无锚点*\n\n---\n\n## 约束 (Constraints)\n\n"
+        "[C001] a\n- Why: x\n\n[D001] b\n- Why: y\n"
+    )
+    once = fmt_text(text, index=False).text
+    assert once.index("*暂无锚点*") < once.index("[D001]") < once.index("---")
+    assert sections_of(once) == {"C001": "C", "D001": "D"}
+    assert fmt_text(once, index=False).text == once
+
+
 def test_fmt_leaves_an_anchor_that_cannot_move_safely():
     # the decisions section is an H3 and the misfiled anchor an H2: placed there it would run
     # on into whatever follows, so it stays (and lint keeps reporting it)

@@ -463,14 +463,18 @@ class _Moves:
 
 
 def _content_end(doc: Doc, section: Section, run_of: dict[int, list[Anchor]]) -> int:
-    """The line after the last text of a section (before its trailing blank lines, comments
-    and blocks), never inside a run of anchors."""
+    """The line after the last text of a section (before its trailing blank lines, rules,
+    comments and blocks), never inside a run of anchors."""
     lines, role = doc.lines, doc.role
     p = section.end
     while p > section.line + 1 and (
-        role[p - 1] in ("comment", "block") or (role[p - 1] == "text" and not lines[p - 1].strip())
+        role[p - 1] in ("comment", "block")
+        or (
+            role[p - 1] == "text"
+            and (not lines[p - 1].strip() or HR.match(lines[p - 1].rstrip("\n")))
+        )
     ):
-        p -= 1
+        p -= 1  # before the rule that separates the section from the next one, too
     for run in run_of.values():
         if run[0].first < p < run[-1].last:
             return run[-1].last
