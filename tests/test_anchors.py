@@ -125,6 +125,45 @@ def test_required_fields_are_configurable_per_type(tmp_path, capsys):
     assert "unknown anchor type" in capsys.readouterr().err
 
 
+def test_templates_and_questions_about_the_forms_stay_quiet(tmp_path, capsys):
+    # shapes found in a public wukong memory bank: context templates whose example IDs no
+    # anchors file defines, and a README question heading that names two forms
+    bank = tmp_path / "memory-bank"
+    bank.mkdir()
+    (bank / "normal-template.md").write_text(
+        "# 常形态模板\n\n| ID | 决策 | 理由 |\n|----|------|------|\n"
+        "| [D002] | {决策描述} | {原因} |\n\n决策: [D001], [D003]\n"
+    )
+    (bank / "notes.md").write_text(
+        "# Notes\n\n| [D004] | {决策描述} |\n\nsee [D005]\n\n"
+        "### 为什么常形态 2000 字符，缩形态 500 字符？\n\n因为上下文窗口有限。\n\n"
+        "## 🔸 缩形态上下文\n\n【任务】实现脱敏模块\n"
+    )
+    found = sorted(
+        (Path(f["path"]).name, f["line"], f["rule_id"]) for f in lint(tmp_path, str(bank),
+                                                                       capsys=capsys)
+    )  # fmt: skip
+    assert found == [
+        ("notes.md", 5, "anchor.dangling-reference"),  # [D005] on a plain line
+        ("notes.md", 11, "memory-bank.compact-form-sections"),  # the real compact form
+    ]
+
+
+def test_usual_adr_labels_count_as_the_protocol_fields(tmp_path, capsys):
+    # the shape of ADR logs kept in memory banks: `## [D001] - title (Status: ...)` with
+    # **Rationale**, **Alternatives considered** and **Consequences** lines
+    (tmp_path / "memory-bank").mkdir()
+    path = tmp_path / "memory-bank" / "decisions.md"
+    path.write_text(
+        "# Decisions\n\n## [D001] - Queue (Status: accepted)\n\n**Date**: 2026-05-23\n"
+        "**Decision**: a managed queue\n**Rationale**:\n- cheap\n"
+        "**Alternatives considered**: cron jobs\n**Consequences**: vendor lock-in\n"
+    )
+    (finding,) = lint(tmp_path, str(path), capsys=capsys)
+    assert finding["rule_id"] == "anchor.missing-field"
+    assert "missing Verification, Rollback" in finding["message"] + finding.get("note", "")
+
+
 def test_fenced_templates_are_not_context_forms_or_references(tmp_path, capsys):
     seed = "```markdown\n## 🔸 缩形态上下文\n\n【任务】{x}\n\n- 见 [D001], [C002]\n```\n"
     (tmp_path / "memory-bank").mkdir()
@@ -159,6 +198,146 @@ def test_fmt_canonical_layout():
     assert "**Status**: ✅ Active" in en
     assert en.index("[C001]") < en.index("[C002]")
     assert "| ID | Title | Type | Status | Date |" in en  # the empty block was filled
+
+
+MISFILED_D012 = (
+    "## [D012] 缓存用 Redis\n\n**ID**: D012\n**日期**: 2024/2/1\n**状态**: 生效\n\n"
+    "### Decision (决策)\n用 Redis 做会话缓存。\n<!-- 评审时再确认容量 -->\n\n"
+    "### Rollback (回滚方式)\n切回进程内缓存。\n\n"
+)
+
+
+def sections_of(text: str) -> dict[str, str | None]:
+    return {a.id: a.section for a in parse(text).anchors}
+
+
+def test_fmt_moves_a_misfiled_anchor_to_its_section(tmp_path, capsys):
+    base = (FIXTURES / "zh" / "anchors.md").read_text()
+    # a decision written under the constraints section, between two paragraphs of text
+    text = base.replace("## 约束 (Constraints)\n\n", "## 约束 (Constraints)\n\n" + MISFILED_D012)
+    assert sections_of(text)["D012"] == "C"
+    path = tmp_path / "anchors.md"
+    path.write_text(text)
+    assert [f["rule_id"] for f in lint(tmp_path, str(path), capsys=capsys)].count(
+        "anchor.section-prefix"
+    ) == 1
+    once = fmt_text(text)
+    assert once.ok and fmt_text(once.text).text == once.text
+    assert sections_of(once.text) == {"D001": "D", "D002": "D", "D012": "D", "C001": "C",
+                                      "P001": "P"}  # fmt: skip
+    assert words_outside_machine_blocks(once.text) == words_outside_machine_blocks(text)
+    assert user_blocks(once.text) == user_blocks(text)
+    # the anchor comes after D002 in the decisions section, with its comment; nothing of it
+    # is left under the constraints heading
+    d_section = once.text.split("## 决策 (Decisions)")[1].split("## 约束 (Constraints)")[0]
+    assert d_section.index("[D002]") < d_section.index("[D012]")
+    assert "<!-- 评审时再确认容量 -->" in d_section and "**日期**: 2024-02-01" in d_section
+    c_section = once.text.split("## 约束 (Constraints)")[1].split("## 接口")[0]
+    assert "D012" not in c_section and "[C001] 所有输出必须脱敏" in c_section
+    path.write_text(once.text)
+    assert "anchor.section-prefix" not in {
+        f["rule_id"] for f in lint(tmp_path, str(path), capsys=capsys)
+    }
+
+
+def test_fmt_move_into_an_empty_section_keeps_its_placeholder():
+    base = (FIXTURES / "zh" / "anchors.md").read_text()
+    text = base.replace(
+        "[P001] FFmpeg", "[I003] 审查接口返回 ReviewResult\n- Why: 统一结果\n\n[P001] FFmpeg"
+    )
+    once = fmt_text(text).text
+    assert sections_of(once)["I003"] == "I" and fmt_text(once).text == once
+    i_section = once.split("## 接口 (Interfaces)")[1].split("## 问题 (Problems)")[0]
+    assert i_section.index("*暂无锚点*") < i_section.index("[I003]")  # the words stay
+    assert words_outside_machine_blocks(once) == words_outside_machine_blocks(text)
+
+
+@pytest.mark.parametrize(
+    ("intro", "made"),
+    [("# Anchors\n\n## Decisions\n\n", ["Interfaces", "Problems"]),
+     ("# 锚点\n\n## 决策 (Decisions)\n\n", ["接口 (Interfaces)", "问题 (Problems)"])],
+)  # fmt: skip
+def test_fmt_creates_the_missing_section_with_its_canonical_heading(intro, made):
+    text = (
+        intro + "[D001] first\n- Why: a\n\n[P003] flaky upload\n- Why: b\n\n"
+        "[I001] upload API\n- Why: c\n\n[D002] second\n- Why: d\n"
+    )
+    once = fmt_text(text, index=False).text
+    assert fmt_text(once, index=False).text == once
+    doc = parse(once)
+    assert [s.title for s in doc.sections][1:] == made  # after Decisions, in type order
+    assert {a.id: a.section for a in doc.anchors} == {"D001": "D", "D002": "D", "I001": "I",
+                                                      "P003": "P"}  # fmt: skip
+    added = words_outside_machine_blocks(once) - words_outside_machine_blocks(text)
+    assert added == words_outside_machine_blocks(" ".join(made))  # only the new headings
+
+
+def test_fmt_moves_a_compact_anchor_that_follows_a_full_one():
+    text = (
+        "## 决策 (Decisions)\n\n## [D001] a\n\n**Why**: x\n\n## 约束 (Constraints)\n\n"
+        "## [C001] b\n\n**Why**: y\n\n[D002] c\n- Why: z\n\n## 问题 (Problems)\n"
+    )
+    once = fmt_text(text, index=False).text
+    assert sections_of(once) == {"D001": "D", "D002": "D", "C001": "C"}
+    assert fmt_text(once, index=False).text == once
+    assert words_outside_machine_blocks(once) == words_outside_machine_blocks(text)
+
+
+def test_a_moved_anchor_lands_before_the_rule_that_closes_the_section():
+    text = (
+        "## 决策 (Decisions)\n\n*暂无锚点*\n\n---\n\n## 约束 (Constraints)\n\n"
+        "[C001] a\n- Why: x\n\n[D001] b\n- Why: y\n"
+    )
+    once = fmt_text(text, index=False).text
+    assert once.index("*暂无锚点*") < once.index("[D001]") < once.index("---")
+    assert sections_of(once) == {"C001": "C", "D001": "D"}
+    assert fmt_text(once, index=False).text == once
+
+
+def test_fmt_leaves_an_anchor_that_cannot_move_safely():
+    # the decisions section is an H3 and the misfiled anchor an H2: placed there it would run
+    # on into whatever follows, so it stays (and lint keeps reporting it)
+    text = (
+        "### Decisions\n\n### [D001] a\n\n**Why**: x\n\n## Constraints\n\n"
+        "## [D002] b\n\n**Why**: y\n"
+    )
+    once = fmt_text(text, index=False).text
+    assert sections_of(once) == {"D001": "D", "D002": "C"}
+    assert fmt_text(once, index=False).text == once
+
+
+def test_a_heading_naming_its_type_then_the_id_is_an_anchor(tmp_path, capsys):
+    # some tools write `## 约束 [C001]` rather than `## [C001] title`; such a heading is the
+    # anchor C001 (not a constraints section, not a reference to an undefined C001)
+    text = (
+        "# 锚点\n\n## 决策 (Decisions)\n\n## [D001] 用 JWT\n\n**Decision**: JWT\n\n## 附录\n\n"
+        "## 约束 [C001]\n\n- 必须使用 HTTPS\n\n## Notes about [D001]\n\nsee above\n"
+    )
+    doc = parse(text)
+    assert [(a.id, a.title, a.section) for a in doc.anchors] == [
+        ("D001", "用 JWT", "D"),
+        ("C001", "约束", None),
+    ]
+    assert [s.type for s in doc.sections] == ["D"]  # `约束 [C001]` names one anchor
+    path = tmp_path / "anchors.md"
+    path.write_text(text)
+    rules = {f["rule_id"] for f in lint(tmp_path, str(path), capsys=capsys)}
+    assert "anchor.dangling-reference" not in rules
+    once = fmt_text(text).text
+    assert "\n## 约束 [C001]\n" in once and fmt_text(once).text == once
+    assert words_outside_machine_blocks(once) == words_outside_machine_blocks(text)
+
+
+def test_fmt_keeps_the_rule_that_ends_a_section():
+    text = (
+        "## Decisions\n\n## [D002] b\n\n**Why**: y\n\n---\n\n## [D001] a\n\n**Why**: x\n\n"
+        "---\n\n## Constraints\n\n[C001] c\n- Why: z\n"
+    )
+    once = fmt_text(text, index=False).text
+    assert once.index("[D001]") < once.index("[D002]")
+    # a rule between the two decisions, and the one before the next section stays
+    assert once.count("---") == 2 and "**Why**: y\n\n---\n\n## Constraints" in once
+    assert fmt_text(once, index=False).text == once
 
 
 def test_fmt_leaves_foreign_memory_bank_files_alone(tmp_path, capsys):

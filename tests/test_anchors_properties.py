@@ -4,12 +4,14 @@ idempotent, USER_BLOCK bytes are unchanged, and no word outside machine blocks i
 
 from __future__ import annotations
 
+from collections import Counter
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.test_anchors import user_blocks, words_outside_machine_blocks
 from wukong_lint.anchors.parse import parse
-from wukong_lint.anchors.render import fmt_text
+from wukong_lint.anchors.render import SECTION_HEADINGS, fmt_text
 
 WORD_CHARS = "abcxyzABCXYZ0123456789中文决策锚点脱敏éßΩ_-"
 word = st.text(alphabet=WORD_CHARS, min_size=1, max_size=8)
@@ -105,7 +107,64 @@ def test_fmt_idempotent_lossless_user_blocks(text):
     twice = fmt_text(once.text)
     assert twice.ok and twice.text == once.text
     assert user_blocks(once.text) == user_blocks(text)
-    assert words_outside_machine_blocks(once.text) == words_outside_machine_blocks(text)
-    assert sorted(a.id for a in parse(once.text).anchors) == sorted(
-        a.id for a in parse(text).anchors
-    )
+    before, after = parse(text), parse(once.text)
+    # the only words fmt may add are the canonical headings of the sections it creates for
+    # misfiled anchors whose type had no section
+    created = Counter(s.title for s in after.sections) - Counter(s.title for s in before.sections)
+    canonical = {title for pair in SECTION_HEADINGS.values() for title in pair}
+    assert set(created) <= canonical
+    assert words_outside_machine_blocks(once.text) == words_outside_machine_blocks(
+        text
+    ) + words_outside_machine_blocks(" ".join(created.elements()))
+    assert sorted(a.id for a in after.anchors) == sorted(a.id for a in before.anchors)
+    # moves never file an anchor under the wrong section
+    assert misfiled(after) <= misfiled(before)
+
+
+def misfiled(doc) -> int:
+    return sum(1 for a in doc.anchors if a.type and a.section and a.type != a.section)
+
+
+SECTION_TITLES = {
+    "D": ["## 决策 (Decisions)", "## Decisions"],
+    "C": ["## 约束 (Constraints)", "## Constraints"],
+    "I": ["## 接口", "## Interfaces"],
+    "P": ["## 问题 (Problems)", "## Anti-patterns"],
+    "M": ["## 模式", "## Patterns"],
+    "U": ["## 偏好 (Preferences)", "## Preferences"],
+    "CK": ["## 检查清单", "## Checklists"],
+    "DN": ["## 领域笔记", "## Domain notes"],
+}
+between = st.sampled_from(["", "*暂无锚点*\n", "<!-- 待整理 -->\n", "some text [D001]\n", "---\n"])
+
+
+@st.composite
+def sectioned_document(draw) -> str:
+    """A tidy anchors file whose compact anchors are filed under random sections."""
+    kinds = draw(st.lists(st.sampled_from(sorted(SECTION_TITLES)), min_size=1, max_size=5,
+                          unique=True))  # fmt: skip
+    parts = ["# 锚点 (Anchors)\n"]
+    for kind in kinds:
+        parts.append(draw(st.sampled_from(SECTION_TITLES[kind])) + "\n")
+        parts.append(draw(between))
+        parts += draw(st.lists(compact_anchor(), max_size=4))
+        parts.append(draw(between))
+    if draw(st.booleans()):
+        parts.append("<!-- USER_BLOCK_START -->\nnotes [C009]\n<!-- USER_BLOCK_END -->\n")
+    return "\n".join(parts)
+
+
+@PROPERTY
+@given(sectioned_document())
+def test_fmt_files_every_compact_anchor_under_its_type(text):
+    once = fmt_text(text)
+    assert once.ok, once.refused
+    assert fmt_text(once.text).text == once.text
+    before, after = parse(text), parse(once.text)
+    assert misfiled(after) == 0  # each anchor now sits under the section of its type
+    assert sorted(a.id for a in after.anchors) == sorted(a.id for a in before.anchors)
+    assert user_blocks(once.text) == user_blocks(text)
+    created = Counter(s.title for s in after.sections) - Counter(s.title for s in before.sections)
+    assert words_outside_machine_blocks(once.text) == words_outside_machine_blocks(
+        text
+    ) + words_outside_machine_blocks(" ".join(created.elements()))

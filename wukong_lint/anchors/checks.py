@@ -9,6 +9,7 @@ the parser only when a unit it applies to actually reaches it.
 
 from __future__ import annotations
 
+import bisect
 import os
 import re
 from collections.abc import Iterator
@@ -205,9 +206,15 @@ def project_ids(path: str) -> frozenset[str]:
     return result
 
 
+_TEMPLATE_NAME = re.compile(r"template|模板", re.IGNORECASE)
+_PLACEHOLDER = re.compile(r"\{[^{}\n]*[^\W\d_][^{}\n]*\}")  # {决策描述}, {name}; not {} or {1}
+
+
 def _dangling(doc: Doc, path: str) -> Iterator[Hit]:
     from wukong_lint.anchors.parse import is_valid_id
 
+    if _TEMPLATE_NAME.search(os.path.basename(path)):
+        return  # a template's IDs are examples
     refs = doc.references()
     if not refs:
         return
@@ -216,6 +223,9 @@ def _dangling(doc: Doc, path: str) -> Iterator[Hit]:
     for anchor_id, start, end in refs:
         if anchor_id in local or not is_valid_id(anchor_id):
             continue
+        line = bisect.bisect_right(doc.offsets, start) - 1
+        if _PLACEHOLDER.search(doc.lines[line]):
+            continue  # `| [D002] | {决策描述} |`: a template row
         if known is None:
             known = project_ids(path)
         if anchor_id not in known:
@@ -236,6 +246,8 @@ def match_memory_bank(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[
             start = doc.offsets[line] + len(doc.lines[line]) - len(doc.lines[line].lstrip())
             yield _hit(start, doc.offsets[line] + len(doc.content(line)), message)
         return
+    if _TEMPLATE_NAME.search(os.path.basename(unit.path)):
+        return  # a template of the forms, with placeholders: not a context
     for start, end, body, _title in _forms(doc, unit.path, params):
         if check == "session-summary":
             headings = {
@@ -259,6 +271,9 @@ def match_memory_bank(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[
             yield _hit(start, end, "missing " + "".join(missing))
 
 
+_FORM_NAMES = ("缩形态", "常形态", "巨形态")
+
+
 def _forms(doc: Doc, path: str, params: dict[str, Any]) -> Iterator[tuple[int, int, str, str]]:
     """(start, end of the heading, body text, heading) of each context form in the file."""
     heading = params.get("heading", "")
@@ -267,6 +282,8 @@ def _forms(doc: Doc, path: str, params: dict[str, Any]) -> Iterator[tuple[int, i
         for i, line in enumerate(doc.lines):
             if doc.role[i] != "text" or not line.startswith("#") or heading not in line:
                 continue
+            if sum(name in line for name in _FORM_NAMES) > 1 or line.rstrip().endswith(("?", "？")):
+                continue  # `### 为什么常形态 2000 字符，缩形态 500 字符？`: about the forms
             level = len(line) - len(line.lstrip("#"))
             stop = len(doc.lines)
             for k in range(i + 1, len(doc.lines)):

@@ -16,7 +16,11 @@ a comment stay examples).
 
 from __future__ import annotations
 
+import bisect
 import functools
+import io
+import itertools
+import operator
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -44,9 +48,21 @@ FIELD_LABELS = {
 }
 _FIELD_WORDS = {
     "decision": ("decision", "决策", "决定"),
-    "alternatives": ("alternatives", "alternative", "options", "备选方案", "备选", "替代方案"),
-    "why": ("why", "reason", "reasons", "rationale", "理由", "原因"),
-    "impact": ("impact", "scope", "影响范围", "影响"),
+    "alternatives": (
+        "alternatives",
+        "alternative",
+        "options",
+        # the usual ADR headings
+        "alternatives considered",
+        "options considered",
+        "considered alternatives",
+        "considered options",
+        "备选方案",
+        "备选",
+        "替代方案",
+    ),
+    "why": ("why", "reason", "reasons", "rationale", "justification", "理由", "原因"),
+    "impact": ("impact", "scope", "consequences", "影响范围", "影响", "后果"),
     "verification": ("verification", "verify", "validation", "验证方式", "验证"),
     "rollback": ("rollback", "roll back", "回滚方式", "回滚"),
     # metadata
@@ -81,6 +97,29 @@ HEADING = re.compile(r"^(#{1,6})[ \t]+(.*?)[ \t]*\r?$")
 ANCHOR_TITLE = re.compile(
     r"^(?:\*\*)?\[(" + ID_CANDIDATE + r")\](?:\*\*)?(?:[ \t]*[:：\-–—])?[ \t]*(.*?)[ \t]*$"
 )
+# `## 约束 [C001]`: a heading of one anchor written as its type's name, then the ID (some
+# tools write anchors so); group 1 is the ID, group 2 the type name (the title)
+TYPED_TITLE = re.compile(
+    r"^(?=[^\[\]]*\[(" + ID_CANDIDATE + r")\][ \t]*$)([^\[\]*#]{1,20}?)[ \t]*\[[^\]]*\][ \t]*$"
+)
+_TYPE_WORDS = {w.casefold(): t for t, names in TYPE_NAMES.items() for w in names}
+
+
+def anchor_title(text: str) -> re.Match[str] | None:
+    """The match of an anchor heading's text (`[D001] title`, or `决策 [D001]` when the name
+    is the ID's type), or None."""
+    if "[" not in text:
+        return None
+    m = ANCHOR_TITLE.match(text)
+    if m is None:
+        m = TYPED_TITLE.match(text)
+        if m is None or _TYPE_WORDS.get(m.group(2).strip().casefold()) != (
+            split_id(m.group(1))[0].upper()
+        ):
+            return None
+    return m
+
+
 COMPACT_START = re.compile(r"^(?:\*\*)?\[(" + ID_CANDIDATE + r")\](?:\*\*)?[ \t]+(\S.*?)[ \t]*\r?$")
 # `**Key**: value`, `**Key:** value`, `- **Key**：value`
 BOLD_FIELD = re.compile(
@@ -114,6 +153,10 @@ def label_key(label: str) -> str | None:
 
 
 def section_type(heading_text: str) -> str | None:
+    """The anchor type of a section heading ("## 决策 (Decisions)" -> "D"), or None. A heading
+    that names one anchor ("## 约束 [C001]", "## [D001] ...") is not a section."""
+    if "[" in heading_text and any(is_valid_id(m) for m in REFERENCE.findall(heading_text)):
+        return None
     if REFERENCE.search(heading_text) and ANCHOR_TITLE.match(heading_text):
         return None
     lowered = heading_text.casefold()
@@ -125,6 +168,16 @@ def section_type(heading_text: str) -> str | None:
     return None
 
 
+@functools.lru_cache(maxsize=65536)
+def _id_facts(anchor_id: str) -> tuple[str | None, tuple[int, int, str]]:
+    """The type of an ID (None when its prefix is none of TYPES) and its sort key."""
+    prefix, number = split_id(anchor_id)
+    prefix = prefix.upper()
+    kind = prefix if prefix in TYPE_ORDER else None
+    return kind, (TYPE_ORDER.get(prefix, len(TYPES)), number or 0, anchor_id)
+
+
+@functools.lru_cache(maxsize=65536)
 def split_id(anchor_id: str) -> tuple[str, int | None]:
     m = _ID_PARTS.match(anchor_id)
     if not m:
@@ -136,7 +189,7 @@ def is_valid_id(anchor_id: str) -> bool:
     return VALID_ID.match(anchor_id) is not None
 
 
-@dataclass
+@dataclass(slots=True)
 class FieldEntry:
     key: str  # a FIELDS key, or "" for an unknown field
     label: str
@@ -144,18 +197,19 @@ class FieldEntry:
     line: int  # index of the label line
     start: int  # offsets of the label line
     end: int
-    # how to tell whether the value is empty, computed when asked (lint only)
-    value: tuple[Any, str, range] | None = field(default=None, repr=False)
+    # where the value is: (doc, value start column, the next label line or the anchor's
+    # end, the anchor's end); whether it is empty is computed when asked (lint only)
+    value: tuple[Any, int, int, int] | None = field(default=None, repr=False)
     _empty: bool | None = field(default=None, repr=False)
 
     @property
     def empty(self) -> bool:
         if self._empty is None:
-            self._empty = self.value is not None and _value_empty(*self.value)
+            self._empty = self.value is not None and _value_empty(self, *self.value)
         return self._empty
 
 
-@dataclass
+@dataclass(slots=True)
 class Anchor:
     id: str
     title: str
@@ -169,10 +223,36 @@ class Anchor:
     id_end: int
     title_start: int
     section: str | None = None  # the type of the enclosing section heading
-    fields: list[FieldEntry] = field(default_factory=list)
-    status: tuple[str, int, int] | None = None  # value and its offsets
-    date: tuple[str, int, int] | None = None
-    meta_id: tuple[str, int, int] | None = None
+    # The field sections and the metadata lines (status, date, ID: value and offsets) are
+    # read from the document when first asked for: fmt needs only status and date.
+    doc: Doc | None = field(default=None, repr=False, compare=False)
+    _fields: list[FieldEntry] | None = field(default=None, repr=False, compare=False)
+    _meta: dict[str, tuple[str, int, int]] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def fields(self) -> list[FieldEntry]:
+        if self._fields is None:
+            self._fields = []
+            _scan(self.doc, self, True)  # type: ignore[arg-type]
+        return self._fields
+
+    def _metadata(self) -> dict[str, tuple[str, int, int]]:
+        if self._meta is None:
+            self._meta = {}
+            _scan(self.doc, self, False)  # type: ignore[arg-type]
+        return self._meta
+
+    @property
+    def status(self) -> tuple[str, int, int] | None:
+        return self._metadata().get("status")
+
+    @property
+    def date(self) -> tuple[str, int, int] | None:
+        return self._metadata().get("date")
+
+    @property
+    def meta_id(self) -> tuple[str, int, int] | None:
+        return self._metadata().get("id")
 
     @property
     def prefix(self) -> str:
@@ -184,11 +264,10 @@ class Anchor:
 
     @property
     def type(self) -> str | None:
-        prefix = self.prefix.upper()
-        return prefix if prefix in TYPE_ORDER else None
+        return _id_facts(self.id)[0]
 
     def sort_key(self) -> tuple[int, int, str]:
-        return (TYPE_ORDER.get(self.prefix.upper(), len(TYPES)), self.number or 0, self.id)
+        return _id_facts(self.id)[1]
 
     def field_keys(self) -> set[str]:
         return {f.key for f in self.fields if f.key}
@@ -211,6 +290,8 @@ class Section:
     level: int
     line: int
     title: str
+    end: int = 0  # the line where the section ends (the next section, a heading of its level
+    # or higher outside anchors, or the end of the file)
 
 
 @dataclass
@@ -225,6 +306,8 @@ class Doc:
     markers: list[tuple[str, str, int]] = field(default_factory=list)  # (kind, START|END, line)
     heads: dict[int, tuple[int, str]] = field(default_factory=dict)  # line -> (level, text)
     newline: str = "\n"
+    _field_lines: list[int] | None = field(default=None, repr=False)
+    _meta_lines: list[int] = field(default_factory=list, repr=False)
 
     def line_end(self, i: int) -> int:
         return self.offsets[i] + len(self.lines[i])
@@ -259,22 +342,13 @@ class Doc:
 
 def split_lines(text: str) -> list[str]:
     """Lines with their endings; only "\\n" ends a line ("\\r" stays with its line)."""
-    if not text:
-        return []
-    parts = text.split("\n")
-    lines = [p + "\n" for p in parts[:-1]]
-    if parts[-1]:
-        lines.append(parts[-1])
-    return lines
+    return io.StringIO(text, newline="\n").readlines()  # newline="\n": no translation
 
 
 def parse(text: str) -> Doc:
     lines = split_lines(text)
-    offsets = []
-    pos = 0
-    for line in lines:
-        offsets.append(pos)
-        pos += len(line)
+    offsets = list(itertools.accumulate(map(len, lines), initial=0))
+    offsets.pop()
     crlf = text.count("\r\n")
     doc = Doc(text, lines, offsets, ["text"] * len(lines))
     if crlf and crlf * 2 > text.count("\n"):
@@ -284,12 +358,76 @@ def parse(text: str) -> Doc:
     return doc
 
 
+def _positions(text: str, needle: str) -> list[int]:
+    found = []
+    pos = text.find(needle)
+    while pos >= 0:
+        found.append(pos)
+        pos = text.find(needle, pos + 1)
+    return found
+
+
+def _lines_where(flags: Any) -> list[int]:
+    """The indexes of the true values of `flags` (an iterator over the lines, evaluated in C:
+    `map(str.startswith, lines, repeat("#"))`)."""
+    return list(itertools.compress(itertools.count(), flags))
+
+
+def _lines_at(doc: Doc, positions: list[int]) -> list[int]:
+    """The sorted, distinct indexes of the lines holding these offsets."""
+    offsets = doc.offsets
+    return sorted({bisect.bisect_right(offsets, pos) - 1 for pos in positions})
+
+
+def _role_candidates(doc: Doc) -> list[int]:
+    """The lines that may open or close a code fence, a comment or a block (a superset)."""
+    text = doc.text
+    positions = _positions(text, "<!--") + _positions(text, "-->")
+    for fence in ("```", "~~~"):
+        for pos in _positions(text, fence):
+            start = text.rfind("\n", 0, pos) + 1
+            if not text[start:pos].strip(" "):
+                positions.append(pos)
+    return _lines_at(doc, positions)
+
+
+def heading(raw: str) -> tuple[int, str] | None:
+    """(level, text) of an ATX heading line (without its "\\n"), or None."""
+    if raw[:1] != "#":
+        return None
+    rest = raw.lstrip("#")
+    level = len(raw) - len(rest)
+    if level > 6 or rest[:1] not in (" ", "\t") or not rest:
+        return None
+    if rest[-1:] == "\r":
+        rest = rest[:-1]
+    return level, rest.strip(" \t")
+
+
 def _roles(doc: Doc) -> None:
+    """The role of each line. Only the lines `_ROLE_CANDIDATE` finds can open or close a
+    fence, comment or block; every other line takes the role of the state it is in."""
     role = doc.role
+    lines = doc.lines
     fence: str | None = None
     in_comment = False
     open_block: Block | None = None
-    for i, line in enumerate(doc.lines):
+    previous = -1
+    for i in _role_candidates(doc):
+        if previous + 1 < i:  # the lines in between keep the current state
+            state = (
+                "block"
+                if open_block is not None
+                else "fence"
+                if fence is not None
+                else "comment"
+                if in_comment
+                else None
+            )
+            if state is not None:
+                role[previous + 1 : i] = [state] * (i - previous - 1)
+        previous = i
+        line = lines[i]
         marker = MARKER.match(line) if fence is None and not in_comment and "<!--" in line else None
         if marker:
             kind, edge = marker.group(1), marker.group(2)
@@ -301,7 +439,7 @@ def _roles(doc: Doc) -> None:
                 open_block = None
             continue
         if marker and marker.group(2) == "START":
-            open_block = Block(marker.group(1), i, len(doc.lines) - 1, False)
+            open_block = Block(marker.group(1), i, len(lines) - 1, False)
             doc.blocks.append(open_block)
             role[i] = "block"
             continue
@@ -330,12 +468,29 @@ def _roles(doc: Doc) -> None:
             role[i] = "comment"
             if "-->" not in stripped[4:]:
                 in_comment = True
+    n = len(lines)
+    if previous + 1 < n:
+        state = (
+            "block"
+            if open_block is not None
+            else "fence"
+            if fence is not None
+            else "comment"
+            if in_comment
+            else None
+        )
+        if state is not None:
+            role[previous + 1 : n] = [state] * (n - previous - 1)
     heads = doc.heads
-    for i, line in enumerate(doc.lines):
-        if line[:1] == "#" and role[i] == "text":
-            m = HEADING.match(line.rstrip("\n"))
-            if m:
-                heads[i] = (len(m.group(1)), m.group(2))
+    for i in _lines_where(map(str.startswith, lines, itertools.repeat("#"))):
+        if role[i] == "text":
+            raw = lines[i].rstrip("\n")
+            rest = raw.lstrip("#")
+            level = len(raw) - len(rest)
+            if level <= 6 and rest[:1] in (" ", "\t") and rest:  # as heading(), inlined
+                if rest[-1] == "\r":
+                    rest = rest[:-1]
+                heads[i] = (level, rest.strip(" \t"))
     for block in doc.blocks:
         block.start = doc.offsets[block.first]
         block.end = doc.line_end(block.last)
@@ -343,10 +498,6 @@ def _roles(doc: Doc) -> None:
             m = SIGNATURE.match(doc.lines[block.first + 1].rstrip("\n"))
             if m:
                 block.signature = m.group(1)
-
-
-def _heading(doc: Doc, i: int) -> tuple[int, str] | None:
-    return doc.heads.get(i)
 
 
 def _compact_start(doc: Doc, i: int) -> re.Match[str] | None:
@@ -366,31 +517,40 @@ def _compact_start(doc: Doc, i: int) -> re.Match[str] | None:
 
 def _structure(doc: Doc) -> None:
     n = len(doc.lines)
+    lines, role, heads = doc.lines, doc.role, doc.heads
+    # the only lines that can start an anchor or a section, or end a full-form anchor
+    starts = set(_lines_where(map(str.startswith, lines, itertools.repeat(("[", "**[")))))
+    cands = sorted(starts.union(heads, (b.first for b in doc.blocks)))
     section: Section | None = None
     i = 0
-    while i < n:
-        head = _heading(doc, i)
+    k = 0
+    while k < len(cands):
+        i = cands[k]
+        k += 1
+        head = heads.get(i)
         if head is not None:
             level, htext = head
-            m = ANCHOR_TITLE.match(htext)
+            m = anchor_title(htext)
             if m:
-                end = _full_end(doc, i + 1, level)
+                end = _full_end(doc, i + 1, level, cands, k)
                 doc.anchors.append(_make_anchor(doc, i, end, m, "full", level, section))
-                i = end
+                k = bisect.bisect_left(cands, end, k)
                 continue
             kind = section_type(htext)
             if kind is not None:
-                section = Section(kind, level, i, htext)
+                if section is not None:
+                    section.end = i
+                section = Section(kind, level, i, htext, n)
                 doc.sections.append(section)
             elif section is not None and level <= section.level:
+                section.end = i
                 section = None
-            i += 1
             continue
-        m = _compact_start(doc, i)
+        m = _compact_start(doc, i) if i in starts else None
         if m:
             end = i + 1
-            while end < n and doc.role[end] == "text":
-                line = doc.lines[end]
+            while end < n and role[end] == "text":
+                line = lines[end]
                 if line.lstrip(" \t").startswith(("-", "*", "+")) or (
                     line[:2] in ("  ", "\t") and line.strip()
                 ):
@@ -398,23 +558,26 @@ def _structure(doc: Doc) -> None:
                 else:
                     break
             doc.anchors.append(_make_anchor(doc, i, end, m, "compact", 0, section))
-            i = end
-            continue
-        i += 1
+            k = bisect.bisect_left(cands, end, k)
 
 
-def _full_end(doc: Doc, i: int, level: int) -> int:
-    n = len(doc.lines)
-    while i < n:
-        if doc.role[i] == "block":
-            return i
-        head = _heading(doc, i)
-        if head is not None and (head[0] <= level or ANCHOR_TITLE.match(head[1])):
-            return i
-        if _compact_start(doc, i):
-            return i
-        i += 1
-    return n
+def _full_end(doc: Doc, i: int, level: int, cands: list[int], k: int) -> int:
+    """Where a full-form anchor whose body starts at line i ends: the next block, heading of
+    its level or higher, anchor heading or compact anchor (cands[k:] are the lines after
+    its heading that may be one of those)."""
+    heads = doc.heads
+    role = doc.role
+    for index in range(k, len(cands)):
+        j = cands[index]
+        if role[j] == "block":
+            return j
+        head = heads.get(j)
+        if head is not None:
+            if head[0] <= level or anchor_title(head[1]):
+                return j
+        elif _compact_start(doc, j):
+            return j
+    return len(doc.lines)
 
 
 def _make_anchor(
@@ -424,6 +587,8 @@ def _make_anchor(
     id_col = line.index("[" + m.group(1) + "]") + 1
     start = doc.offsets[first]
     title_col = line.find(m.group(2), id_col + len(m.group(1))) if m.group(2) else -1
+    if m.group(2) and title_col < 0:  # `## 约束 [C001]`: the title comes first
+        title_col = line.find(m.group(2))
     anchor = Anchor(
         id=m.group(1),
         title=m.group(2).strip(),
@@ -437,39 +602,74 @@ def _make_anchor(
         id_end=start + id_col + len(m.group(1)),
         title_start=start + (title_col if title_col >= 0 else id_col),
         section=sec.type if sec is not None else None,
+        doc=doc,
     )
-    _fields(doc, anchor)
     return anchor
 
 
-def _value_empty(doc: Doc, first_value: str, lines: range) -> bool:
-    chunks = [first_value]
-    for j in lines:
-        if doc.role[j] == "comment":
+def _value_empty(entry: FieldEntry, doc: Doc, col: int, stop: int, last: int) -> bool:
+    j = entry.line
+    if entry.style == "heading":
+        level = len(doc.lines[j]) - len(doc.lines[j].lstrip("#"))
+        for k in range(j + 1, stop):
+            head = doc.heads.get(k)
+            if head is not None and head[0] <= level:
+                stop = k
+                break
+    elif entry.style == "bullet":
+        stop = j + 1
+        while stop < last and doc.lines[stop][:1] in (" ", "\t") and doc.lines[stop].strip():
+            stop += 1
+    chunks = [doc.content(j)[col:]]
+    for k in range(j + 1, stop):
+        if doc.role[k] == "comment":
             continue
-        chunks.append(doc.lines[j])
+        chunks.append(doc.lines[k])
     text = COMMENT_SPAN.sub("", "".join(chunks))
     text = re.sub(r"\{[^{}\n]*\}", "", text)  # template placeholders
     words = re.sub(r"[\s\-*_>|`#.:：…]+", "", text).casefold()
     return words in ("", "todo", "tbd", "待补充", "待定", "无内容")
 
 
-def _fields(doc: Doc, anchor: Anchor) -> None:
-    """Field sections, metadata lines and their values inside one anchor."""
+def _field_candidates(doc: Doc) -> list[int]:
+    """The sorted lines that may be a field label: headings, lines with `**`, bullets."""
+    if doc._field_lines is None:
+        lines = doc.lines
+        bold = _lines_where(map(operator.contains, lines, itertools.repeat("**")))
+        bullets = _lines_where(
+            map(str.startswith, map(str.lstrip, lines), itertools.repeat(("-", "*", "+")))
+        )
+        doc._meta_lines = sorted(set(bold).union(bullets))
+        doc._field_lines = sorted(set(doc._meta_lines).union(doc.heads))
+    return doc._field_lines
+
+
+def _scan(doc: Doc, anchor: Anchor, with_fields: bool) -> None:
+    """The metadata lines of one anchor and, `with_fields`, its field sections and where their
+    values are."""
     labels: list[tuple[int, FieldEntry | None, int]] = []  # (line, entry, value start col)
     heads = doc.heads
     role = doc.role
-    for j in range(anchor.first + 1, anchor.last):
-        if role[j] != "text":
-            continue
-        head = heads.get(j)
-        line = doc.lines[j]
-        if head is None and (
-            "**" not in line
-            and not (line.lstrip(" \t")[:1] in ("-", "*", "+") and (":" in line or "：" in line))
-        ):
-            continue
-        raw = doc.content(j)
+    lines = doc.lines
+    offsets = doc.offsets
+    fields: list[FieldEntry] = []
+    meta: dict[str, tuple[str, int, int]] = {}
+    candidates = _field_candidates(doc)
+    if not with_fields:
+        candidates = doc._meta_lines
+    first = bisect.bisect_right(candidates, anchor.first)
+    stop = bisect.bisect_left(candidates, anchor.last, first)
+    for j in candidates[first:stop]:
+        line = lines[j]
+        head = heads.get(j) if with_fields else None
+        if head is None:
+            if "**" not in line and not (
+                (":" in line or "：" in line) and line.lstrip(" \t")[:1] in ("-", "*", "+")
+            ):
+                continue
+            if role[j] != "text":
+                continue
+        raw = line.rstrip("\n").rstrip("\r")
         if head is not None:
             key = label_key(head[1])
             entry = FieldEntry(
@@ -477,10 +677,10 @@ def _fields(doc: Doc, anchor: Anchor) -> None:
                 head[1],
                 "heading",
                 j,
-                doc.offsets[j],
-                doc.offsets[j] + len(raw),
+                offsets[j],
+                offsets[j] + len(raw),
             )
-            anchor.fields.append(entry)
+            fields.append(entry)
             labels.append((j, entry, len(raw)))
             continue
         m = BOLD_FIELD.match(raw) if "**" in raw else None
@@ -499,33 +699,22 @@ def _fields(doc: Doc, anchor: Anchor) -> None:
             if m is not None:  # an unknown bold field ends the previous value
                 labels.append((j, None, len(raw)))
             continue
-        vstart = doc.offsets[j] + value_col
+        vstart = offsets[j] + value_col
         if key in METADATA:
-            setattr(anchor, "meta_id" if key == "id" else key, (value, vstart, vstart + len(value)))
+            meta[key] = (value, vstart, vstart + len(value))
             labels.append((j, None, len(raw)))
             continue
-        entry = FieldEntry(
-            key, label, "bold" if m is not None else "bullet", j, doc.offsets[j], vstart
-        )
-        anchor.fields.append(entry)
-        labels.append((j, entry, value_col))
-    for index, (j, entry, col) in enumerate(labels):
-        if entry is None:
+        if not with_fields:
             continue
-        stop = labels[index + 1][0] if index + 1 < len(labels) else anchor.last
-        if entry.style == "heading":
-            level = len(doc.lines[j]) - len(doc.lines[j].lstrip("#"))
-            for k in range(j + 1, stop):
-                head = heads.get(k)
-                if head is not None and head[0] <= level:
-                    stop = k
-                    break
-        if entry.style == "bullet":
-            stop = j + 1
-            while (
-                stop < anchor.last
-                and doc.lines[stop][:1] in (" ", "\t")
-                and doc.lines[stop].strip()
-            ):
-                stop += 1
-        entry.value = (doc, doc.content(j)[col:], range(j + 1, stop))
+        entry = FieldEntry(key, label, "bold" if m is not None else "bullet", j, offsets[j], vstart)
+        fields.append(entry)
+        labels.append((j, entry, value_col))
+    anchor._meta = meta
+    if not with_fields:
+        return
+    anchor._fields = fields
+    last = anchor.last
+    for index, (_, entry, col) in enumerate(labels):
+        if entry is not None:
+            stop = labels[index + 1][0] if index + 1 < len(labels) else last
+            entry.value = (doc, col, stop, last)
