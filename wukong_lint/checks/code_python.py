@@ -232,7 +232,10 @@ class Analyser(ast.NodeVisitor):
         if node is None:
             return set()
         if isinstance(node, ast.Name):
-            return set(self.lookup(node.id))
+            found = self.lookup(node.id)
+            if not found and node.id == "request":  # Flask's global request
+                return {"request"}
+            return set(found)
         if isinstance(node, ast.Attribute):
             if node.attr in ("__name__", "__class__", "__qualname__"):
                 return set()
