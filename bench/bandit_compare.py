@@ -2,7 +2,7 @@
 # ruff: noqa: E501  (report strings read better unwrapped)
 """wukong-lint's injection and info-leak rules beside bandit, on the same Python trees.
 
-    python bench/bandit_compare.py                      # generated samples: dev (seed 1) and held-out (seed 2)
+    python bench/bandit_compare.py                      # generated samples: dev (seed 1) and held-out (seed 2, more variants)
     python bench/bandit_compare.py --tree PATH [--tree PATH ...]   # also real code (extra reports only)
 
 bandit (pinned, BANDIT_VERSION) is installed into bench/out/bandit-venv, never into the
@@ -414,7 +414,7 @@ def main() -> None:
         if args.only not in (None, name):
             continue
         out = OUT / f"vulnsamples-{name}"
-        labels = vulnerable_samples.generate(seed, out, args.files)
+        labels = vulnerable_samples.generate(seed, out, args.files, holdout=name == "holdout")
         results[name] = compare(out / "tree", f"samples-{name}", labels, cache=False)
         show(f"generated samples, {name} (seed {seed})", results[name])
     if args.only in (None, "trees"):

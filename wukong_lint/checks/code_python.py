@@ -67,8 +67,8 @@ TO_TEXT = frozenset({"str", "repr", "format", "join", "format_exception_only"})
 # without them is not analysed (the rules' keywords decide which files are parsed at all).
 TRIGGERS = (
     "execute", ".raw(", ".extra(", "rawsql(", "text(", "system", "popen", "shell",
-    "getoutput", "eval(", "exec(", "mark_safe", "markup", "safestring", "safetext",
-    "environment(", "render_template_string", "except", "traceback", "environ", "open(",
+    "getoutput", "getstatusoutput", "eval(", "exec(", "mark_safe", "markup", "safestring",
+    "safetext", "environment(", "render_template_string", "except", "traceback", "environ", "open(",
     "read_text", "read_bytes", "debug", "exc_info",
 )  # fmt: skip
 EXC = "exc-object"  # a caught exception object (its text once formatted)
@@ -222,7 +222,14 @@ class Analyser(ast.NodeVisitor):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             if node.func.attr == "format" and (node.args or node.keywords):
                 return self.stringish(node.func.value)
+            if node.func.attr == "join" and len(node.args) == 1:
+                # " AND ".join(conditions) of pieces built by formatting
+                return self.stringish(node.func.value) and self.formatted(node.args[0])
             return False
+        if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+            return any(self.formatted(e) for e in node.elts)
+        if isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.SetComp)):
+            return self.formatted(node.elt)
         if isinstance(node, ast.Name):
             return "formatted" in self.lookup(node.id)
         return False
@@ -358,6 +365,8 @@ class Analyser(ast.NodeVisitor):
         if self.formatted(value) or (augment and not _is_const(value)):
             kinds.add("formatted")
         literal = value.value if isinstance(value, ast.Constant) else None
+        if isinstance(value, (ast.List, ast.Tuple)):  # pieces of a query, joined later
+            literal = self.literal_text(value)
         for target in targets:
             names = [target] if isinstance(target, ast.Name) else [
                 t for t in ast.walk(target) if isinstance(t, ast.Name)
@@ -440,6 +449,18 @@ class Analyser(ast.NodeVisitor):
         last = name.rsplit(".", 1)[-1]
         first = node.args[0] if node.args else None
         keywords = {k.arg: k.value for k in node.keywords if k.arg}
+        # pieces of a query collected in a list: conditions.append(f"name = '{name}'")
+        if (
+            last in ("append", "extend", "insert")
+            and isinstance(node.func, ast.Attribute)
+            and isinstance(node.func.value, ast.Name)
+            and node.args
+            and self.formatted(node.args[-1])
+        ):
+            target = node.func.value.id
+            self.scope.taint.setdefault(target, set()).add("formatted")
+            if target in self.scope.literal:
+                self.scope.literal[target] += " " + self.literal_text(node.args[-1])
         # SQL built by formatting, then run
         if (isinstance(node.func, ast.Attribute) and last in SQL_METHODS) or last in SQL_FUNCTIONS:
             candidates = [first] if first is not None else []
