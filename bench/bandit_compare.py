@@ -7,7 +7,8 @@
 
 bandit (pinned, BANDIT_VERSION) is installed into bench/out/bandit-venv, never into the
 project's dependencies. Both tools scan the same tree: `bandit -r -f json` and `wukong-lint
-check TREE --format json --select injection --select info-leak` (with an empty config and
+check TREE --format json --select injection --select info-leak` (with a config that honours
+`# nosec` as bandit does, `allow-comments: [bandit]`, and
 GIT_CEILING_DIRECTORIES above the tree, so that a tree inside this repository's git-ignored
 bench/out/ is walked as a plain folder).
 
@@ -186,7 +187,7 @@ def run_bandit(tree: Path, name: str, cache: bool) -> tuple[list[dict], float]:
 
 def run_wukong(tree: Path) -> tuple[list[dict], float]:
     config = OUT / "bandit-compare-config.yaml"
-    config.write_text("{}\n")
+    config.write_text("allow-comments: [bandit]\n")  # bandit honours `# nosec`; so do we, here
     report = OUT / "bandit-compare-wukong.json"
     env = {**os.environ, "GIT_CEILING_DIRECTORIES": str(tree.resolve().parent)}
     started = time.perf_counter()

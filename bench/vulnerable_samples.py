@@ -112,7 +112,9 @@ class Style:
         elif self.sub == "sp":
             out.append("import subprocess as sp")
         else:
-            out.append("from subprocess import PIPE, Popen, call, check_call, check_output, getoutput, getstatusoutput, run")
+            out.append(
+                "from subprocess import PIPE, Popen, call, check_call, check_output, getoutput, getstatusoutput, run"
+            )
         if self.os == "from":
             out.append("import os")
             out.append("from os import popen, system")
@@ -185,7 +187,7 @@ def sql_sink(rnd: random.Random, var: str, cur: str) -> tuple[str, tuple[str, st
             f'    {cur}.execute(\n        "SELECT * FROM {table} "\n        "WHERE {col} = \'" + {var} + "\' "\n        "ORDER BY id DESC"\n    )',
             f'    query = (\n        "UPDATE {table} SET {other} = NULL "\n        f"WHERE {col} = \'{{{var}}}\'"\n    )\n    {cur}.execute(query)  <<',
             f'    parts = ["SELECT id FROM {table}", "WHERE {col} = \'%s\'" % {var}]\n    {cur}.execute(" ".join(parts))  <<',
-            f'    template = "SELECT * FROM {table} WHERE {col} = \'{{v}}\' LIMIT 10"\n    {cur}.execute(template.format(v={var}))  <<',
+            f"    template = \"SELECT * FROM {table} WHERE {col} = '{{v}}' LIMIT 10\"\n    {cur}.execute(template.format(v={var}))  <<",
             f'    result = {cur}.execute("DELETE FROM {table} WHERE {col} = \'%(v)s\'" % {{"v": {var}}})',
         ]
     return rnd.choice(variants), ("vulnerable", "sql")
@@ -742,16 +744,38 @@ def settings_file(rnd: random.Random, f: File, st: Style) -> None:
 
 def holdout_web_file(rnd: random.Random, f: File, st: Style) -> None:
     """Held-out: a mixed web module with shapes the dev split does not have."""
-    f.imports.update([
-        "import os", "import traceback", "import logging", "from flask import Blueprint, Response, jsonify, request",
-        "from jinja2 import Environment, FileSystemLoader, select_autoescape", "from markupsafe import Markup, escape",
-    ])
+    f.imports.update(
+        [
+            "import os",
+            "import traceback",
+            "import logging",
+            "from flask import Blueprint, Response, jsonify, request",
+            "from jinja2 import Environment, FileSystemLoader, select_autoescape",
+            "from markupsafe import Markup, escape",
+        ]
+    )
     f.add('bp = Blueprint("admin", __name__)\nlogger = logging.getLogger(__name__)\n')
     for i in range(rnd.randint(4, 8)):
         word = rnd.choice(WORDS)
         var = rnd.choice(["name", "term", "pattern", "target", "expr", "html"])
-        kind = rnd.choice(["shell", "sql", "markup", "markup_safe", "jinja", "jinja_safe", "leak", "leak_safe", "env", "file", "shell_safe"])
-        f.add(f'@bp.route("/{word}/{i}", methods=["GET", "POST"])\ndef {word}_{i}():\n    {var} = {flask_input(rnd, var)}')
+        kind = rnd.choice(
+            [
+                "shell",
+                "sql",
+                "markup",
+                "markup_safe",
+                "jinja",
+                "jinja_safe",
+                "leak",
+                "leak_safe",
+                "env",
+                "file",
+                "shell_safe",
+            ]
+        )
+        f.add(
+            f'@bp.route("/{word}/{i}", methods=["GET", "POST"])\ndef {word}_{i}():\n    {var} = {flask_input(rnd, var)}'
+        )
         if kind == "shell":
             code, label = shell_sink(rnd, var, st)
             f.add(code, label)
@@ -762,81 +786,139 @@ def holdout_web_file(rnd: random.Random, f: File, st: Style) -> None:
             f.add('    return jsonify(status="ok")\n')
         elif kind == "sql":
             f.imports.add("import sqlite3")
-            f.add('    conn = sqlite3.connect(os.environ.get("DB_PATH", "app.db"))\n    c = conn.cursor()')
+            f.add(
+                '    conn = sqlite3.connect(os.environ.get("DB_PATH", "app.db"))\n    c = conn.cursor()'
+            )
             code, label = sql_sink(rnd, var, "c")
             f.add(code, label)
             f.add("    return jsonify(rows=c.fetchall())\n")
         elif kind == "markup":
-            code = rnd.choice([
-                f'    items = "".join(f"<li>{{x}}</li>" for x in {var}.split(","))\n    return Markup("<ul>" + items + "</ul>")  <<',
-                f"    snippet = {var}.strip()\n    return Response(Markup(snippet))  <<",
-            ])
+            code = rnd.choice(
+                [
+                    f'    items = "".join(f"<li>{{x}}</li>" for x in {var}.split(","))\n    return Markup("<ul>" + items + "</ul>")  <<',
+                    f"    snippet = {var}.strip()\n    return Response(Markup(snippet))  <<",
+                ]
+            )
             f.add(code, ("vulnerable", "mark-safe"))
             f.add("")
         elif kind == "markup_safe":
             f.add(f'    return Markup("<em>%s</em>") % escape({var})', ("safe", "mark-safe"))
             f.add("")
         elif kind == "jinja":
-            code = rnd.choice([
-                '    env = Environment(loader=FileSystemLoader("templates"), trim_blocks=True)',
-                '    env = Environment(\n        loader=FileSystemLoader(os.path.join(os.path.dirname(__file__), "templates")),\n        autoescape=False,\n        lstrip_blocks=True,\n    )',
-            ])
+            code = rnd.choice(
+                [
+                    '    env = Environment(loader=FileSystemLoader("templates"), trim_blocks=True)',
+                    '    env = Environment(\n        loader=FileSystemLoader(os.path.join(os.path.dirname(__file__), "templates")),\n        autoescape=False,\n        lstrip_blocks=True,\n    )',
+                ]
+            )
             f.add(code, ("vulnerable", "jinja2-autoescape"))
             f.add(f'    return env.get_template("page.html").render(value={var})\n')
         elif kind == "jinja_safe":
-            f.add('    env = Environment(loader=FileSystemLoader("templates"), autoescape=select_autoescape())', ("safe", "jinja2-autoescape"))
+            f.add(
+                '    env = Environment(loader=FileSystemLoader("templates"), autoescape=select_autoescape())',
+                ("safe", "jinja2-autoescape"),
+            )
             f.add(f'    return env.get_template("page.html").render(value={var})\n')
         elif kind == "leak":
             f.add(f"    try:\n        return jsonify(result=len({var}))")
-            code, check = rnd.choice([
-                ('    except Exception as error:\n        return Response(traceback.format_exc(), status=500, mimetype="text/plain")  <<', "traceback"),
-                ('    except (KeyError, ValueError) as error:\n        message = "failed: %s" % error\n        return jsonify(error=message), 400  <<', "exception-text"),
-                ('    except OSError as error:\n        return jsonify(error=error.strerror), 500  <<', "exception-text"),
-            ])
+            code, check = rnd.choice(
+                [
+                    (
+                        '    except Exception as error:\n        return Response(traceback.format_exc(), status=500, mimetype="text/plain")  <<',
+                        "traceback",
+                    ),
+                    (
+                        '    except (KeyError, ValueError) as error:\n        message = "failed: %s" % error\n        return jsonify(error=message), 400  <<',
+                        "exception-text",
+                    ),
+                    (
+                        "    except OSError as error:\n        return jsonify(error=error.strerror), 500  <<",
+                        "exception-text",
+                    ),
+                ]
+            )
             f.add(code, ("vulnerable", check))
             f.add("")
         elif kind == "leak_safe":
             f.add(f"    try:\n        return jsonify(result=len({var}))")
-            f.add('    except Exception as error:\n        logger.error("lookup failed: %s", error)  <<\n        return jsonify(error="lookup failed"), 500', ("safe", "exception-text"))
+            f.add(
+                '    except Exception as error:\n        logger.error("lookup failed: %s", error)  <<\n        return jsonify(error="lookup failed"), 500',
+                ("safe", "exception-text"),
+            )
             f.add("")
         elif kind == "env":
-            f.add('    return jsonify(config={k: v for k, v in os.environ.items()})', ("vulnerable", "environment"))
+            f.add(
+                "    return jsonify(config={k: v for k, v in os.environ.items()})",
+                ("vulnerable", "environment"),
+            )
             f.add("")
         else:
-            f.add(f'    path = os.path.join("/var/data", {var})\n    with open(path, "rb") as fh:\n        return Response(fh.read(), mimetype="application/octet-stream")  <<', ("vulnerable", "file-contents"))
+            f.add(
+                f'    path = os.path.join("/var/data", {var})\n    with open(path, "rb") as fh:\n        return Response(fh.read(), mimetype="application/octet-stream")  <<',
+                ("vulnerable", "file-contents"),
+            )
             f.add("")
-    f.add('\ndef create_app():\n    from flask import Flask\n\n    application = Flask(__name__)\n    application.register_blueprint(bp)\n    return application\n')
+    f.add(
+        "\ndef create_app():\n    from flask import Flask\n\n    application = Flask(__name__)\n    application.register_blueprint(bp)\n    return application\n"
+    )
     if rnd.random() < 0.5:
-        f.add('\nif __name__ == "__main__":\n    create_app().run("0.0.0.0", 8080, debug=True)  <<', ("vulnerable", "debug-server"))
+        f.add(
+            '\nif __name__ == "__main__":\n    create_app().run("0.0.0.0", 8080, debug=True)  <<',
+            ("vulnerable", "debug-server"),
+        )
 
 
 def holdout_lib_file(rnd: random.Random, f: File, st: Style) -> None:
     """Held-out: a data-access and tooling module with class-based helpers and async code."""
-    f.imports.update(["import asyncio", "import logging", "from django.utils.safestring import mark_safe", "from django import template"])
+    f.imports.update(
+        [
+            "import asyncio",
+            "import logging",
+            "from django.utils.safestring import mark_safe",
+            "from django import template",
+        ]
+    )
     f.add("register = template.Library()\nlog = logging.getLogger(__name__)\n")
     for i in range(rnd.randint(3, 7)):
         word = rnd.choice(WORDS)
         table, col = rnd.choice(TABLES), rnd.choice(COLUMNS)
-        kind = rnd.choice(["dao", "dao_safe", "async_sql", "tag", "tag_safe", "async_shell", "raw_const"])
+        kind = rnd.choice(
+            ["dao", "dao_safe", "async_sql", "tag", "tag_safe", "async_shell", "raw_const"]
+        )
         if kind == "dao":
-            f.add(f"class {word.title()}Store{i}:\n    table = \"{table}\"\n\n    def __init__(self, connection):\n        self.connection = connection\n")
-            code = rnd.choice([
-                f'    def delete(self, key):\n        sql = "DELETE FROM " + self.table + " WHERE {col} = \'" + key + "\'"\n        self.connection.cursor().execute(sql)  <<',
-                f'    def find(self, key, limit=10):\n        with self.connection.cursor() as cursor:\n            cursor.execute(  <<\n                "SELECT * FROM {table} WHERE {col} = \'{{}}\' LIMIT {{}}".format(key, limit)\n            )\n            return cursor.fetchall()',
-            ])
+            f.add(
+                f'class {word.title()}Store{i}:\n    table = "{table}"\n\n    def __init__(self, connection):\n        self.connection = connection\n'
+            )
+            code = rnd.choice(
+                [
+                    f'    def delete(self, key):\n        sql = "DELETE FROM " + self.table + " WHERE {col} = \'" + key + "\'"\n        self.connection.cursor().execute(sql)  <<',
+                    f"    def find(self, key, limit=10):\n        with self.connection.cursor() as cursor:\n            cursor.execute(  <<\n                \"SELECT * FROM {table} WHERE {col} = '{{}}' LIMIT {{}}\".format(key, limit)\n            )\n            return cursor.fetchall()",
+                ]
+            )
             f.add(code, ("vulnerable", "sql"))
             f.add("")
         elif kind == "dao_safe":
-            f.add(f"class {word.title()}Store{i}:\n    def __init__(self, connection):\n        self.connection = connection\n")
-            f.add(f'    def find(self, key):\n        with self.connection.cursor() as cursor:\n            cursor.execute("SELECT * FROM {table} WHERE {col} = %s", [key])  <<\n            return cursor.fetchall()', ("safe", "sql"))
+            f.add(
+                f"class {word.title()}Store{i}:\n    def __init__(self, connection):\n        self.connection = connection\n"
+            )
+            f.add(
+                f'    def find(self, key):\n        with self.connection.cursor() as cursor:\n            cursor.execute("SELECT * FROM {table} WHERE {col} = %s", [key])  <<\n            return cursor.fetchall()',
+                ("safe", "sql"),
+            )
             f.add("")
         elif kind == "async_sql":
             f.add(f"async def {word}_{i}(pool, key):\n    async with pool.acquire() as conn:")
-            f.add(f'        return await conn.execute(f"DELETE FROM {table} WHERE {col} = \'{{key}}\'")', ("vulnerable", "sql"))
+            f.add(
+                f"        return await conn.execute(f\"DELETE FROM {table} WHERE {col} = '{{key}}'\")",
+                ("vulnerable", "sql"),
+            )
             f.add("")
         elif kind == "tag":
             f.add(f"@register.filter\ndef {word}_{i}(value, arg):")
-            f.add('    return mark_safe(value.replace(arg, "<mark>%s</mark>" % arg))', ("vulnerable", "mark-safe"))
+            f.add(
+                '    return mark_safe(value.replace(arg, "<mark>%s</mark>" % arg))',
+                ("vulnerable", "mark-safe"),
+            )
             f.add("")
         elif kind == "tag_safe":
             f.add(f"@register.simple_tag\ndef {word}_{i}():")
@@ -844,11 +926,17 @@ def holdout_lib_file(rnd: random.Random, f: File, st: Style) -> None:
             f.add("")
         elif kind == "async_shell":
             f.add(f"async def {word}_{i}(target):")
-            f.add('    proc = await asyncio.create_subprocess_shell("ping -c 1 " + target)', ("vulnerable", "shell"))
+            f.add(
+                '    proc = await asyncio.create_subprocess_shell("ping -c 1 " + target)',
+                ("vulnerable", "shell"),
+            )
             f.add("    return await proc.wait()\n")
         else:
             f.add(f"def {word}_{i}(cursor):")
-            f.add(f'    cursor.execute("SELECT {col}, count(*) FROM {table} GROUP BY {col}")', ("safe", "sql"))
+            f.add(
+                f'    cursor.execute("SELECT {col}, count(*) FROM {table} GROUP BY {col}")',
+                ("safe", "sql"),
+            )
             f.add("    return cursor.fetchall()\n")
 
 

@@ -26,6 +26,14 @@ SQL_WORDS = re.compile(
     r"(?i)\b(select|insert|update|delete|create|drop|alter|replace|merge|truncate|pragma|grant"
     r"|where|values|from|into|set|order\s+by|group\s+by|limit|join|union|exec|call)\b"
 )
+# Statements whose formatted parts are identifiers or settings (a database, a table, an
+# isolation level), which no driver can pass as parameters: reported only when request input
+# reaches them.
+SETTING_SQL = re.compile(
+    r"(?i)\s*\(?\s*(set|create|drop|alter|pragma|grant|revoke|truncate|vacuum|analyze|comment"
+    r"|savepoint|release|lock|use|show|describe|explain|attach|detach|reindex|cluster|refresh"
+    r"|prepare|deallocate|listen|notify|commit|rollback)\b"
+)
 SHELL_CALLS = frozenset(
     {
         "os.system", "os.popen", "os.popen2", "os.popen3", "os.popen4",
@@ -71,6 +79,8 @@ TRIGGERS = (
     "safetext", "environment(", "render_template_string", "except", "traceback", "environ", "open(",
     "read_text", "read_bytes", "debug", "exc_info",
 )  # fmt: skip
+# parameter names of a handler that hold an exception (error handlers, process_exception)
+EXCEPTION_PARAMS = frozenset({"e", "ex", "exc", "exception", "error", "err"})
 EXC = "exc-object"  # a caught exception object (its text once formatted)
 
 
@@ -104,6 +114,29 @@ def _is_const(node: ast.AST | None) -> bool:
     return False
 
 
+def _target_names(target: ast.AST) -> list[ast.Name]:
+    """The variables an assignment binds (`a, *b = ...`); not `obj.attr` or `items[0]`, whose
+    object is not replaced by the value."""
+    if isinstance(target, ast.Name):
+        return [target]
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return [n for element in target.elts for n in _target_names(element)]
+    if isinstance(target, ast.Starred):
+        return _target_names(target.value)
+    return []
+
+
+# methods of views, viewsets and middleware that answer a request (besides VIEW_METHODS)
+VIEW_LIKE = frozenset(
+    {"list", "retrieve", "create", "update", "partial_update", "destroy", "__call__",
+     "process_request", "process_view", "process_exception", "process_response", "handle"}
+)  # fmt: skip
+
+
+def _view_like(name: str) -> bool:
+    return name in VIEW_METHODS or name in VIEW_LIKE or name.endswith("_view")
+
+
 class _Scope:
     def __init__(self, handler: bool, params: set[str]) -> None:
         self.handler = handler
@@ -121,6 +154,8 @@ class Analyser(ast.NodeVisitor):
         self.aliases: dict[str, str] = {}
         self.hits: list[tuple[str, int, int]] = []  # (check, line, byte column)
         self.scopes = [_Scope(False, set())]
+        # classes and functions the module defines itself (a library's own Markup class)
+        self.defined: set[str] = set()
 
     # -- dispatch (ast.NodeVisitor's, without a getattr per node) ----------------------------
     _methods: dict[type, Any] = {}  # noqa: RUF012  (shared by design: a dispatch cache)
@@ -194,6 +229,36 @@ class Analyser(ast.NodeVisitor):
                         break
         return " ".join(pieces)
 
+    def leading_text(self, node: ast.AST | None) -> str:
+        """The literal text a string expression starts with (its leftmost literal piece)."""
+        for _ in range(50):
+            if node is None:
+                return ""
+            if isinstance(node, ast.Constant):
+                return node.value if isinstance(node.value, str) else ""
+            if isinstance(node, ast.JoinedStr):
+                first = node.values[0] if node.values else None
+                return first.value if isinstance(first, ast.Constant) else ""
+            if isinstance(node, ast.BinOp):
+                node = node.left
+            elif isinstance(node, (ast.List, ast.Tuple)):
+                node = node.elts[0] if node.elts else None
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+                if node.func.attr == "join" and len(node.args) == 1:
+                    node = node.args[0]  # the first of the pieces joined
+                elif node.func.attr == "format":
+                    node = node.func.value
+                else:
+                    return ""
+            elif isinstance(node, ast.Name):
+                for scope in reversed(self.scopes):
+                    if node.id in scope.literal:
+                        return scope.literal[node.id]
+                return ""
+            else:
+                return ""
+        return ""
+
     def stringish(self, node: ast.AST) -> bool:
         if isinstance(node, (ast.Constant)) and isinstance(node.value, str):
             return True
@@ -203,25 +268,61 @@ class Analyser(ast.NodeVisitor):
             return any(node.id in s.literal for s in self.scopes) or self.formatted(node)
         return self.formatted(node)
 
+    def placeholders(self, node: ast.AST | None) -> bool:
+        """Text made of literals only, however repeated or joined: the placeholders of a
+        parameterised IN list (`", ".join(["%s"] * len(ids))`, `"?" * n`), or a variable
+        holding them."""
+        if node is None:
+            return False
+        if _is_const(node):
+            return True
+        if isinstance(node, ast.BinOp):
+            if isinstance(node.op, ast.Mult):
+                return self.placeholders(node.left) or self.placeholders(node.right)
+            if isinstance(node.op, ast.Add):
+                return self.placeholders(node.left) and self.placeholders(node.right)
+            return False
+        if isinstance(node, (ast.List, ast.Tuple)):
+            return bool(node.elts) and all(self.placeholders(e) for e in node.elts)
+        if isinstance(node, (ast.ListComp, ast.GeneratorExp)):
+            return self.placeholders(node.elt)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            return (
+                node.func.attr == "join"
+                and len(node.args) == 1
+                and _is_const(node.func.value)
+                and self.placeholders(node.args[0])
+            )
+        if isinstance(node, ast.Name):
+            taint = self.lookup(node.id)
+            return "placeholders" in taint and "formatted" not in taint
+        return False
+
     def formatted(self, node: ast.AST | None) -> bool:
         """A string built from non-literal parts: f-string, +, % or .format()."""
         if node is None:
             return False
         if isinstance(node, ast.JoinedStr):
-            return any(isinstance(v, ast.FormattedValue) for v in node.values)
+            return any(
+                isinstance(v, ast.FormattedValue) and not self.placeholders(v.value)
+                for v in node.values
+            )
         if isinstance(node, ast.BinOp):
             if isinstance(node.op, ast.Add):
                 if self.formatted(node.left) or self.formatted(node.right):
                     return True
                 return (self.stringish(node.left) or self.stringish(node.right)) and not (
-                    _is_const(node.left) and _is_const(node.right)
+                    self.placeholders(node.left) and self.placeholders(node.right)
                 )
             if isinstance(node.op, ast.Mod):
-                return self.stringish(node.left) and not _is_const(node.right)
+                return self.stringish(node.left) and not self.placeholders(node.right)
             return False
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             if node.func.attr == "format" and (node.args or node.keywords):
-                return self.stringish(node.func.value)
+                values = [*node.args, *(k.value for k in node.keywords)]
+                return self.stringish(node.func.value) and not all(
+                    self.placeholders(v) for v in values
+                )
             if node.func.attr == "join" and len(node.args) == 1:
                 # " AND ".join(conditions) of pieces built by formatting
                 return self.stringish(node.func.value) and self.formatted(node.args[0])
@@ -315,6 +416,14 @@ class Analyser(ast.NodeVisitor):
         return self.kinds(node) & set(LEAKS)
 
     # -- visitors --------------------------------------------------------------------------
+    def visit_Module(self, node: ast.Module) -> None:
+        self.defined.update(
+            n.name
+            for n in node.body
+            if isinstance(n, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+        )
+        self.generic_visit(node)
+
     def visit_Import(self, node: ast.Import) -> None:
         for alias in node.names:
             self.aliases[alias.asname or alias.name.split(".")[0]] = (
@@ -335,12 +444,20 @@ class Analyser(ast.NodeVisitor):
             target = decorator.func if isinstance(decorator, ast.Call) else decorator
             if _last(target) in ROUTE_DECORATORS:
                 handler = True
-        if (params and params[0] in ("request", "req")) or params[1:2] == ["request"]:
+        if params and params[0] in ("request", "req"):
+            handler = True
+        elif params[1:2] == ["request"] and _view_like(node.name):
+            # a method taking the request outside a view class: views, middleware hooks
+            # (`changelist_view`, `process_exception`), not helpers that get it passed along
             handler = True
         request_params = {p for p in params if p not in ("self", "cls")} if handler else set()
         for decorator in node.decorator_list:
             self.visit(decorator)
-        self.scopes.append(_Scope(handler, request_params))
+        scope = _Scope(handler, request_params)
+        for param in request_params & EXCEPTION_PARAMS:
+            # the exception an error handler or a middleware hook is given
+            scope.taint[param] = {EXC}
+        self.scopes.append(scope)
         for statement in node.body:
             self.visit(statement)
         self.scopes.pop()
@@ -362,15 +479,17 @@ class Analyser(ast.NodeVisitor):
 
     def _assign(self, targets: list[ast.AST], value: ast.AST, augment: bool = False) -> None:
         kinds = self.kinds(value)
-        if self.formatted(value) or (augment and not _is_const(value)):
+        if self.formatted(value) or (augment and not self.placeholders(value)):
             kinds.add("formatted")
+        elif not _is_const(value) and self.placeholders(value):
+            kinds.add("placeholders")
         literal = value.value if isinstance(value, ast.Constant) else None
         if isinstance(value, (ast.List, ast.Tuple)):  # pieces of a query, joined later
             literal = self.literal_text(value)
+        elif "formatted" in kinds:  # its literal pieces, the leading one first
+            literal = (self.leading_text(value) + " " + self.literal_text(value)).strip()
         for target in targets:
-            names = [target] if isinstance(target, ast.Name) else [
-                t for t in ast.walk(target) if isinstance(t, ast.Name)
-            ]  # fmt: skip
+            names = _target_names(target)
             for name in names:
                 if augment:
                     self.scope.taint.setdefault(name.id, set()).update(kinds)
@@ -468,14 +587,22 @@ class Analyser(ast.NodeVisitor):
             candidates += [keywords[k] for k in names if k in keywords]
             if last == "extra":
                 candidates = [e for c in candidates for e in getattr(c, "elts", [c])]
-                candidates += [
-                    e for k in ("where", "select") if k in keywords
-                    for e in getattr(keywords[k], "elts", [keywords[k]])
-                ]  # fmt: skip
+                for k in ("where", "select"):
+                    value = keywords.get(k)
+                    if isinstance(value, ast.Dict):  # select={"alias": "SQL"}
+                        candidates += [v for v in value.values if v is not None]
+                    elif isinstance(value, ast.DictComp):
+                        candidates.append(value.value)
+                    elif value is not None:
+                        candidates += getattr(value, "elts", [value])
             for candidate in candidates:
                 if self.formatted(candidate):
                     text = self.literal_text(candidate)
                     if last in ("execute", "executemany") and text and not SQL_WORDS.search(text):
+                        continue
+                    if SETTING_SQL.match(self.leading_text(candidate)) and (
+                        "request" not in self.kinds(candidate)
+                    ):
                         continue
                     self.report("sql", node)
                     break
@@ -496,7 +623,13 @@ class Analyser(ast.NodeVisitor):
         if is_eval and first is not None and not _is_const(first):
             self.report("eval", node)
         # HTML marked safe / unescaped templates
-        if last in SAFE_MARKERS and first is not None and not _is_const(first):
+        # (not in the module that defines the marker: the escaping library itself)
+        if (
+            last in SAFE_MARKERS
+            and first is not None
+            and not _is_const(first)
+            and last not in self.defined
+        ):
             self.report("mark-safe", node)
         if last == "Environment" and (name.startswith("jinja2") or "autoescape" in keywords):
             autoescape = keywords.get("autoescape")
