@@ -81,6 +81,7 @@ TRIGGERS = (
 )  # fmt: skip
 # parameter names of a handler that hold an exception (error handlers, process_exception)
 EXCEPTION_PARAMS = frozenset({"e", "ex", "exc", "exception", "error", "err"})
+ERROR_HANDLER_DECORATORS = frozenset({"errorhandler", "app_errorhandler", "exception_handler"})
 EXC = "exc-object"  # a caught exception object (its text once formatted)
 
 
@@ -454,7 +455,11 @@ class Analyser(ast.NodeVisitor):
         for decorator in node.decorator_list:
             self.visit(decorator)
         scope = _Scope(handler, request_params)
-        for param in request_params & EXCEPTION_PARAMS:
+        error_handler = node.name == "process_exception" or any(
+            _last(d.func if isinstance(d, ast.Call) else d) in ERROR_HANDLER_DECORATORS
+            for d in node.decorator_list
+        )
+        for param in request_params & EXCEPTION_PARAMS if error_handler else ():
             # the exception an error handler or a middleware hook is given
             scope.taint[param] = {EXC}
         self.scopes.append(scope)
