@@ -119,3 +119,12 @@ def test_stats_count_only_files(in_repo: Path, capsys):
     stats = json.loads(capsys.readouterr().out)["stats"]
     assert stats["files"] == 11
     assert stats["units"] == 11
+
+
+def test_github_annotation_has_no_file(in_repo: Path, capsys):
+    write_files(in_repo, 11)
+    git(in_repo, "add", ".")
+    main(["check", "--staged", "--format", "github"])
+    lines = [line for line in capsys.readouterr().out.splitlines() if RULE in line]
+    assert len(lines) == 1
+    assert lines[0].startswith("::notice title=dangerous-command.large-change::")
