@@ -34,6 +34,7 @@ SETTING_SQL = re.compile(
     r"|savepoint|release|lock|use|show|describe|explain|attach|detach|reindex|cluster|refresh"
     r"|prepare|deallocate|listen|notify|commit|rollback)\b"
 )
+RAW_SQL_APIS = frozenset({"extra", "RawSQL"})
 SHELL_CALLS = frozenset(
     {
         "os.system", "os.popen", "os.popen2", "os.popen3", "os.popen4",
@@ -112,6 +113,17 @@ def _is_const(node: ast.AST | None) -> bool:
         return all(isinstance(v, ast.Constant) for v in node.values)
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
         return _is_const(node.left) and _is_const(node.right)
+    return False
+
+
+def _plain_literal(node: ast.AST | None) -> bool:
+    """A literal string, or a list, tuple or dict of them (the SQL of `.extra()`)."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, (str, bytes)) or node.value is None
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return all(_plain_literal(e) for e in node.elts)
+    if isinstance(node, ast.Dict):
+        return all(_plain_literal(v) for v in node.values)
     return False
 
 
@@ -567,6 +579,17 @@ class Analyser(ast.NodeVisitor):
                 for leak in self.leaks(node.value):
                     self.report(leak, node)
 
+    @staticmethod
+    def _raw_sql_parts(last: str, node: ast.Call, keywords: dict[str, ast.AST]) -> list[ast.AST]:
+        """The SQL-bearing arguments of `.extra()` (select, where, tables) or `RawSQL()`."""
+        if last == "RawSQL":
+            return [a for a in node.args[:1] if not isinstance(a, ast.Starred)] + [
+                a.value for a in node.args if isinstance(a, ast.Starred)
+            ] + [keywords[k] for k in ("sql",) if k in keywords]  # fmt: skip
+        parts = [a for i, a in enumerate(node.args) if i in (0, 1, 3)]
+        parts += [keywords[k] for k in ("select", "where", "tables") if k in keywords]
+        return [p for p in parts if not (isinstance(p, ast.Constant) and p.value is None)]
+
     def visit_Call(self, node: ast.Call) -> None:
         self.generic_visit(node)
         name = self.qualname(node.func)
@@ -600,6 +623,13 @@ class Analyser(ast.NodeVisitor):
                         candidates.append(value.value)
                     elif value is not None:
                         candidates += getattr(value, "elts", [value])
+            if last in RAW_SQL_APIS:
+                # Django's raw-SQL escape hatches take literal SQL and `params`: anything else
+                # (a variable, a call, `*args`, formatting) is SQL text chosen at run time
+                candidates = self._raw_sql_parts(last, node, keywords)
+                if any(not _plain_literal(c) for c in candidates):
+                    self.report("sql", node)
+                candidates = []
             for candidate in candidates:
                 if self.formatted(candidate):
                     text = self.literal_text(candidate)
@@ -638,8 +668,19 @@ class Analyser(ast.NodeVisitor):
             self.report("mark-safe", node)
         if last == "Environment" and (name.startswith("jinja2") or "autoescape" in keywords):
             autoescape = keywords.get("autoescape")
-            if (autoescape is None and name.startswith("jinja2")) or (
-                isinstance(autoescape, ast.Constant) and not autoescape.value
+            unseen = (  # set from a variable or a call: not known to be on
+                name.startswith("jinja2")
+                and autoescape is not None
+                and not isinstance(autoescape, ast.Constant)
+                and not (
+                    isinstance(autoescape, ast.Call)
+                    and _last(autoescape.func) == "select_autoescape"
+                )
+            )
+            if (
+                (autoescape is None and name.startswith("jinja2"))
+                or unseen
+                or (isinstance(autoescape, ast.Constant) and not autoescape.value)
             ):
                 self.report("jinja2-autoescape", node)
         if last == "render_template_string" and first is not None and self.formatted(first):
