@@ -683,7 +683,11 @@ class Analyser(ast.NodeVisitor):
                 or (isinstance(autoescape, ast.Constant) and not autoescape.value)
             ):
                 self.report("jinja2-autoescape", node)
-        if last == "render_template_string" and first is not None and self.formatted(first):
+        if (
+            last == "render_template_string"
+            and first is not None
+            and (self.formatted(first) or "request" in self.kinds(first))
+        ):  # a template built from values, or one the request chooses (template injection)
             self.report("template-string", node)
         # debug servers
         if last == "run" and isinstance(node.func, ast.Attribute):
