@@ -20,8 +20,17 @@ from wukong_lint.engine.matchers import Hit
 from wukong_lint.engine.rules import CompiledRule
 from wukong_lint.model import Unit
 
-SQL_METHODS = frozenset({"execute", "executemany", "executescript", "mogrify", "raw", "extra"})
-SQL_FUNCTIONS = frozenset({"text", "RawSQL"})
+SQL_METHODS = frozenset(
+    {"execute", "executemany", "executescript", "mogrify", "raw", "extra",
+     # asyncpg, databases; pandas
+     "fetch", "fetchrow", "fetchval", "fetch_all", "fetch_one", "fetch_val",
+     "read_sql", "read_sql_query"}
+)  # fmt: skip
+SQL_FUNCTIONS = frozenset({"text", "RawSQL", "read_sql", "read_sql_query"})
+# names also used for other things than SQL: the text must show SQL words
+GENERIC_SQL_CALLS = frozenset({"execute", "executemany"})
+# names used for anything (an HTTP fetch): reported only when SQL words are seen
+FETCH_CALLS = frozenset({"fetch", "fetchrow", "fetchval", "fetch_all", "fetch_one", "fetch_val"})
 SQL_WORDS = re.compile(
     r"(?i)\b(select|insert|update|delete|create|drop|alter|replace|merge|truncate|pragma|grant"
     r"|where|values|from|into|set|order\s+by|group\s+by|limit|join|union|exec|call)\b"
@@ -75,10 +84,10 @@ TO_TEXT = frozenset({"str", "repr", "format", "join", "format_exception_only"})
 # Text without one of these (lower case) holds no hit of any check: a function or class
 # without them is not analysed (the rules' keywords decide which files are parsed at all).
 TRIGGERS = (
-    "execute", ".raw(", ".extra(", "rawsql(", "text(", "system", "popen", "shell",
-    "getoutput", "getstatusoutput", "eval(", "exec(", "mark_safe", "markup", "safestring",
-    "safetext", "environment(", "render_template_string", "except", "traceback", "environ", "open(",
-    "read_text", "read_bytes", "debug", "exc_info",
+    "execute", ".raw(", ".extra(", "rawsql(", "text(", "read_sql", ".fetch", "system", "popen",
+    "shell", "getoutput", "getstatusoutput", "eval(", "exec(", "mark_safe", "markup",
+    "safestring", "safetext", "environment(", "render_template_string", "except", "traceback",
+    "environ", "open(", "read_text", "read_bytes", "debug", "exc_info",
 )  # fmt: skip
 # parameter names of a handler that hold an exception (error handlers, process_exception)
 EXCEPTION_PARAMS = frozenset({"e", "ex", "exc", "exception", "error", "err"})
@@ -633,7 +642,9 @@ class Analyser(ast.NodeVisitor):
             for candidate in candidates:
                 if self.formatted(candidate):
                     text = self.literal_text(candidate)
-                    if last in ("execute", "executemany") and text and not SQL_WORDS.search(text):
+                    if last in GENERIC_SQL_CALLS and text and not SQL_WORDS.search(text):
+                        continue
+                    if last in FETCH_CALLS and not SQL_WORDS.search(text):
                         continue
                     if SETTING_SQL.match(self.leading_text(candidate)) and (
                         "request" not in self.kinds(candidate)
