@@ -622,16 +622,6 @@ class Analyser(ast.NodeVisitor):
             candidates = [first] if first is not None else []
             names = ("sql", "query", "statement", "where")
             candidates += [keywords[k] for k in names if k in keywords]
-            if last == "extra":
-                candidates = [e for c in candidates for e in getattr(c, "elts", [c])]
-                for k in ("where", "select"):
-                    value = keywords.get(k)
-                    if isinstance(value, ast.Dict):  # select={"alias": "SQL"}
-                        candidates += [v for v in value.values if v is not None]
-                    elif isinstance(value, ast.DictComp):
-                        candidates.append(value.value)
-                    elif value is not None:
-                        candidates += getattr(value, "elts", [value])
             if last in RAW_SQL_APIS:
                 # Django's raw-SQL escape hatches take literal SQL and `params`: anything else
                 # (a variable, a call, `*args`, formatting) is SQL text chosen at run time
