@@ -12,6 +12,7 @@ No pydantic here: the rule model lives in code_schema.py.
 from __future__ import annotations
 
 import ast
+import builtins
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -89,10 +90,22 @@ TRIGGERS = (
     "safestring", "safetext", "environment(", "render_template_string", "except", "traceback",
     "environ", "open(", "read_text", "read_bytes", "debug", "exc_info",
 )  # fmt: skip
+NOT_PRODUCTION = re.compile(r"Test|Dev|Local|Debug|Example|Sample")
+# calls that validate a value: re.match(PATTERN, value), value.isdigit()...
+VALIDATORS = frozenset(
+    {"match", "fullmatch", "isdigit", "isdecimal", "isnumeric", "isalnum", "isalpha",
+     "isidentifier", "is_valid_path", "is_safe_path", "url_has_allowed_host_and_scheme"}
+)  # fmt: skip
 # parameter names of a handler that hold an exception (error handlers, process_exception)
 EXCEPTION_PARAMS = frozenset({"e", "ex", "exc", "exception", "error", "err"})
 ERROR_HANDLER_DECORATORS = frozenset({"errorhandler", "app_errorhandler", "exception_handler"})
-EXC = "exc-object"  # a caught exception object (its text once formatted)
+EXC = "exc-object"
+OWN_EXC = "own-exception"  # caught by a class of the project's (or a library's) own
+BUILTIN_EXCEPTIONS = frozenset(
+    name
+    for name, value in vars(builtins).items()
+    if isinstance(value, type) and issubclass(value, BaseException)
+)  # a caught exception object (its text once formatted)
 
 
 def _dotted(node: ast.AST) -> str | None:
@@ -178,6 +191,7 @@ class Analyser(ast.NodeVisitor):
         self.scopes = [_Scope(False, set())]
         # classes and functions the module defines itself (a library's own Markup class)
         self.defined: set[str] = set()
+        self.classes: list[str] = []  # the classes whose body is being visited
 
     # -- dispatch (ast.NodeVisitor's, without a getattr per node) ----------------------------
     _methods: dict[type, Any] = {}  # noqa: RUF012  (shared by design: a dispatch cache)
@@ -376,8 +390,10 @@ class Analyser(ast.NodeVisitor):
             inner = self.kinds(node.value) - {"environment"}
             if EXC in inner:
                 inner.discard(EXC)
-                if node.attr in EXCEPTION_TEXT:
+                # (`e.message` of the project's own exception is a message written for users)
+                if node.attr in EXCEPTION_TEXT and OWN_EXC not in inner:
                     inner.add("exception-text")
+            inner.discard(OWN_EXC)
             return inner
         if isinstance(node, ast.IfExp) and "debug" in ast.unparse(node.test).lower():
             return self.kinds(node.orelse)  # shown only in debug mode
@@ -406,9 +422,10 @@ class Analyser(ast.NodeVisitor):
                         return {"environment"}
                     return set()
                 if node.func.attr in READ_METHODS:
+                    # a file opened from a request-chosen path; not an upload the request
+                    # carries (`request.files["csv"].read()`), which is the client's own data
                     inner = self.kinds(receiver)
-                    from_request = "request" in inner and _last(receiver) != "request"
-                    if "filehandle" in inner or from_request:
+                    if "filehandle" in inner:
                         return (inner - {"filehandle", "request"}) | {"file-contents"}
                     return inner
                 found = self.kinds(receiver)
@@ -501,7 +518,9 @@ class Analyser(ast.NodeVisitor):
         for statement in node.body:
             if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 statement._in_view = is_view  # type: ignore[union-attr]
+        self.classes.append(node.name)
         self.generic_visit(node)
+        self.classes.pop()
 
     def _assign(self, targets: list[ast.AST], value: ast.AST, augment: bool = False) -> None:
         kinds = self.kinds(value)
@@ -536,6 +555,8 @@ class Analyser(ast.NodeVisitor):
             and node.value.value is True
             and len(self.scopes) == 1
             and any(isinstance(t, ast.Name) and t.id == "DEBUG" for t in node.targets)
+            # a config class for tests or development (`class TestingConfig: DEBUG = True`)
+            and not any(NOT_PRODUCTION.search(name) for name in self.classes)
         ):
             self.report("debug-setting", node)
 
@@ -547,6 +568,66 @@ class Analyser(ast.NodeVisitor):
     def visit_AugAssign(self, node: ast.AugAssign) -> None:
         self.visit(node.value)
         self._assign([node.target], node.value, augment=True)
+
+    # -- validation of request input: `if name in ALLOWED:` and `if not re.fullmatch(..., name):
+    # raise ...` make `name` a value the program chose, not request input
+    @staticmethod
+    def _checked(test: ast.AST) -> tuple[set[str], bool]:
+        """Names a condition validates, and whether they are valid when it is true."""
+        positive = True
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            test, positive = test.operand, False
+        if isinstance(test, ast.Compare) and len(test.ops) == 1:
+            if isinstance(test.left, ast.Name) and isinstance(test.ops[0], (ast.In, ast.NotIn)):
+                inside = isinstance(test.ops[0], ast.In)
+                return {test.left.id}, inside == positive
+            return set(), positive
+        if isinstance(test, ast.Call):
+            name = _last(test.func)
+            if name in VALIDATORS:
+                args = test.args[1:2] if name in ("match", "fullmatch") else test.args[:1]
+                if name.startswith("is") and isinstance(test.func, ast.Attribute):
+                    args = [test.func.value]  # name.isdigit()
+                return {a.id for a in args if isinstance(a, ast.Name)}, positive
+        return set(), positive
+
+    def _trust(self, names: set[str]) -> dict[str, set[str] | None]:
+        """Drop the request mark of `names` in this scope; what they held before."""
+        saved: dict[str, set[str] | None] = {}
+        for name in names:
+            taint = self.lookup(name)
+            if "request" in taint:
+                saved[name] = self.scope.taint.get(name)
+                self.scope.taint[name] = taint - {"request"}
+        return saved
+
+    def _restore(self, saved: dict[str, set[str] | None]) -> None:
+        for name, taint in saved.items():
+            if taint is None:
+                self.scope.taint.pop(name, None)
+            else:
+                self.scope.taint[name] = taint
+
+    def visit_If(self, node: ast.If) -> None:
+        self.visit(node.test)
+        names, when_true = self._checked(node.test)
+        saved = self._trust(names) if names and when_true else {}
+        for statement in node.body:
+            self.visit(statement)
+        self._restore(saved)
+        saved = self._trust(names) if names and not when_true else {}
+        for statement in node.orelse:
+            self.visit(statement)
+        self._restore(saved)
+        # `if not valid(name): raise / return / abort(...)`: valid from here on
+        last = node.body[-1] if node.body else None
+        leaves = isinstance(last, (ast.Raise, ast.Return)) or (
+            isinstance(last, ast.Expr)
+            and isinstance(last.value, ast.Call)
+            and _last(last.value.func) == "abort"
+        )
+        if names and not when_true and leaves and not node.orelse:
+            self._trust(names)
 
     def visit_With(self, node: ast.With | ast.AsyncWith) -> None:
         for item in node.items:
@@ -572,7 +653,9 @@ class Analyser(ast.NodeVisitor):
         saved = None
         if node.name:
             saved = self.scope.taint.get(node.name)
-            self.scope.taint[node.name] = {EXC}
+            caught = getattr(node.type, "elts", [node.type]) if node.type is not None else []
+            own = bool(caught) and not any(_last(c) in BUILTIN_EXCEPTIONS for c in caught)
+            self.scope.taint[node.name] = {EXC, OWN_EXC} if own else {EXC}
         for statement in node.body:
             self.visit(statement)
         if node.name:
