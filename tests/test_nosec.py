@@ -72,3 +72,28 @@ def test_nosec_parsing():
     assert not nosec_allowed("x()  # reviewed", tags)
     assert not nosec_allowed("x()  # nosec B608", ())
     assert nosec_allowed("x()  # nosec", ())
+
+
+def test_ruff_bandit_codes():
+    tags = ("bandit:B308", "bandit:mark_safe", "bandit:B703")
+    assert nosec_allowed("x = mark_safe(y)  # noqa: S308", tags, ruff=True)
+    assert nosec_allowed("x = mark_safe(y)  # noqa: E501, S703 - trusted", tags, ruff=True)
+    assert not nosec_allowed("x = mark_safe(y)  # noqa: S308", tags)  # bandit alone
+    assert not nosec_allowed("x = mark_safe(y)  # noqa: S608", tags, ruff=True)
+    assert not nosec_allowed("x = mark_safe(y)  # noqa", tags, ruff=True)
+    assert not nosec_allowed("x = mark_safe(y)  # noqa: E501", tags, ruff=True)
+    assert not nosec_allowed("x = mark_safe(y)  # nosec", tags, ruff=True, bandit=False)
+
+
+def test_ruff_codes_honoured_when_configured(repo: Path, monkeypatch, capsys):
+    monkeypatch.chdir(repo)
+    (repo / "app.py").write_text(
+        "import os\n\n\ndef run(cmd):\n"
+        "    os.system('ls ' + cmd)  # noqa: S605\n"
+        "    os.system('cat ' + cmd)  # nosec\n"
+    )
+    assert lines(capsys, "app.py") == [5, 6]
+    (repo / ".wukong-lint.yaml").write_text("allow-comments: [ruff]\n")
+    assert lines(capsys, "app.py") == [6]
+    (repo / ".wukong-lint.yaml").write_text("allow-comments: [bandit, ruff]\n")
+    assert lines(capsys, "app.py") == []

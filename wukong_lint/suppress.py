@@ -39,21 +39,28 @@ FOREIGN_MARKERS: dict[str, tuple[str | None, str | None]] = {
 
 
 # `allow-comments` names that are not line markers of secret scanners: `bandit` honours
-# bandit's `# nosec` on the code rules (categories NOSEC_CATEGORIES).
-ALLOW_COMMENT_NAMES = (*FOREIGN_MARKERS, "bandit")
+# bandit's `# nosec`, `ruff` ruff's noqa comments with S codes (S608: its port of bandit's
+# B608) on the code rules (categories NOSEC_CATEGORIES).
+ALLOW_COMMENT_NAMES = (*FOREIGN_MARKERS, "bandit", "ruff")
 NOSEC_CATEGORIES = frozenset({"injection", "info-leak"})
 _NOSEC = re.compile(r"#\s*nosec\b:?([^#]*)", re.IGNORECASE)
 _BANDIT_ID = re.compile(r"^b\d{3}$")
 _BANDIT_NAME = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$")
 
 
-def nosec_allowed(line: str, tags: tuple[str, ...]) -> bool:
+def nosec_allowed(
+    line: str, tags: tuple[str, ...], ruff: bool = False, bandit: bool = True
+) -> bool:
     """Whether `line` has a bandit `# nosec` comment that covers a rule with these tags.
 
     A bare `# nosec` (or one whose words name no bandit test) covers every code rule, as in
     bandit; `# nosec B602, B608` covers only the rules tagged `bandit:B602` or `bandit:B608`
-    (a test's name, `bandit:hardcoded_sql_expressions`, works the same way)."""
-    if "nosec" not in line.lower():
+    (a test's name, `bandit:hardcoded_sql_expressions`, works the same way). With `ruff`,
+    ruff's noqa comment with S602 counts for the same tests."""
+    lowered = line.lower()
+    if ruff and "noqa" in lowered and _ruff_codes_allowed(line, tags):
+        return True
+    if "nosec" not in lowered or not bandit:
         return False
     match = _NOSEC.search(line)
     if match is None:
@@ -65,6 +72,20 @@ def nosec_allowed(line: str, tags: tuple[str, ...]) -> bool:
         return True
     mine = {t[7:].lower() for t in tags if t.startswith("bandit:")}
     return any(w in mine for w in named)
+
+
+_NOQA = re.compile(r"#\s*noqa\s*:\s*([A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*)", re.IGNORECASE)
+
+
+def _ruff_codes_allowed(line: str, tags: tuple[str, ...]) -> bool:
+    """ruff's port of bandit names the same tests `S` + number: noqa with S608 is B608's nosec
+    (a bare noqa is not: it silences every linter's every rule)."""
+    match = _NOQA.search(line)
+    if match is None:
+        return False
+    mine = {t[7:].lower() for t in tags if t.startswith("bandit:")}
+    codes = re.split(r"[\s,]+", match.group(1).strip())
+    return any(c[:1].upper() == "S" and c[1:].isdigit() and f"b{c[1:]}" in mine for c in codes if c)
 
 
 def foreign_allowed(text: str, line_start: int, names: tuple[str, ...]) -> bool:

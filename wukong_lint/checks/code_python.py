@@ -42,7 +42,7 @@ SQL_WORDS = re.compile(
 SETTING_SQL = re.compile(
     r"(?i)\s*\(?\s*(set|create|drop|alter|pragma|grant|revoke|truncate|vacuum|analyze|comment"
     r"|savepoint|release|lock|use|show|describe|explain|attach|detach|reindex|cluster|refresh"
-    r"|prepare|deallocate|listen|notify|commit|rollback)\b"
+    r"|prepare|deallocate|listen|notify|commit|rollback|install|load)\b"
 )
 RAW_SQL_APIS = frozenset({"extra", "RawSQL"})
 SHELL_CALLS = frozenset(
@@ -149,6 +149,16 @@ def _plain_literal(node: ast.AST | None) -> bool:
     return False
 
 
+def _mentions_debug(test: ast.AST) -> bool:
+    """A condition on a debug switch (`settings.DEBUG`, `app.debug`, `DEBUG`)."""
+    return any(
+        (isinstance(n, ast.Name) and n.id.lower() == "debug")
+        or (isinstance(n, ast.Attribute) and n.attr.lower() == "debug")
+        or (isinstance(n, ast.Constant) and n.value == "DEBUG")  # app.config["DEBUG"]
+        for n in ast.walk(test)
+    )
+
+
 def _target_names(target: ast.AST) -> list[ast.Name]:
     """The variables an assignment binds (`a, *b = ...`); not `obj.attr` or `items[0]`, whose
     object is not replaced by the value."""
@@ -179,6 +189,9 @@ class _Scope:
         self.taint: dict[str, set[str]] = {p: {"request"} for p in params}
         # name -> the literal text assigned to it (string constants, for SQL words)
         self.literal: dict[str, str] = {}
+        # inside `if settings.DEBUG:` or after `if not DEBUG: raise`: error details are meant
+        # for developers there
+        self.debug_only = False
 
 
 class Analyser(ast.NodeVisitor):
@@ -612,8 +625,14 @@ class Analyser(ast.NodeVisitor):
         self.visit(node.test)
         names, when_true = self._checked(node.test)
         saved = self._trust(names) if names and when_true else {}
+        negated = isinstance(node.test, ast.UnaryOp) and isinstance(node.test.op, ast.Not)
+        debug = _mentions_debug(node.test)
+        was_debug = self.scope.debug_only
+        if debug and not negated:
+            self.scope.debug_only = True
         for statement in node.body:
             self.visit(statement)
+        self.scope.debug_only = was_debug
         self._restore(saved)
         saved = self._trust(names) if names and not when_true else {}
         for statement in node.orelse:
@@ -628,6 +647,8 @@ class Analyser(ast.NodeVisitor):
         )
         if names and not when_true and leaves and not node.orelse:
             self._trust(names)
+        if debug and negated and leaves and not node.orelse:
+            self.scope.debug_only = True  # `if not settings.DEBUG: raise`
 
     def visit_With(self, node: ast.With | ast.AsyncWith) -> None:
         for item in node.items:
@@ -667,7 +688,7 @@ class Analyser(ast.NodeVisitor):
     def visit_Return(self, node: ast.Return) -> None:
         if node.value is not None:
             self.visit(node.value)
-            if self.scope.handler:
+            if self.scope.handler and not self.scope.debug_only:
                 for leak in self.leaks(node.value):
                     self.report(leak, node)
 
@@ -779,7 +800,7 @@ class Analyser(ast.NodeVisitor):
             if isinstance(debug, ast.Constant) and debug.value is True:
                 self.report("debug-server", node)
         # leaks into HTTP responses
-        if last in RESPONSE_CALLS:
+        if last in RESPONSE_CALLS and not self.scope.debug_only:
             values = [*node.args, *keywords.values()]
             if last == "HTTPException":
                 values = [v for v in (keywords.get("detail"), *node.args[1:2]) if v is not None]

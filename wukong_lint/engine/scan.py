@@ -158,8 +158,11 @@ def scan_unit(ruleset: RuleSet, unit: Unit) -> tuple[list[Finding], list[ScanErr
             # detect-secrets on secret rules, bandit's `# nosec` on the code rules
             if rule.category == "secret":
                 suppressed = suppress.foreign_allowed(text, line_start, ruleset.allow_comments)
-            elif rule.category in suppress.NOSEC_CATEGORIES and "bandit" in ruleset.allow_comments:
-                suppressed = suppress.nosec_allowed(line_text, rule.tags)
+            elif rule.category in suppress.NOSEC_CATEGORIES:
+                bandit = "bandit" in ruleset.allow_comments
+                ruff = "ruff" in ruleset.allow_comments
+                if bandit or ruff:
+                    suppressed = suppress.nosec_allowed(line_text, rule.tags, ruff, bandit)
         findings.append(
             Finding(
                 rule_id=rule.id,
