@@ -19,7 +19,8 @@ Keys (kebab-case, as in ruff):
       secret.generic-assignment: {entropy: 3.2, severity: medium}
     profile: generic              # default of `check --profile`: generic | wukong
     baseline: .wukong-lint-baseline.json
-    allow-comments: [gitleaks, detect-secrets]   # honour their inline allow comments
+    allow-comments: [gitleaks, detect-secrets, bandit, ruff]   # honour their inline comments
+                                  # (bandit nosec, ruff noqa with S codes: code rules only)
 """
 
 from __future__ import annotations

@@ -10,11 +10,11 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from wukong_lint.config import PROFILES, Config
 from wukong_lint.errors import UsageError
-from wukong_lint.suppress import FOREIGN_MARKERS
+from wukong_lint.suppress import ALLOW_COMMENT_NAMES
 
 SeverityName = Literal["low", "medium", "high", "critical"]
 Profile = Literal[PROFILES]  # type: ignore[valid-type]
-AllowComment = Literal[tuple(FOREIGN_MARKERS)]  # type: ignore[valid-type]
+AllowComment = Literal[ALLOW_COMMENT_NAMES]  # type: ignore[valid-type]
 
 
 class ConfigModel(BaseModel):

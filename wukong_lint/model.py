@@ -23,7 +23,11 @@ CATEGORIES = (
     "hardcoded-config",
 )
 
-UNIT_KINDS = ("file", "diff", "transcript", "memory")
+UNIT_KINDS = ("file", "diff", "transcript", "memory", "change")
+# What a rule applies to when it does not say: every kind of text. A `change` unit is not
+# text to read but a staged change or commit range as a whole (its changed paths, one a
+# line); only rules that name it see it.
+DEFAULT_APPLIES_TO = ("file", "diff", "transcript", "memory")
 
 
 class Severity(enum.IntEnum):

@@ -38,6 +38,56 @@ FOREIGN_MARKERS: dict[str, tuple[str | None, str | None]] = {
 }
 
 
+# `allow-comments` names that are not line markers of secret scanners: `bandit` honours
+# bandit's `# nosec`, `ruff` ruff's noqa comments with S codes (S608: its port of bandit's
+# B608) on the code rules (categories NOSEC_CATEGORIES).
+ALLOW_COMMENT_NAMES = (*FOREIGN_MARKERS, "bandit", "ruff")
+NOSEC_CATEGORIES = frozenset({"injection", "info-leak"})
+_NOSEC = re.compile(r"#\s*nosec\b:?([^#]*)", re.IGNORECASE)
+_BANDIT_ID = re.compile(r"^b\d{3}$")
+_BANDIT_NAME = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$")
+
+
+def nosec_allowed(
+    line: str, tags: tuple[str, ...], ruff: bool = False, bandit: bool = True
+) -> bool:
+    """Whether `line` has a bandit `# nosec` comment that covers a rule with these tags.
+
+    A bare `# nosec` (or one whose words name no bandit test) covers every code rule, as in
+    bandit; `# nosec B602, B608` covers only the rules tagged `bandit:B602` or `bandit:B608`
+    (a test's name, `bandit:hardcoded_sql_expressions`, works the same way). With `ruff`,
+    ruff's noqa comment with S602 counts for the same tests."""
+    lowered = line.lower()
+    if ruff and "noqa" in lowered and _ruff_codes_allowed(line, tags):
+        return True
+    if "nosec" not in lowered or not bandit:
+        return False
+    match = _NOSEC.search(line)
+    if match is None:
+        return False
+    words = [w.lower() for w in re.split(r"[\s,]+", match.group(1).strip()) if w]
+    # test ids (B608) and names (hardcoded_sql_expressions); other words are prose
+    named = [w for w in words if _BANDIT_ID.match(w) or _BANDIT_NAME.match(w)]
+    if not named:
+        return True
+    mine = {t[7:].lower() for t in tags if t.startswith("bandit:")}
+    return any(w in mine for w in named)
+
+
+_NOQA = re.compile(r"#\s*noqa\s*:\s*([A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*)", re.IGNORECASE)
+
+
+def _ruff_codes_allowed(line: str, tags: tuple[str, ...]) -> bool:
+    """ruff's port of bandit names the same tests `S` + number: noqa with S608 is B608's nosec
+    (a bare noqa is not: it silences every linter's every rule)."""
+    match = _NOQA.search(line)
+    if match is None:
+        return False
+    mine = {t[7:].lower() for t in tags if t.startswith("bandit:")}
+    codes = re.split(r"[\s,]+", match.group(1).strip())
+    return any(c[:1].upper() == "S" and c[1:].isdigit() and f"b{c[1:]}" in mine for c in codes if c)
+
+
 def foreign_allowed(text: str, line_start: int, names: tuple[str, ...]) -> bool:
     """Whether the line starting at offset `line_start` of `text` (or the line before it)
     carries an allow comment of one of the scanners `names`."""
@@ -45,6 +95,8 @@ def foreign_allowed(text: str, line_start: int, names: tuple[str, ...]) -> bool:
     line = text[line_start : end if end >= 0 else len(text)].lower()
     previous = None
     for name in names:
+        if name not in FOREIGN_MARKERS:
+            continue
         same, before = FOREIGN_MARKERS[name]
         if same and same in line:
             return True

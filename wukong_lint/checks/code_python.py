@@ -12,6 +12,7 @@ No pydantic here: the rule model lives in code_schema.py.
 from __future__ import annotations
 
 import ast
+import builtins
 import contextlib
 import re
 from collections.abc import Iterator
@@ -22,12 +23,30 @@ from wukong_lint.engine.matchers import Hit
 from wukong_lint.engine.rules import CompiledRule
 from wukong_lint.model import Unit
 
-SQL_METHODS = frozenset({"execute", "executemany", "executescript", "mogrify", "raw", "extra"})
-SQL_FUNCTIONS = frozenset({"text", "RawSQL"})
+SQL_METHODS = frozenset(
+    {"execute", "executemany", "executescript", "mogrify", "raw", "extra",
+     # asyncpg, databases; pandas
+     "fetch", "fetchrow", "fetchval", "fetch_all", "fetch_one", "fetch_val",
+     "read_sql", "read_sql_query"}
+)  # fmt: skip
+SQL_FUNCTIONS = frozenset({"text", "RawSQL", "read_sql", "read_sql_query"})
+# names also used for other things than SQL: the text must show SQL words
+GENERIC_SQL_CALLS = frozenset({"execute", "executemany"})
+# names used for anything (an HTTP fetch): reported only when SQL words are seen
+FETCH_CALLS = frozenset({"fetch", "fetchrow", "fetchval", "fetch_all", "fetch_one", "fetch_val"})
 SQL_WORDS = re.compile(
     r"(?i)\b(select|insert|update|delete|create|drop|alter|replace|merge|truncate|pragma|grant"
     r"|where|values|from|into|set|order\s+by|group\s+by|limit|join|union|exec|call)\b"
 )
+# Statements whose formatted parts are identifiers or settings (a database, a table, an
+# isolation level), which no driver can pass as parameters: reported only when request input
+# reaches them.
+SETTING_SQL = re.compile(
+    r"(?i)\s*\(?\s*(set|create|drop|alter|pragma|grant|revoke|truncate|vacuum|analyze|comment"
+    r"|savepoint|release|lock|use|show|describe|explain|attach|detach|reindex|cluster|refresh"
+    r"|prepare|deallocate|listen|notify|commit|rollback|install|load)\b"
+)
+RAW_SQL_APIS = frozenset({"extra", "RawSQL"})
 SHELL_CALLS = frozenset(
     {
         "os.system", "os.popen", "os.popen2", "os.popen3", "os.popen4",
@@ -68,12 +87,27 @@ TO_TEXT = frozenset({"str", "repr", "format", "join", "format_exception_only"})
 # Text without one of these (lower case) holds no hit of any check: a function or class
 # without them is not analysed (the rules' keywords decide which files are parsed at all).
 TRIGGERS = (
-    "execute", ".raw(", ".extra(", "rawsql(", "text(", "system", "popen", "shell",
-    "getoutput", "eval(", "exec(", "mark_safe", "markup", "safestring", "safetext",
-    "environment(", "render_template_string", "except", "traceback", "environ", "open(",
-    "read_text", "read_bytes", "debug", "exc_info",
+    "execute", ".raw(", ".extra(", "rawsql(", "text(", "read_sql", ".fetch", "system", "popen",
+    "shell", "getoutput", "getstatusoutput", "eval(", "exec(", "mark_safe", "markup",
+    "safestring", "safetext", "environment(", "render_template_string", "except", "traceback",
+    "environ", "open(", "read_text", "read_bytes", "debug", "exc_info",
 )  # fmt: skip
+NOT_PRODUCTION = re.compile(r"Test|Dev|Local|Debug|Example|Sample")
+# calls that validate a value: re.match(PATTERN, value), value.isdigit()...
+VALIDATORS = frozenset(
+    {"match", "fullmatch", "isdigit", "isdecimal", "isnumeric", "isalnum", "isalpha",
+     "isidentifier", "is_valid_path", "is_safe_path", "url_has_allowed_host_and_scheme"}
+)  # fmt: skip
+# parameter names of a handler that hold an exception (error handlers, process_exception)
+EXCEPTION_PARAMS = frozenset({"e", "ex", "exc", "exception", "error", "err"})
+ERROR_HANDLER_DECORATORS = frozenset({"errorhandler", "app_errorhandler", "exception_handler"})
 EXC = "exc-object"  # a caught exception object (its text once formatted)
+OWN_EXC = "own-exception"  # caught by a class of the project's (or a library's) own
+BUILTIN_EXCEPTIONS = frozenset(
+    name
+    for name, value in vars(builtins).items()
+    if isinstance(value, type) and issubclass(value, BaseException)
+)
 _SEQUENCES = (ast.List, ast.Tuple, ast.Set)
 
 
@@ -107,6 +141,50 @@ def _is_const(node: ast.AST | None) -> bool:
     return False
 
 
+def _plain_literal(node: ast.AST | None) -> bool:
+    """A literal string, or a list, tuple or dict of them (the SQL of `.extra()`)."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, (str, bytes)) or node.value is None
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return all(_plain_literal(e) for e in node.elts)
+    if isinstance(node, ast.Dict):
+        return all(_plain_literal(v) for v in node.values)
+    return False
+
+
+def _mentions_debug(test: ast.AST) -> bool:
+    """A condition on a debug switch (`settings.DEBUG`, `app.debug`, `DEBUG`)."""
+    return any(
+        (isinstance(n, ast.Name) and n.id.lower() == "debug")
+        or (isinstance(n, ast.Attribute) and n.attr.lower() == "debug")
+        or (isinstance(n, ast.Constant) and n.value == "DEBUG")  # app.config["DEBUG"]
+        for n in ast.walk(test)
+    )
+
+
+def _target_names(target: ast.AST) -> list[ast.Name]:
+    """The variables an assignment binds (`a, *b = ...`); not `obj.attr` or `items[0]`, whose
+    object is not replaced by the value."""
+    if isinstance(target, ast.Name):
+        return [target]
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return [n for element in target.elts for n in _target_names(element)]
+    if isinstance(target, ast.Starred):
+        return _target_names(target.value)
+    return []
+
+
+# methods of views, viewsets and middleware that answer a request (besides VIEW_METHODS)
+VIEW_LIKE = frozenset(
+    {"list", "retrieve", "create", "update", "partial_update", "destroy", "__call__",
+     "process_request", "process_view", "process_exception", "process_response", "handle"}
+)  # fmt: skip
+
+
+def _view_like(name: str) -> bool:
+    return name in VIEW_METHODS or name in VIEW_LIKE or name.endswith("_view")
+
+
 class _Scope:
     def __init__(self, handler: bool, params: set[str]) -> None:
         self.handler = handler
@@ -114,6 +192,9 @@ class _Scope:
         self.taint: dict[str, set[str]] = {p: {"request"} for p in params}
         # name -> the literal text assigned to it (string constants, for SQL words)
         self.literal: dict[str, str] = {}
+        # inside `if settings.DEBUG:` or after `if not DEBUG: raise`: error details are meant
+        # for developers there
+        self.debug_only = False
 
 
 class Analyser(ast.NodeVisitor):
@@ -124,6 +205,9 @@ class Analyser(ast.NodeVisitor):
         self.aliases: dict[str, str] = {}
         self.hits: list[tuple[str, int, int]] = []  # (check, line, byte column)
         self.scopes = [_Scope(False, set())]
+        # classes and functions the module defines itself (a library's own Markup class)
+        self.defined: set[str] = set()
+        self.classes: list[str] = []  # the classes whose body is being visited
 
     # -- dispatch (ast.NodeVisitor's, without a getattr per node) ----------------------------
     _methods: dict[type, Any] = {}  # noqa: RUF012  (shared by design: a dispatch cache)
@@ -197,6 +281,36 @@ class Analyser(ast.NodeVisitor):
                         break
         return " ".join(pieces)
 
+    def leading_text(self, node: ast.AST | None) -> str:
+        """The literal text a string expression starts with (its leftmost literal piece)."""
+        for _ in range(50):
+            if node is None:
+                return ""
+            if isinstance(node, ast.Constant):
+                return node.value if isinstance(node.value, str) else ""
+            if isinstance(node, ast.JoinedStr):
+                first = node.values[0] if node.values else None
+                return first.value if isinstance(first, ast.Constant) else ""
+            if isinstance(node, ast.BinOp):
+                node = node.left
+            elif isinstance(node, (ast.List, ast.Tuple)):
+                node = node.elts[0] if node.elts else None
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+                if node.func.attr == "join" and len(node.args) == 1:
+                    node = node.args[0]  # the first of the pieces joined
+                elif node.func.attr == "format":
+                    node = node.func.value
+                else:
+                    return ""
+            elif isinstance(node, ast.Name):
+                for scope in reversed(self.scopes):
+                    if node.id in scope.literal:
+                        return scope.literal[node.id]
+                return ""
+            else:
+                return ""
+        return ""
+
     def stringish(self, node: ast.AST) -> bool:
         if isinstance(node, (ast.Constant)) and isinstance(node.value, str):
             return True
@@ -206,26 +320,69 @@ class Analyser(ast.NodeVisitor):
             return any(node.id in s.literal for s in self.scopes) or self.formatted(node)
         return self.formatted(node)
 
+    def placeholders(self, node: ast.AST | None) -> bool:
+        """Text made of literals only, however repeated or joined: the placeholders of a
+        parameterised IN list (`", ".join(["%s"] * len(ids))`, `"?" * n`), or a variable
+        holding them."""
+        if node is None:
+            return False
+        if _is_const(node):
+            return True
+        if isinstance(node, ast.BinOp):
+            if isinstance(node.op, ast.Mult):
+                return self.placeholders(node.left) or self.placeholders(node.right)
+            if isinstance(node.op, ast.Add):
+                return self.placeholders(node.left) and self.placeholders(node.right)
+            return False
+        if isinstance(node, (ast.List, ast.Tuple)):
+            return bool(node.elts) and all(self.placeholders(e) for e in node.elts)
+        if isinstance(node, (ast.ListComp, ast.GeneratorExp)):
+            return self.placeholders(node.elt)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            return (
+                node.func.attr == "join"
+                and len(node.args) == 1
+                and _is_const(node.func.value)
+                and self.placeholders(node.args[0])
+            )
+        if isinstance(node, ast.Name):
+            taint = self.lookup(node.id)
+            return "placeholders" in taint and "formatted" not in taint
+        return False
+
     def formatted(self, node: ast.AST | None) -> bool:
         """A string built from non-literal parts: f-string, +, % or .format()."""
         if node is None:
             return False
         if isinstance(node, ast.JoinedStr):
-            return any(isinstance(v, ast.FormattedValue) for v in node.values)
+            return any(
+                isinstance(v, ast.FormattedValue) and not self.placeholders(v.value)
+                for v in node.values
+            )
         if isinstance(node, ast.BinOp):
             if isinstance(node.op, ast.Add):
                 if self.formatted(node.left) or self.formatted(node.right):
                     return True
                 return (self.stringish(node.left) or self.stringish(node.right)) and not (
-                    _is_const(node.left) and _is_const(node.right)
+                    self.placeholders(node.left) and self.placeholders(node.right)
                 )
             if isinstance(node.op, ast.Mod):
-                return self.stringish(node.left) and not _is_const(node.right)
+                return self.stringish(node.left) and not self.placeholders(node.right)
             return False
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             if node.func.attr == "format" and (node.args or node.keywords):
-                return self.stringish(node.func.value)
+                values = [*node.args, *(k.value for k in node.keywords)]
+                return self.stringish(node.func.value) and not all(
+                    self.placeholders(v) for v in values
+                )
+            if node.func.attr == "join" and len(node.args) == 1:
+                # " AND ".join(conditions) of pieces built by formatting
+                return self.stringish(node.func.value) and self.formatted(node.args[0])
             return False
+        if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+            return any(self.formatted(e) for e in node.elts)
+        if isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.SetComp)):
+            return self.formatted(node.elt)
         if isinstance(node, ast.Name):
             return "formatted" in self.lookup(node.id)
         return False
@@ -238,13 +395,16 @@ class Analyser(ast.NodeVisitor):
         if kind is ast.Constant:  # most leaves: nothing to carry, no children to look at
             return set()
         if kind is ast.Name:
-            return set(self.lookup(node.id))  # type: ignore[attr-defined]
+            found = self.lookup(node.id)  # type: ignore[attr-defined]
+            if not found and node.id == "request":  # type: ignore[attr-defined]
+                return {"request"}  # Flask's global request
+            return set(found)
         if kind in _SEQUENCES:
-            found: set[str] = set()
+            carried: set[str] = set()
             for element in node.elts:  # type: ignore[attr-defined]
                 if type(element) is not ast.Constant:
-                    found |= self.kinds(element)
-            return found
+                    carried |= self.kinds(element)
+            return carried
         if isinstance(node, ast.Attribute):
             if node.attr in ("__name__", "__class__", "__qualname__"):
                 return set()
@@ -255,8 +415,10 @@ class Analyser(ast.NodeVisitor):
             inner = self.kinds(node.value) - {"environment"}
             if EXC in inner:
                 inner.discard(EXC)
-                if node.attr in EXCEPTION_TEXT:
+                # (`e.message` of the project's own exception is a message written for users)
+                if node.attr in EXCEPTION_TEXT and OWN_EXC not in inner:
                     inner.add("exception-text")
+            inner.discard(OWN_EXC)
             return inner
         if isinstance(node, ast.IfExp) and "debug" in ast.unparse(node.test).lower():
             return self.kinds(node.orelse)  # shown only in debug mode
@@ -285,9 +447,10 @@ class Analyser(ast.NodeVisitor):
                         return {"environment"}
                     return set()
                 if node.func.attr in READ_METHODS:
+                    # a file opened from a request-chosen path; not an upload the request
+                    # carries (`request.files["csv"].read()`), which is the client's own data
                     inner = self.kinds(receiver)
-                    from_request = "request" in inner and _last(receiver) != "request"
-                    if "filehandle" in inner or from_request:
+                    if "filehandle" in inner:
                         return (inner - {"filehandle", "request"}) | {"file-contents"}
                     return inner
                 found = self.kinds(receiver)
@@ -323,6 +486,14 @@ class Analyser(ast.NodeVisitor):
         return self.kinds(node) & set(LEAKS)
 
     # -- visitors --------------------------------------------------------------------------
+    def visit_Module(self, node: ast.Module) -> None:
+        self.defined.update(
+            n.name
+            for n in node.body
+            if isinstance(n, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+        )
+        self.generic_visit(node)
+
     def visit_Import(self, node: ast.Import) -> None:
         for alias in node.names:
             self.aliases[alias.asname or alias.name.split(".")[0]] = (
@@ -343,12 +514,24 @@ class Analyser(ast.NodeVisitor):
             target = decorator.func if isinstance(decorator, ast.Call) else decorator
             if _last(target) in ROUTE_DECORATORS:
                 handler = True
-        if (params and params[0] in ("request", "req")) or params[1:2] == ["request"]:
+        if params and params[0] in ("request", "req"):
+            handler = True
+        elif params[1:2] == ["request"] and _view_like(node.name):
+            # a method taking the request outside a view class: views, middleware hooks
+            # (`changelist_view`, `process_exception`), not helpers that get it passed along
             handler = True
         request_params = {p for p in params if p not in ("self", "cls")} if handler else set()
         for decorator in node.decorator_list:
             self.visit(decorator)
-        self.scopes.append(_Scope(handler, request_params))
+        scope = _Scope(handler, request_params)
+        error_handler = node.name == "process_exception" or any(
+            _last(d.func if isinstance(d, ast.Call) else d) in ERROR_HANDLER_DECORATORS
+            for d in node.decorator_list
+        )
+        for param in request_params & EXCEPTION_PARAMS if error_handler else ():
+            # the exception an error handler or a middleware hook is given
+            scope.taint[param] = {EXC}
+        self.scopes.append(scope)
         for statement in node.body:
             self.visit(statement)
         self.scopes.pop()
@@ -366,17 +549,23 @@ class Analyser(ast.NodeVisitor):
         for statement in node.body:
             if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 statement._in_view = is_view  # type: ignore[union-attr]
+        self.classes.append(node.name)
         self.generic_visit(node)
+        self.classes.pop()
 
     def _assign(self, targets: list[ast.AST], value: ast.AST, augment: bool = False) -> None:
         kinds = self.kinds(value)
-        if self.formatted(value) or (augment and not _is_const(value)):
+        if self.formatted(value) or (augment and not self.placeholders(value)):
             kinds.add("formatted")
+        elif not _is_const(value) and self.placeholders(value):
+            kinds.add("placeholders")
         literal = value.value if isinstance(value, ast.Constant) else None
+        if isinstance(value, (ast.List, ast.Tuple)):  # pieces of a query, joined later
+            literal = self.literal_text(value)
+        elif "formatted" in kinds:  # its literal pieces, the leading one first
+            literal = (self.leading_text(value) + " " + self.literal_text(value)).strip()
         for target in targets:
-            names = [target] if isinstance(target, ast.Name) else [
-                t for t in ast.walk(target) if isinstance(t, ast.Name)
-            ]  # fmt: skip
+            names = _target_names(target)
             for name in names:
                 if augment:
                     self.scope.taint.setdefault(name.id, set()).update(kinds)
@@ -397,6 +586,8 @@ class Analyser(ast.NodeVisitor):
             and node.value.value is True
             and len(self.scopes) == 1
             and any(isinstance(t, ast.Name) and t.id == "DEBUG" for t in node.targets)
+            # a config class for tests or development (`class TestingConfig: DEBUG = True`)
+            and not any(NOT_PRODUCTION.search(name) for name in self.classes)
         ):
             self.report("debug-setting", node)
 
@@ -408,6 +599,74 @@ class Analyser(ast.NodeVisitor):
     def visit_AugAssign(self, node: ast.AugAssign) -> None:
         self.visit(node.value)
         self._assign([node.target], node.value, augment=True)
+
+    # -- validation of request input: `if name in ALLOWED:` and `if not re.fullmatch(..., name):
+    # raise ...` make `name` a value the program chose, not request input
+    @staticmethod
+    def _checked(test: ast.AST) -> tuple[set[str], bool]:
+        """Names a condition validates, and whether they are valid when it is true."""
+        positive = True
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            test, positive = test.operand, False
+        if isinstance(test, ast.Compare) and len(test.ops) == 1:
+            if isinstance(test.left, ast.Name) and isinstance(test.ops[0], (ast.In, ast.NotIn)):
+                inside = isinstance(test.ops[0], ast.In)
+                return {test.left.id}, inside == positive
+            return set(), positive
+        if isinstance(test, ast.Call):
+            name = _last(test.func)
+            if name in VALIDATORS:
+                args = test.args[1:2] if name in ("match", "fullmatch") else test.args[:1]
+                if name.startswith("is") and isinstance(test.func, ast.Attribute):
+                    args = [test.func.value]  # name.isdigit()
+                return {a.id for a in args if isinstance(a, ast.Name)}, positive
+        return set(), positive
+
+    def _trust(self, names: set[str]) -> dict[str, set[str] | None]:
+        """Drop the request mark of `names` in this scope; what they held before."""
+        saved: dict[str, set[str] | None] = {}
+        for name in names:
+            taint = self.lookup(name)
+            if "request" in taint:
+                saved[name] = self.scope.taint.get(name)
+                self.scope.taint[name] = taint - {"request"}
+        return saved
+
+    def _restore(self, saved: dict[str, set[str] | None]) -> None:
+        for name, taint in saved.items():
+            if taint is None:
+                self.scope.taint.pop(name, None)
+            else:
+                self.scope.taint[name] = taint
+
+    def visit_If(self, node: ast.If) -> None:
+        self.visit(node.test)
+        names, when_true = self._checked(node.test)
+        saved = self._trust(names) if names and when_true else {}
+        negated = isinstance(node.test, ast.UnaryOp) and isinstance(node.test.op, ast.Not)
+        debug = _mentions_debug(node.test)
+        was_debug = self.scope.debug_only
+        if debug and not negated:
+            self.scope.debug_only = True
+        for statement in node.body:
+            self.visit(statement)
+        self.scope.debug_only = was_debug
+        self._restore(saved)
+        saved = self._trust(names) if names and not when_true else {}
+        for statement in node.orelse:
+            self.visit(statement)
+        self._restore(saved)
+        # `if not valid(name): raise / return / abort(...)`: valid from here on
+        last = node.body[-1] if node.body else None
+        leaves = isinstance(last, (ast.Raise, ast.Return)) or (
+            isinstance(last, ast.Expr)
+            and isinstance(last.value, ast.Call)
+            and _last(last.value.func) == "abort"
+        )
+        if names and not when_true and leaves and not node.orelse:
+            self._trust(names)
+        if debug and negated and leaves and not node.orelse:
+            self.scope.debug_only = True  # `if not settings.DEBUG: raise`
 
     def visit_With(self, node: ast.With | ast.AsyncWith) -> None:
         for item in node.items:
@@ -433,7 +692,9 @@ class Analyser(ast.NodeVisitor):
         saved = None
         if node.name:
             saved = self.scope.taint.get(node.name)
-            self.scope.taint[node.name] = {EXC}
+            caught = getattr(node.type, "elts", [node.type]) if node.type is not None else []
+            own = bool(caught) and not any(_last(c) in BUILTIN_EXCEPTIONS for c in caught)
+            self.scope.taint[node.name] = {EXC, OWN_EXC} if own else {EXC}
         for statement in node.body:
             self.visit(statement)
         if node.name:
@@ -445,9 +706,20 @@ class Analyser(ast.NodeVisitor):
     def visit_Return(self, node: ast.Return) -> None:
         if node.value is not None:
             self.visit(node.value)
-            if self.scope.handler:
+            if self.scope.handler and not self.scope.debug_only:
                 for leak in self.leaks(node.value):
                     self.report(leak, node)
+
+    @staticmethod
+    def _raw_sql_parts(last: str, node: ast.Call, keywords: dict[str, ast.AST]) -> list[ast.AST]:
+        """The SQL-bearing arguments of `.extra()` (select, where, tables) or `RawSQL()`."""
+        if last == "RawSQL":
+            return [a for a in node.args[:1] if not isinstance(a, ast.Starred)] + [
+                a.value for a in node.args if isinstance(a, ast.Starred)
+            ] + [keywords[k] for k in ("sql",) if k in keywords]  # fmt: skip
+        parts = [a for i, a in enumerate(node.args) if i in (0, 1, 3)]
+        parts += [keywords[k] for k in ("select", "where", "tables") if k in keywords]
+        return [p for p in parts if not (isinstance(p, ast.Constant) and p.value is None)]
 
     def visit_Call(self, node: ast.Call) -> None:
         self.generic_visit(node)
@@ -455,21 +727,40 @@ class Analyser(ast.NodeVisitor):
         last = name.rsplit(".", 1)[-1]
         first = node.args[0] if node.args else None
         keywords = {k.arg: k.value for k in node.keywords if k.arg}
+        # pieces of a query collected in a list: conditions.append(f"name = '{name}'")
+        if (
+            last in ("append", "extend", "insert")
+            and isinstance(node.func, ast.Attribute)
+            and isinstance(node.func.value, ast.Name)
+            and node.args
+            and self.formatted(node.args[-1])
+        ):
+            target = node.func.value.id
+            self.scope.taint.setdefault(target, set()).add("formatted")
+            if target in self.scope.literal:
+                self.scope.literal[target] += " " + self.literal_text(node.args[-1])
         # SQL built by formatting, then run
         if (isinstance(node.func, ast.Attribute) and last in SQL_METHODS) or last in SQL_FUNCTIONS:
             candidates = [first] if first is not None else []
             names = ("sql", "query", "statement", "where")
             candidates += [keywords[k] for k in names if k in keywords]
-            if last == "extra":
-                candidates = [e for c in candidates for e in getattr(c, "elts", [c])]
-                candidates += [
-                    e for k in ("where", "select") if k in keywords
-                    for e in getattr(keywords[k], "elts", [keywords[k]])
-                ]  # fmt: skip
+            if last in RAW_SQL_APIS:
+                # Django's raw-SQL escape hatches take literal SQL and `params`: anything else
+                # (a variable, a call, `*args`, formatting) is SQL text chosen at run time
+                candidates = self._raw_sql_parts(last, node, keywords)
+                if any(not _plain_literal(c) for c in candidates):
+                    self.report("sql", node)
+                candidates = []
             for candidate in candidates:
                 if self.formatted(candidate):
                     text = self.literal_text(candidate)
-                    if last in ("execute", "executemany") and text and not SQL_WORDS.search(text):
+                    if last in GENERIC_SQL_CALLS and text and not SQL_WORDS.search(text):
+                        continue
+                    if last in FETCH_CALLS and not SQL_WORDS.search(text):
+                        continue
+                    if SETTING_SQL.match(self.leading_text(candidate)) and (
+                        "request" not in self.kinds(candidate)
+                    ):
                         continue
                     self.report("sql", node)
                     break
@@ -490,15 +781,36 @@ class Analyser(ast.NodeVisitor):
         if is_eval and first is not None and not _is_const(first):
             self.report("eval", node)
         # HTML marked safe / unescaped templates
-        if last in SAFE_MARKERS and first is not None and not _is_const(first):
+        # (not in the module that defines the marker: the escaping library itself)
+        if (
+            last in SAFE_MARKERS
+            and first is not None
+            and not _is_const(first)
+            and last not in self.defined
+        ):
             self.report("mark-safe", node)
         if last == "Environment" and (name.startswith("jinja2") or "autoescape" in keywords):
             autoescape = keywords.get("autoescape")
-            if (autoescape is None and name.startswith("jinja2")) or (
-                isinstance(autoescape, ast.Constant) and not autoescape.value
+            unseen = (  # set from a variable or a call: not known to be on
+                name.startswith("jinja2")
+                and autoescape is not None
+                and not isinstance(autoescape, ast.Constant)
+                and not (
+                    isinstance(autoescape, ast.Call)
+                    and _last(autoescape.func) == "select_autoescape"
+                )
+            )
+            if (
+                (autoescape is None and name.startswith("jinja2"))
+                or unseen
+                or (isinstance(autoescape, ast.Constant) and not autoescape.value)
             ):
                 self.report("jinja2-autoescape", node)
-        if last == "render_template_string" and first is not None and self.formatted(first):
+        if (
+            last == "render_template_string"
+            and first is not None
+            and (self.formatted(first) or "request" in self.kinds(first))
+        ):  # a template built from values, or one the request chooses (template injection)
             self.report("template-string", node)
         # debug servers
         if last == "run" and isinstance(node.func, ast.Attribute):
@@ -506,7 +818,7 @@ class Analyser(ast.NodeVisitor):
             if isinstance(debug, ast.Constant) and debug.value is True:
                 self.report("debug-server", node)
         # leaks into HTTP responses
-        if last in RESPONSE_CALLS:
+        if last in RESPONSE_CALLS and not self.scope.debug_only:
             values = [*node.args, *keywords.values()]
             if last == "HTTPException":
                 values = [v for v in (keywords.get("detail"), *node.args[1:2]) if v is not None]
@@ -543,10 +855,15 @@ def _parse(path: str, text: str) -> ast.Module | None:
         return None
 
 
-def _hits(path: str, text: str, tree: ast.Module) -> dict[str, list[tuple[int, int]]]:
+def _hits(
+    path: str, text: str, tree: ast.Module, defined: set[str] | None = None
+) -> dict[str, list[tuple[int, int]]]:
     """The hits in a parsed text; `text` (for skipping quiet functions) may be "" when every
-    function in the tree is known to hold a trigger (a skeleton)."""
+    function in the tree is known to hold a trigger (a skeleton), and then `defined` names
+    the module's top-level classes and functions, blanked ones included."""
     analyser = Analyser(path, text)
+    if defined:
+        analyser.defined.update(defined)
     with contextlib.suppress(RecursionError):  # nested too deep: the hits found so far
         analyser.visit(tree)
     # one hit per check and line (`return jsonify(str(e))` is a return and a response)
@@ -579,13 +896,21 @@ def analyse(path: str, text: str, offsets: list[int] | None = None) -> Analysis:
     if tree is None:
         tree = _parse(path, text)
     # a skeleton keeps only functions with a trigger: no need to look for quiet ones in it
-    hits = None if tree is None else _hits(path, text if shape is None else "", tree)
+    if tree is None:
+        hits = None
+    elif shape is None:
+        hits = _hits(path, text, tree)
+    else:
+        defined = {m.group(1) for m in _TOP_LEVEL_NAME.finditer(text)}
+        hits = _hits(path, "", tree, defined)
     analysis = Analysis(hits, shape, starts)
     _cache[0], _cache[1] = text, analysis
     return analysis
 
 
 _NEWLINE = re.compile("\n")
+# the top-level classes and functions of a module (a skeleton blanks most of them)
+_TOP_LEVEL_NAME = re.compile(r"^(?:class|def|async[ \t]+def)[ \t]+(\w+)", re.M)
 
 
 def _line_starts(text: str) -> list[int]:

@@ -35,6 +35,11 @@ KINDS: dict[str, tuple[str, str]] = {
         "wukong_lint.checks.code_schema:PythonRule",
         "wukong_lint.checks.code_python:match_python",
     ),
+    # a staged change or commit range as a whole (issue 5: large-scale change)
+    "change": (
+        "wukong_lint.checks.change_schema:ChangeRule",
+        "wukong_lint.checks.change:match_change",
+    ),
     "anchors": (
         "wukong_lint.anchors.models:AnchorRule",
         "wukong_lint.anchors.checks:match_anchors",

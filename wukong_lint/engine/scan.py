@@ -86,6 +86,8 @@ def _real_line(unit: Unit, line: int) -> int:
 def scan_unit(ruleset: RuleSet, unit: Unit) -> tuple[list[Finding], list[ScanError]]:
     text = unit.text
     kind = unit.source.kind
+    # a change as a whole (sources/git.py) is reported as part of the diff it belongs to
+    source = unit.source._replace(kind="diff") if kind == "change" else unit.source
     errors: list[ScanError] = []
     lines = _Lines(text)
     found: list[_Candidate] = []
@@ -151,9 +153,16 @@ def scan_unit(ruleset: RuleSet, unit: Unit) -> tuple[list[Finding], list[ScanErr
         occurrences[key] = occurrence + 1
         names = suppress.parse_ignore(line_text)
         suppressed = names is not None and suppress.covers(names, rule.id, rule.category)
-        if not suppressed and ruleset.allow_comments and rule.category == "secret":
-            # other scanners' allow comments (gitleaks, detect-secrets), when the config asks
-            suppressed = suppress.foreign_allowed(text, line_start, ruleset.allow_comments)
+        if not suppressed and ruleset.allow_comments:
+            # other scanners' allow comments, when the config asks: gitleaks and
+            # detect-secrets on secret rules, bandit's `# nosec` on the code rules
+            if rule.category == "secret":
+                suppressed = suppress.foreign_allowed(text, line_start, ruleset.allow_comments)
+            elif rule.category in suppress.NOSEC_CATEGORIES:
+                bandit = "bandit" in ruleset.allow_comments
+                ruff = "ruff" in ruleset.allow_comments
+                if bandit or ruff:
+                    suppressed = suppress.nosec_allowed(line_text, rule.tags, ruff, bandit)
         findings.append(
             Finding(
                 rule_id=rule.id,
@@ -166,7 +175,7 @@ def scan_unit(ruleset: RuleSet, unit: Unit) -> tuple[list[Finding], list[ScanErr
                 end_line=_real_line(unit, cand.end_line),
                 snippet=snippet,
                 fingerprint=fingerprint(rule.id, unit.path, match_hash, occurrence),
-                source=unit.source,
+                source=source,
                 match_hash=match_hash,
                 suppressed=suppressed,
                 suppressed_by="inline" if suppressed else "",
@@ -194,6 +203,11 @@ def tally(ruleset: RuleSet, items: Iterable[Unit | ScanError | Skipped]) -> Tall
     transcripts: set[str] = set()
     for item in items:
         if isinstance(item, Unit):
+            if item.source.kind == "change":  # the change as a whole: no file, no bytes
+                found, errs = scan_unit(ruleset, item)
+                findings += found
+                errors += errs
+                continue
             units += 1
             if item.source.kind != "transcript":
                 files += 1

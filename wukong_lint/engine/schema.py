@@ -12,7 +12,7 @@ import regex
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from wukong_lint.engine.filters import FILTERS
-from wukong_lint.model import CATEGORIES, UNIT_KINDS
+from wukong_lint.model import CATEGORIES, DEFAULT_APPLIES_TO, UNIT_KINDS
 
 Category = Literal[CATEGORIES]  # type: ignore[valid-type]
 UnitKind = Literal[UNIT_KINDS]  # type: ignore[valid-type]
@@ -61,7 +61,9 @@ class RuleBase(Strict):
     message: str = Field(min_length=1)
     docs: str = Field(min_length=1)
     examples: Examples
-    applies_to: list[UnitKind] = Field(default_factory=lambda: list(UNIT_KINDS), min_length=1)
+    applies_to: list[UnitKind] = Field(
+        default_factory=lambda: list(DEFAULT_APPLIES_TO), min_length=1
+    )
     # Globs (matched against the unit's path); an empty `paths` means every path.
     paths: list[str] = Field(default_factory=list)
     exclude_paths: list[str] = Field(default_factory=list)

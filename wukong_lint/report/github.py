@@ -47,6 +47,9 @@ def render(report: Report, *, prefix: str = "", rules: Sequence[Any] = (), **_: 
         message = f"{finding.message} [{finding.severity.label}]"
         if finding.snippet:
             message += f"\n{finding.snippet}"
+        if finding.path == ".":  # the change as a whole (a large-scale change): no file
+            lines.append(command(COMMANDS[finding.severity], message, title=finding.rule_id))
+            continue
         lines.append(
             command(
                 COMMANDS[finding.severity],

@@ -11,6 +11,7 @@ import os
 import re
 import subprocess
 from collections.abc import Callable, Iterator
+from itertools import chain
 from typing import NamedTuple, TypeVar
 
 from wukong_lint.errors import InputError
@@ -214,6 +215,17 @@ def change_units(
         yield Unit(change.path, text, source, added_lines=added, size=len(data))
 
 
+def change_summary(changes: list[Change], commit: str | None = None) -> list[Unit]:
+    """The change as a whole, for `change` rules (a large-scale change): one unit holding
+    every path the change touches, one a line (deleted, renamed, binary files and submodules
+    count too). It is not a file: its path is the repository root, and it adds nothing to
+    the files and bytes of the stats."""
+    if not changes:
+        return []
+    text = "\n".join(c.path for c in changes) + "\n"
+    return [Unit(".", text, Source(kind="change", commit=commit), size=0)]
+
+
 def _in_repository(cwd: str | None, action: Callable[[], T]) -> T:
     """Run a git action; if it fails outside a repository, say that rather than what git
     said (outside a repository `git diff --cached` complains about its options). Checking
@@ -228,9 +240,10 @@ def _in_repository(cwd: str | None, action: Callable[[], T]) -> T:
 def staged_units(cwd: str | None = None) -> Iterator[Unit | ScanError | Skipped]:
     args = staged_args(cwd)
     changes = _in_repository(cwd, lambda: diff_changes(args, cwd))
-    return change_units(changes, args, cwd)
+    return chain(change_units(changes, args, cwd), change_summary(changes))
 
 
 def range_units(spec: str, cwd: str | None = None) -> Iterator[Unit | ScanError | Skipped]:
     args = _in_repository(cwd, lambda: range_args(spec, cwd))
-    return change_units(diff_changes(args, cwd), args, cwd)
+    changes = diff_changes(args, cwd)
+    return chain(change_units(changes, args, cwd), change_summary(changes))
