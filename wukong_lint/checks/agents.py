@@ -30,6 +30,13 @@ def _event(unit: Unit) -> Any:
     return getattr(unit, "event", None)
 
 
+def _scope_accepts(scope: dict[str, Any], event: Any) -> bool:
+    """`in_scope` on an event's signature (whether it is the main agent's, the profile)."""
+    if scope["agent"] != "any" and event.is_main != (scope["agent"] == "main"):
+        return False
+    return not (scope["profiles"] and event.ctx.profile not in scope["profiles"])
+
+
 def _hit(unit: Unit, note: str = "", needle: str | None = None) -> Hit:
     start = unit.text.find(needle) if needle else -1
     if start < 0:
@@ -121,6 +128,15 @@ def match_edit(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit]:
         yield _hit(unit, f"{size} lines changed, limit {limit}", needle)
 
 
+# Which events an edit rule can match, from their signature (the engine asks once per
+# signature, so most transcript events never reach the matcher; see RuleSet._event_plan).
+match_edit.accepts = lambda rule, event: (  # type: ignore[attr-defined]
+    event.kind == "call"
+    and event.tool in (rule.params or {})["tools"]
+    and _scope_accepts((rule.params or {})["scope"], event)
+)
+
+
 # -- avatar roles (avatar-boundary) ---------------------------------------------------------------
 
 
@@ -204,6 +220,11 @@ def match_avatar(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit]:
         yield _hit(unit, f"{event.agent_type} used {tool}: {verdict}")
 
 
+match_avatar.accepts = lambda rule, event: (  # type: ignore[attr-defined]
+    event.kind == "call" and not event.is_main
+)
+
+
 # -- memory-bank gate ---------------------------------------------------------------------------
 
 
@@ -270,6 +291,13 @@ def match_memory_gate(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[
         )
 
 
+match_memory_gate.accepts = lambda rule, event: (  # type: ignore[attr-defined]
+    event.kind == "call"
+    and event.ctx.memory_bank
+    and _scope_accepts((rule.params or {})["scope"], event)
+)
+
+
 # -- transcript integrity ------------------------------------------------------------------------
 
 
@@ -282,3 +310,8 @@ def match_integrity(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hi
     event = _event(unit)
     if event is not None and event.problem == (rule.params or {}).get("problem"):
         yield _hit(unit)
+
+
+match_integrity.accepts = lambda rule, event: (  # type: ignore[attr-defined]
+    event.problem is not None and event.problem == (rule.params or {}).get("problem")
+)

@@ -217,3 +217,5 @@ def _accesses_any(unit: Unit) -> bool:
 
 # Shared by every path rule: the engine skips them all at once on units that touch no path.
 match_path.gate = _accesses_any  # type: ignore[attr-defined]
+# Only tool calls access paths (asked once per event signature, see RuleSet._event_plan).
+match_path.accepts = lambda rule, event: event.kind == "call"  # type: ignore[attr-defined]

@@ -174,6 +174,7 @@ class RuleSet:
         self._no_keyword = tuple(i for i, rule in enumerate(rules) if not rule.keywords)
         self._prefilters: dict[str | None, Prefilter] = {}
         self._plans: dict[str, Any] = {}
+        self._event_plans: dict[tuple[Any, ...], list[tuple[Any, Any, list[CompiledRule]]]] = {}
         self._matchers: dict[str, tuple[Any, Any]] = {}
         # Other scanners' inline allow comments to honour (config `allow-comments`).
         self.allow_comments: tuple[str, ...] = ()
@@ -221,6 +222,13 @@ class RuleSet:
             plan = self._plans[kind] = self._plan(kind)
         groups, keyword_rules = plan
         path = unit.path
+        event = getattr(unit, "event", None)
+        if event is not None:  # a transcript event: the rules that can match its signature
+            for matcher, gate, rules in self._event_plan(kind, path, event, groups):
+                if gate is None or gate(unit):
+                    for rule in rules:
+                        yield rule, matcher, None
+            groups = []
         for rule_kind, rules in groups:
             # paths first: a kind whose rules all skip this path is never even imported
             rules = [r for r in rules if r.applies_to_path(path)]
@@ -242,6 +250,33 @@ class RuleSet:
                 rule = self.rules[index]
                 if rule.applies_to_path(path):
                     yield rule, self.matcher(rule.kind)[0], offsets
+
+    def _event_plan(
+        self, kind: str, path: str, event: Any, groups: list[tuple[str, list[CompiledRule]]]
+    ) -> list[tuple[Any, Any, list[CompiledRule]]]:
+        """(matcher, gate, rules) of the rules without keywords that can match a transcript
+        event, found once per event signature (its kind, problem, tool, agent and profile):
+        a matcher's optional `accepts(rule, event)` may read only those fields."""
+        ctx = event.ctx
+        key = (kind, path, event.kind, event.problem, event.tool, event.is_main,
+               ctx.profile, ctx.memory_bank)  # fmt: skip
+        found = self._event_plans.get(key)
+        if found is None:
+            if len(self._event_plans) > 4096:
+                self._event_plans.clear()
+            found = []
+            for rule_kind, rules in groups:
+                matcher, gate = self.matcher(rule_kind)
+                accepts = getattr(matcher, "accepts", None)
+                rules = [
+                    r
+                    for r in rules
+                    if r.applies_to_path(path) and (accepts is None or accepts(r, event))
+                ]
+                if rules:
+                    found.append((matcher, gate, rules))
+            self._event_plans[key] = found
+        return found
 
     def _plan(self, kind: str) -> tuple[list[tuple[str, list[CompiledRule]]], frozenset[int]]:
         groups: dict[str, list[CompiledRule]] = {}
