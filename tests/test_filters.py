@@ -77,3 +77,25 @@ def test_keyword_prefilter_slices_big_texts_without_losing_hits(monkeypatch):
         monkeypatch.setattr(rules_module, "SLICE", size)
         assert ruleset._keyword_hits(text) == whole
     assert whole
+
+
+def test_keyword_prefilter_fast_automaton_finds_the_same_hits(monkeypatch):
+    """After FAST_AFTER characters a prefilter switches to ahocorasick_rs: same offsets,
+    including non-ASCII text (character offsets, not bytes) and sliced big texts."""
+    from wukong_lint.engine import rules as rules_module
+    from wukong_lint.engine.loader import load_rules
+
+    text = "".join(
+        f"é{i} password = x{i}; ghp_ token ✓ {i} secret_key AKIA mongodb:// xoxb-\n"
+        for i in range(3000)
+    )
+    slow = load_rules()._keyword_hits(text)
+    assert slow
+    monkeypatch.setattr(rules_module, "FAST_AFTER", 0)
+    ruleset = load_rules()
+    fast = ruleset._keyword_hits(text)
+    assert ruleset.prefilter().fast
+    assert fast == slow
+    for size in (7, 64, 1000):
+        monkeypatch.setattr(rules_module, "SLICE", size)
+        assert ruleset._keyword_hits(text) == slow

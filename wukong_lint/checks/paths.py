@@ -189,18 +189,42 @@ def _globs(patterns: tuple[str, ...]) -> Callable[[str], bool]:
     return test
 
 
+_TESTS: dict[int, tuple[Any, Callable[[str], bool], Callable[[str], bool]]] = {}
+
+
+def _tests(params: dict[str, Any]) -> tuple[Callable[[str], bool], Callable[[str], bool]]:
+    """The target and except tests of a rule's parameters, looked up once per rule."""
+    found = _TESTS.get(id(params))
+    if found is None or found[0] is not params:
+        found = _TESTS[id(params)] = (
+            params,
+            _globs(tuple(params["targets"])),
+            _globs(tuple(params["except"])),
+        )
+    return found[1], found[2]
+
+
+def _normalized(unit: Unit) -> list[tuple[str, str, str]]:
+    """(as written, normalized, mode) of every access of a unit, computed once per unit."""
+    if getattr(unit, "event", None) is None:
+        return []
+    known = getattr(unit, "normalized_accesses", None)
+    if known is None:
+        known = [(raw, normalize(raw), mode) for raw, mode in accesses(unit)]
+        unit.normalized_accesses = known  # type: ignore[attr-defined]
+    return known
+
+
 def match_path(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit]:
     params = rule.params or {}
     if "scope" in params and not in_scope(params["scope"], unit):
         return
+    targets, excepted = _tests(params)
     seen = set()
-    for raw, mode in accesses(unit):
-        if mode not in params["access"]:
+    for raw, path, mode in _normalized(unit):
+        if mode not in params["access"] or not targets(path):
             continue
-        path = normalize(raw)
-        if not _globs(tuple(params["targets"]))(path):
-            continue
-        if _globs(tuple(params["except"]))(path) or (path, mode) in seen:
+        if excepted(path) or (path, mode) in seen:
             continue
         seen.add((path, mode))
         start = unit.text.find(raw)
