@@ -254,3 +254,50 @@ def test_redact_writes_valid_jsonl_and_keeps_the_original(tmp_path, capsys):
     assert main(["redact", str(source), "--in-place"]) == 0
     assert TOKEN not in source.read_text()
     assert main(["redact", str(tmp_path / "missing.jsonl"), "-o", str(out)]) == 2
+
+
+def test_repeated_commands_are_reported_on_every_line_for_the_right_agent(tmp_path, capsys):
+    """Command and path results are remembered per command line within an event signature:
+    the same command must still be reported on each of its lines, and a rule scoped to the
+    main agent (build-or-test) must not follow the command into a sub-agent."""
+
+    def call(number: int, command: str, sidechain: bool) -> str:
+        return json.dumps(
+            {
+                "type": "assistant",
+                "uuid": f"a{number}",
+                "isSidechain": sidechain,
+                "agentId": "x1" if sidechain else None,
+                "message": {
+                    "role": "assistant",
+                    "content": [
+                        {
+                            "type": "tool_use",
+                            "id": f"t{number}",
+                            "name": "Bash",
+                            "input": {"command": command},
+                        }
+                    ],
+                },
+            }
+        )
+
+    lines = [
+        call(1, "pytest -q", False),
+        call(2, "cat ~/.ssh/id_rsa && git push --force", False),
+        call(3, "pytest -q", True),
+        call(4, "cat ~/.ssh/id_rsa && git push --force", True),
+        call(5, "pytest -q", False),
+        call(6, "cat ~/.ssh/id_rsa && git push --force", False),
+    ]
+    path = tmp_path / "repeat.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    _, report = run_json(capsys, "--profile", "wukong", str(path))
+    got = {(f["line"], f["rule_id"], f["source"]["agent"]) for f in report["findings"]}
+    builds = sorted(line for line, rule, _ in got if rule == "body-boundary.build-or-test")
+    assert builds == [1, 5]
+    pushes = sorted(line for line, rule, _ in got if rule == "dangerous-command.git-push-force")
+    assert pushes == [2, 4, 6]
+    ssh = sorted(line for line, rule, _ in got if rule.startswith("sensitive-path.credentials"))
+    assert ssh == [2, 4, 6]
+    assert (4, "dangerous-command.git-push-force", "subagent:x1") in got

@@ -149,6 +149,10 @@ def shell_accesses(command: str) -> list[tuple[str, str]]:
     return found
 
 
+# command line -> its accesses: a transcript runs the same commands many times
+_SHELL_ACCESSES: dict[str, list[tuple[str, str]]] = {}
+
+
 def accesses(unit: Unit) -> list[tuple[str, str]]:
     event = getattr(unit, "event", None)
     if event is None or event.kind != "call":
@@ -158,7 +162,11 @@ def accesses(unit: Unit) -> list[tuple[str, str]]:
     if known is not None:
         return known
     if event.command is not None:
-        found = shell_accesses(event.command)
+        found = _SHELL_ACCESSES.get(event.command)
+        if found is None:
+            if len(_SHELL_ACCESSES) >= 4096:
+                _SHELL_ACCESSES.clear()
+            found = _SHELL_ACCESSES[event.command] = shell_accesses(event.command)
     else:
         mode = "write" if event.tool in EDIT_TOOLS else "read"
         found = [(p, mode) for p in target_paths(event.tool, event.input)]

@@ -192,6 +192,26 @@ def _fast_automaton(keywords: list[str]) -> Any:
     return ahocorasick_rs.AhoCorasick(keywords, matchkind=ahocorasick_rs.MatchKind.Standard)
 
 
+def _memoized(matcher: Any, memo_key: Any) -> Any:
+    """A matcher whose hits on a unit depend only on `memo_key(unit)` (None: not memoizable)
+    and the event signature of its plan, remembered per rule: a transcript runs the same
+    commands (git status, the test suite) many times."""
+    memo: dict[tuple[str, Any], tuple[Any, ...]] = {}
+
+    def run(rule: CompiledRule, unit: Any, offsets: Any) -> Iterator[Any]:
+        key = memo_key(unit)
+        if key is None:
+            return matcher(rule, unit, offsets)
+        hits = memo.get((rule.id, key))
+        if hits is None:
+            if len(memo) >= 8192:
+                memo.clear()
+            hits = memo[rule.id, key] = tuple(matcher(rule, unit, offsets))
+        return iter(hits)
+
+    return run
+
+
 class RuleSet:
     """The enabled rules and keyword prefilters over them (one per unit kind, so that the
     keywords of, say, memory-bank rules cost nothing on source files)."""
@@ -284,7 +304,8 @@ class RuleSet:
     ) -> list[tuple[Any, Any, list[CompiledRule]]]:
         """(matcher, gate, rules) of the rules without keywords that can match a transcript
         event, found once per event signature (its kind, problem, tool, agent and profile):
-        a matcher's optional `accepts(rule, event)` may read only those fields."""
+        a matcher's optional `accepts(rule, event)` may read only those fields, and a matcher
+        with `memo_key(unit)` is memoized on it within the signature."""
         ctx = event.ctx
         key = (kind, path, event.kind, event.problem, event.tool, event.is_main,
                ctx.profile, ctx.memory_bank)  # fmt: skip
@@ -302,6 +323,9 @@ class RuleSet:
                     if r.applies_to_path(path) and (accepts is None or accepts(r, event))
                 ]
                 if rules:
+                    memo_key = getattr(matcher, "memo_key", None)
+                    if memo_key is not None:
+                        matcher = _memoized(matcher, memo_key)
                     found.append((matcher, gate, rules))
             self._event_plans[key] = found
         return found
