@@ -284,6 +284,8 @@ def match_memory_gate(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[
     )
     if not risky:
         return
+    if event.turn_reads is None:
+        return  # unknown (the live hook could not read the transcript): no guess
     read = any(r.endswith(f) for r in event.turn_reads for f in params["context_files"])
     if not read:
         yield _hit(

@@ -86,7 +86,7 @@ class Event:
         self.result: Any = None  # for a call: its toolUseResult / output, when known
         self.problem: str | None = None  # integrity problem or error class
         self.role: str | None = None  # for messages: user | assistant | thinking
-        self.turn_reads: tuple[str, ...] = ()
+        self.turn_reads: tuple[str, ...] | None = ()  # None: unknown (live hook)
         self.new_file: bool | None = None
 
 
