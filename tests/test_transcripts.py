@@ -301,3 +301,46 @@ def test_repeated_commands_are_reported_on_every_line_for_the_right_agent(tmp_pa
     ssh = sorted(line for line, rule, _ in got if rule.startswith("sensitive-path.credentials"))
     assert ssh == [2, 4, 6]
     assert (4, "dangerous-command.git-push-force", "subagent:x1") in got
+
+
+@pytest.mark.parametrize("named_in_result", [True, False])
+def test_folder_sub_agent_type_without_meta_file(tmp_path, capsys, named_in_result):
+    """Sub-agent files without a .meta.json: the type comes from the spawning call, found by
+    the agent id the Task result names in its text ("agentId: …", some Claude Code versions)
+    or else by the sub-agent's first prompt, which is the Task prompt."""
+    envelope = {"sessionId": "s", "cwd": str(tmp_path), "version": "2.1.0"}
+    spawn = {
+        "type": "tool_use",
+        "id": "toolu_spawn",
+        "name": "Task",
+        "input": {"description": "tests", "prompt": "Write the tests", "subagent_type": "tester"},
+    }
+    answer = "Tests written.\nagentId: a1b2c3d (resume with this id)" if named_in_result else "ok"
+    main_records = [
+        {"type": "user", "uuid": "u1", "parentUuid": None, "isSidechain": False,
+         "message": {"role": "user", "content": "Add tests"}, **envelope},
+        {"type": "assistant", "uuid": "a1", "parentUuid": "u1", "isSidechain": False,
+         "message": {"role": "assistant", "content": [spawn]}, **envelope},
+        {"type": "user", "uuid": "u2", "parentUuid": "a1", "isSidechain": False,
+         "message": {"role": "user", "content": [
+             {"type": "tool_result", "tool_use_id": "toolu_spawn",
+              "content": [{"type": "text", "text": answer}]}]}, **envelope},
+    ]  # fmt: skip
+    side = {"isSidechain": True, "agentId": "a1b2c3d", **envelope}
+    edit = {"type": "tool_use", "id": "toolu_e", "name": "Edit",
+            "input": {"file_path": "src/app.py", "old_string": "a", "new_string": "b"}}  # fmt: skip
+    sub_records = [
+        {"type": "user", "uuid": "s1", "parentUuid": None,
+         "message": {"role": "user", "content": "Write the tests"}, **side},
+        {"type": "assistant", "uuid": "s2", "parentUuid": "s1",
+         "message": {"role": "assistant", "content": [edit]}, **side},
+    ]  # fmt: skip
+    session = tmp_path / "sess.jsonl"
+    session.write_text("".join(json.dumps(r) + "\n" for r in main_records))
+    folder = tmp_path / "sess" / "subagents"
+    folder.mkdir(parents=True)
+    (folder / "agent-a1b2c3d.jsonl").write_text("".join(json.dumps(r) + "\n" for r in sub_records))
+    _, report = run_json(capsys, "--profile", "wukong", str(session))
+    got = {(Path(f["path"]).name, f["line"], f["rule_id"], f["source"]["agent"])
+           for f in report["findings"]}  # fmt: skip
+    assert ("agent-a1b2c3d.jsonl", 2, "avatar-boundary.forbidden-tool", "tester:a1b2c3d") in got

@@ -58,6 +58,7 @@ AVATAR_NAMES = frozenset(
     )
 )  # fmt: skip
 _SPAWN_TYPE = re.compile(rb'"subagent_type"\s*:\s*"([^"\\]{1,80})"')
+_AGENT_ID = re.compile(r"\bagent_?[Ii]d:\s*([\w.@-]{1,80})")
 _KEEP_IDS = 20000  # completed call ids remembered for de-duplication
 
 
@@ -373,13 +374,19 @@ class Session:
             event.tool = call.tool
             call.result = extra if extra is not None else content
             call.is_error = is_error
+            agent_id = None
             if isinstance(extra, dict):
                 kind = extra.get("type")
                 if kind in ("create", "update") and call.tool == "Write":
                     call.new_file = kind == "create"
                 agent_id = extra.get("agentId")
-                spawn = self.spawn_types.get(call_id or "")
-                if isinstance(agent_id, str) and spawn:
+            spawn = self.spawn_types.get(call_id or "")
+            if spawn:
+                if not isinstance(agent_id, str):
+                    # some versions name the sub-agent only in the result text
+                    found = _AGENT_ID.search(text)
+                    agent_id = found.group(1) if found else None
+                if isinstance(agent_id, str):
                     self.agent_types[agent_id] = spawn
             yield self.unit(call, call_text)
         if call_id:
@@ -480,6 +487,13 @@ def claude_units(
         if sub_agent is not None:
             agent_id, agent_type = sub_agent
             is_main = False
+            if agent_type is None and kind == "user" and record.get("parentUuid") is None:
+                # no meta file or result naming it: the spawning call's prompt does
+                prompt = _text_of(message.get("content")).strip()
+                agent_type = session.prompt_types.get(sha256_hex(prompt)[:16])
+                if agent_type is not None:
+                    sub_agent = (agent_id, agent_type)
+                    session.agent_types[agent_id] = agent_type
         elif record.get("isSidechain"):
             is_main = False
             agent_id = record.get("agentId")
