@@ -344,3 +344,32 @@ def test_folder_sub_agent_type_without_meta_file(tmp_path, capsys, named_in_resu
     got = {(Path(f["path"]).name, f["line"], f["rule_id"], f["source"]["agent"])
            for f in report["findings"]}  # fmt: skip
     assert ("agent-a1b2c3d.jsonl", 2, "avatar-boundary.forbidden-tool", "tester:a1b2c3d") in got
+
+
+@pytest.mark.parametrize("indent", [2, None])
+def test_session_exported_as_loglines_object(tmp_path, capsys, indent):
+    """A Claude Code session exported as one JSON object, {"loglines": [records]} (the shape
+    public transcript tools read): detected as a Claude session, every record scanned, a
+    finding on the line where its record starts."""
+    call = {"type": "tool_use", "id": "toolu_1", "name": "Bash",
+            "input": {"command": "git push --force origin main"}}  # fmt: skip
+    records = [
+        {"type": "user", "timestamp": "2026-01-01T00:00:00Z",
+         "message": {"role": "user", "content": "Ship it"}},
+        {"type": "assistant", "message": {"role": "assistant", "content": [call]}},
+        {"type": "user", "message": {"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "toolu_1", "content": f"token {TOKEN}"}]}},
+    ]  # fmt: skip
+    path = tmp_path / "web-session.json"
+    text = json.dumps({"sessionId": "s", "loglines": records}, indent=indent)
+    path.write_text(text + "\n")
+    _, report = run_json(capsys, str(path))
+    # the records are the array's elements: indented twice when printed, else all on line 1
+    lines = text.splitlines()
+    starts = [i + 1 for i, line in enumerate(lines) if line == "    {"] if indent else [1, 1, 1]
+    assert len(starts) == 3
+    got = {(f["line"], f["rule_id"]) for f in report["findings"]}
+    assert (starts[1], "dangerous-command.git-push-force") in got
+    assert (starts[2], "secret.github-pat") in got
+    assert report["stats"]["units"] >= 4
+    assert TOKEN not in json.dumps(report)

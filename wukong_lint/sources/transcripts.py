@@ -104,6 +104,27 @@ def open_transcript(full: str, display: str) -> Iterator[Any]:
         yield ScanError(display, f"cannot read: {err.strerror or err}")
 
 
+def _is_loglines(path: str) -> bool:
+    """A Claude Code session exported as one JSON object whose `loglines` are its records."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(65536)
+    except OSError:
+        return False
+    head = data.decode("utf-8", "replace").lstrip("\ufeff \t\r\n")
+    if not head.startswith("{"):
+        return False
+    first, newline, _ = head.partition("\n")
+    if newline or len(data) < 65536:  # the first line is whole: a JSONL record or not
+        try:
+            record = json.loads(first)
+        except (ValueError, RecursionError):
+            record = None  # an object printed over several lines
+        if isinstance(record, dict):
+            return isinstance(record.get("loglines"), list)
+    return _LOGLINES.search(head[:4096]) is not None
+
+
 def sniff_format(path: str) -> str | None:
     """Recognise a transcript by its first records (None: not a transcript)."""
     try:
@@ -117,6 +138,8 @@ def sniff_format(path: str) -> str | None:
         return "react"
     if stripped.startswith("["):
         return "openai" if re.search(r'"role"\s*:', stripped[:4096]) else None
+    if _is_loglines(path):
+        return "claude"
     for raw in stripped.splitlines()[:20]:
         raw = raw.strip()
         if not raw.startswith("{"):
@@ -472,7 +495,11 @@ def claude_units(
     """Units of one Claude Code session file (or of one sub-agent file when `sub_agent` is
     (agent id, agent type))."""
     roots: dict[str, str] = {}  # sidechain record uuid -> agent key (inline sub-agents)
-    for number, record in _records(session, path):
+    # a session exported as one JSON object, {"loglines": [records...]}, or JSONL
+    records = (
+        _array_records(session, path, _LOGLINES) if _is_loglines(path) else _records(session, path)
+    )
+    for number, record in records:
         if isinstance(record, EventUnit):
             yield record
             continue
@@ -825,13 +852,23 @@ def codex_units(session: Session, path: str) -> Iterator[Any]:
 # -- OpenAI chat messages ------------------------------------------------------------------------
 
 
-def _array_records(session: Session, path: str) -> Iterator[tuple[int, Any]]:
-    """Elements of a top-level JSON array, decoded one at a time, with their line numbers."""
+_LOGLINES = re.compile(r'"loglines"\s*:\s*\[')
+
+
+def _array_records(
+    session: Session, path: str, key: re.Pattern[str] | None = None
+) -> Iterator[tuple[int, Any]]:
+    """Elements of a top-level JSON array (or of the array after `key` in the first MB, as
+    in `{"loglines": [...]}`), decoded one at a time, with their line numbers."""
     decoder = json.JSONDecoder()
     with open(path, encoding="utf-8", errors="replace") as handle:
         buffer = handle.read(1 << 20)
         line = 1
-        pos = buffer.find("[")
+        if key is not None:
+            found = key.search(buffer)
+            pos = found.end() - 1 if found else -1
+        else:
+            pos = buffer.find("[")
         if pos < 0:
             return
         line += buffer.count("\n", 0, pos)
