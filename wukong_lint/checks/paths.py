@@ -251,3 +251,18 @@ def _accesses_any(unit: Unit) -> bool:
 match_path.gate = _accesses_any  # type: ignore[attr-defined]
 # Only tool calls access paths (asked once per event signature, see RuleSet._event_plan).
 match_path.accepts = lambda rule, event: event.kind == "call"  # type: ignore[attr-defined]
+
+
+def _memo_key(unit: Unit) -> tuple[Any, ...] | None:
+    """What a path rule's hits on a call depend on besides its signature (tool, agent): the
+    paths it accesses, and the text their offsets point into. Small texts only: the memo
+    holds its keys."""
+    event = getattr(unit, "event", None)
+    if event is None or len(unit.text) > 2048:
+        return None
+    if event.command is not None:
+        return (event.command, unit.text)
+    return (unit.text, tuple(target_paths(event.tool, event.input)))
+
+
+match_path.memo_key = _memo_key  # type: ignore[attr-defined]
