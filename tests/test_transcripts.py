@@ -373,3 +373,33 @@ def test_session_exported_as_loglines_object(tmp_path, capsys, indent):
     assert (starts[2], "secret.github-pat") in got
     assert report["stats"]["units"] >= 4
     assert TOKEN not in json.dumps(report)
+
+
+def test_read_result_holding_the_file_twice_reports_a_secret_once(tmp_path, capsys):
+    """Claude Code records a Read's file twice: numbered lines in the tool result and the raw
+    text in toolUseResult.file.content. One secret in the file is one finding on its line."""
+    raw = f"import os\nTOKEN = '{TOKEN}'\nprint(TOKEN)\n"
+    numbered = "".join(f"{n:>6}→{line}\n" for n, line in enumerate(raw.splitlines(), 1))
+    call = {"type": "tool_use", "id": "toolu_r", "name": "Read",
+            "input": {"file_path": "/w/app/settings.py"}}  # fmt: skip
+    records = [
+        {"type": "user", "message": {"role": "user", "content": "Check the settings"}},
+        {"type": "assistant", "message": {"role": "assistant", "content": [call]}},
+        {"type": "user",
+         "message": {"role": "user", "content": [
+             {"type": "tool_result", "tool_use_id": "toolu_r", "content": numbered}]},
+         "toolUseResult": {"type": "text", "file": {
+             "filePath": "/w/app/settings.py", "content": raw, "numLines": 3,
+             "startLine": 1, "totalLines": 3}}},
+    ]  # fmt: skip
+    path = tmp_path / "read.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    _, report = run_json(capsys, str(path))
+    secrets = [(f["line"], f["rule_id"]) for f in report["findings"] if f["category"] == "secret"]
+    assert secrets == [(3, "secret.github-pat")]
+    # a different text in file.content (not the numbered one) is still scanned
+    records[2]["toolUseResult"]["file"]["content"] = "API_TOKEN=" + TOKEN[::-1].replace("ghp_", "")
+    records[2]["message"]["content"][0]["content"] = "     1→nothing here\n"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    _, report = run_json(capsys, str(path))
+    assert any(f["category"] == "secret" for f in report["findings"])

@@ -309,6 +309,24 @@ def classify_error(text: str) -> str | None:
     return None
 
 
+_LINE_NUMBER = re.compile(r"(?m)^ *\d+(?:→|\t)")
+
+
+def _without_file_copy(parts: list[str], extra: Any) -> Any:
+    """A Read's toolUseResult without `file.content` when the tool result already holds that
+    text with line numbers (`     1→...`): the same file twice in one record would double the
+    scan and report each secret in it twice on the same line."""
+    if not isinstance(extra, dict):
+        return extra
+    file = extra.get("file")
+    if not isinstance(file, dict) or not isinstance(file.get("content"), str):
+        return extra
+    raw = file["content"].strip()
+    if not raw or not any(_LINE_NUMBER.search(p) and raw in _LINE_NUMBER.sub("", p) for p in parts):
+        return extra
+    return {**extra, "file": {k: v for k, v in file.items() if k != "content"}}
+
+
 class Session:
     """Pairs calls with results, tracks agents and turns, and turns events into units."""
 
@@ -390,7 +408,7 @@ class Session:
         event.call_id, event.is_error, event.result = call_id, is_error, extra
         parts: list[str] = []
         strings(content, parts)
-        strings(extra, parts)
+        strings(_without_file_copy(parts, extra), parts)
         text = join_texts(parts)
         if waiting is not None:
             call, call_text = waiting
