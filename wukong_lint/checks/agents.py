@@ -9,21 +9,13 @@ import difflib
 import fnmatch
 import re
 from collections.abc import Iterator
-from typing import Any, Literal
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
-
-from wukong_lint.checks.command_schema import Scope
 from wukong_lint.checks.commands import in_scope
 from wukong_lint.engine.matchers import Hit
 from wukong_lint.engine.rules import CompiledRule
-from wukong_lint.engine.schema import RuleBase
 from wukong_lint.model import Unit
 from wukong_lint.sources.transcript_events import patch_files, target_paths
-
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
 
 def _event(unit: Unit) -> Any:
@@ -46,18 +38,6 @@ def _hit(unit: Unit, note: str = "", needle: str | None = None) -> Hit:
 
 
 # -- edit size / file creation (body-boundary) ----------------------------------------------------
-
-
-class EditRule(RuleBase):
-    kind: Literal["edit"]
-    # more changed lines than this in one edit is a finding (None: any edit that creates a file)
-    max_changed_lines: int | None = Field(default=None, ge=0)
-    # report only edits that create a file
-    creates_file: bool = False
-    tools: list[str] = Field(
-        default_factory=lambda: ["Edit", "MultiEdit", "Write", "NotebookEdit", "apply_patch"]
-    )
-    scope: Scope = Scope(agent="main", profiles=["wukong"])
 
 
 def _lines(text: Any) -> list[str]:
@@ -140,25 +120,6 @@ match_edit.accepts = lambda rule, event: (  # type: ignore[attr-defined]
 # -- avatar roles (avatar-boundary) ---------------------------------------------------------------
 
 
-class Role(_Strict):
-    name: str
-    aliases: list[str] = Field(default_factory=list)
-    # None: every tool
-    allowed: list[str] | None = None
-    forbidden: list[str] = Field(default_factory=list)
-    # tool -> globs its file paths must match (意 may Write only .md files)
-    path_limits: dict[str, list[str]] = Field(default_factory=dict)
-
-
-class AvatarRule(RuleBase):
-    kind: Literal["avatar"]
-    roles: list[Role] = Field(min_length=1)
-    # tools that count as another for role checks (MultiEdit is an Edit, Agent is a Task)
-    tool_aliases: dict[str, str] = Field(default_factory=dict)
-    # tools that change something: not in a role's allowed list means forbidden
-    mutating: list[str] = Field(default_factory=list)
-
-
 def _role_key(name: str) -> str:
     return name.strip().lstrip("@").lower()
 
@@ -228,23 +189,6 @@ match_avatar.accepts = lambda rule, event: (  # type: ignore[attr-defined]
 # -- memory-bank gate ---------------------------------------------------------------------------
 
 
-class MemoryGateRule(RuleBase):
-    kind: Literal["memory-gate"]
-    # `context`: a high-risk write without reading a context file first in the turn;
-    # `writer`: a write under memory-bank/ by an agent other than the writer
-    check: Literal["context", "writer"]
-    context_files: list[str] = Field(
-        default_factory=lambda: ["memory-bank/MEMORY.md", "memory-bank/patterns.md"]
-    )
-    risky_tools: list[str] = Field(default_factory=lambda: ["MultiEdit"])
-    risky_paths: list[str] = Field(default_factory=list)
-    writer: str = "memory-bank-writer"
-    write_tools: list[str] = Field(
-        default_factory=lambda: ["Edit", "MultiEdit", "Write", "NotebookEdit", "apply_patch"]
-    )
-    scope: Scope = Scope(profiles=["wukong"])
-
-
 def _relative(path: str, cwd: str | None) -> str:
     if cwd and path.startswith(cwd.rstrip("/") + "/"):
         return path[len(cwd.rstrip("/")) + 1 :]
@@ -301,11 +245,6 @@ match_memory_gate.accepts = lambda rule, event: (  # type: ignore[attr-defined]
 
 
 # -- transcript integrity ------------------------------------------------------------------------
-
-
-class IntegrityRule(RuleBase):
-    kind: Literal["integrity"]
-    problem: str = Field(min_length=1)
 
 
 def match_integrity(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit]:

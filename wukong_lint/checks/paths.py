@@ -17,29 +17,13 @@ import fnmatch
 import functools
 import re
 from collections.abc import Callable, Iterator
-from typing import Any, Literal
-
-from pydantic import Field
+from typing import Any
 
 from wukong_lint.checks.commands import in_scope
 from wukong_lint.engine.matchers import Hit
 from wukong_lint.engine.rules import CompiledRule
-from wukong_lint.engine.schema import RuleBase
 from wukong_lint.model import Unit
 from wukong_lint.sources.transcript_events import EDIT_TOOLS, target_paths
-
-
-class PathRule(RuleBase):
-    kind: Literal["path"]
-    targets: list[str] = Field(min_length=1)
-    except_: list[str] = Field(default_factory=list, alias="except")
-    access: list[Literal["read", "write"]] = Field(default_factory=lambda: ["read", "write"])
-
-    def params(self) -> dict[str, Any]:
-        data = super().params()
-        data["except"] = data.pop("except_", [])
-        return data
-
 
 # Programs whose arguments are not files.
 _NOT_FILES = frozenset(
