@@ -197,9 +197,14 @@ def _memoized(matcher: Any, memo_key: Any) -> Any:
     and the event signature of its plan, remembered per rule: a transcript runs the same
     commands (git status, the test suite) many times."""
     memo: dict[tuple[str, Any], tuple[Any, ...]] = {}
+    last: list[Any] = [None, None]  # the last unit and its key: every rule of the kind asks
 
     def run(rule: CompiledRule, unit: Any, offsets: Any) -> Iterator[Any]:
-        key = memo_key(unit)
+        if last[0] is unit:
+            key = last[1]
+        else:
+            key = memo_key(unit)
+            last[:] = [unit, key]
         if key is None:
             return matcher(rule, unit, offsets)
         hits = memo.get((rule.id, key))
