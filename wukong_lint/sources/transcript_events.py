@@ -97,14 +97,8 @@ class EventUnit(Unit):
 
 
 def make_unit(path: str, event: Event, text: str, size: int = 0) -> EventUnit:
-    unit = EventUnit(
-        path,
-        text,
-        Source(kind="transcript", tool=event.tool, agent=event.agent, record=event.line),
-        None,
-        event.line,
-        size,
-    )
+    source = Source("transcript", event.tool, event.agent, event.line)
+    unit = EventUnit(path, text, source, None, event.line, size)
     unit.event = event
     return unit
 

@@ -483,19 +483,20 @@ def _malformed(session: Session, number: int, raw: bytes, why: str) -> EventUnit
 
 
 def _records(session: Session, path: str) -> Iterator[tuple[int, dict[str, Any] | EventUnit]]:
-    for number, raw in _lines(path):
-        session.carry += len(raw)
-        if not raw.strip():
-            continue
-        try:
-            record = _loads(raw)
-        except _DECODE_ERRORS:
-            yield number, _malformed(session, number, raw, "invalid JSON")
-            continue
-        if not isinstance(record, dict):
-            yield number, _malformed(session, number, raw, "not an object")
-            continue
-        yield number, record
+    with open(path, "rb") as handle:
+        for number, raw in enumerate(handle, 1):
+            session.carry += len(raw)
+            if raw.isspace():  # (a line is never empty: it holds at least its newline)
+                continue
+            try:
+                record = _loads(raw)
+            except _DECODE_ERRORS:
+                yield number, _malformed(session, number, raw, "invalid JSON")
+                continue
+            if type(record) is not dict:
+                yield number, _malformed(session, number, raw, "not an object")
+                continue
+            yield number, record
 
 
 # -- Claude Code ---------------------------------------------------------------------------------
