@@ -215,3 +215,6 @@ def _memo_key(unit: Unit) -> tuple[str, int] | None:
 
 
 match_command.memo_key = _memo_key  # type: ignore[attr-defined]
+# Only a tool call runs a shell command (asked once per event signature, see
+# RuleSet._event_plan): messages and results never reach the gate.
+match_command.accepts = lambda rule, event: event.kind == "call"  # type: ignore[attr-defined]
