@@ -774,6 +774,8 @@ def current_turn_reads(
             if isinstance(record, dict):
                 yield record
 
+    if not os.path.isfile(path):  # missing, or a folder or pipe that must not be opened
+        return (), f"cannot read the transcript {transcript}: not a file"
     try:
         reads, complete = _turn_reads_of(records(), agent_id, own_file)
     except OSError as err:
