@@ -6,8 +6,10 @@ a long piece of one appears anywhere. Every file the tool writes goes through fs
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
+import stat
 import string
 from pathlib import Path
 
@@ -146,3 +148,22 @@ def test_every_file_write_goes_through_the_atomic_writers():
             if WRITE_CALL.search(line):
                 offenders.append(f"{path.relative_to(PROJECT)}:{number}: {line.strip()}")
     assert not offenders, "write through wukong_lint.fsutil instead:\n" + "\n".join(offenders)
+
+
+def test_output_to_a_pipe_or_device_is_written_in_place(tmp_path):
+    """`-o /dev/null` must not rename a temporary file over the device (as root it replaced
+    /dev/null with a regular file): a path that is not a regular file is written as it is."""
+    import threading
+
+    from wukong_lint.fsutil import atomic_write_text
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    received: list[bytes] = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_bytes()))
+    reader.start()
+    atomic_write_text(fifo, "report\n")
+    reader.join(10)
+    assert received == [b"report\n"]
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+    assert [p.name for p in tmp_path.iterdir()] == ["pipe"]  # no temporary file left

@@ -254,3 +254,152 @@ def test_redact_writes_valid_jsonl_and_keeps_the_original(tmp_path, capsys):
     assert main(["redact", str(source), "--in-place"]) == 0
     assert TOKEN not in source.read_text()
     assert main(["redact", str(tmp_path / "missing.jsonl"), "-o", str(out)]) == 2
+
+
+def test_repeated_commands_are_reported_on_every_line_for_the_right_agent(tmp_path, capsys):
+    """Command and path results are remembered per command line within an event signature:
+    the same command must still be reported on each of its lines, and a rule scoped to the
+    main agent (build-or-test) must not follow the command into a sub-agent."""
+
+    def call(number: int, command: str, sidechain: bool) -> str:
+        return json.dumps(
+            {
+                "type": "assistant",
+                "uuid": f"a{number}",
+                "isSidechain": sidechain,
+                "agentId": "x1" if sidechain else None,
+                "message": {
+                    "role": "assistant",
+                    "content": [
+                        {
+                            "type": "tool_use",
+                            "id": f"t{number}",
+                            "name": "Bash",
+                            "input": {"command": command},
+                        }
+                    ],
+                },
+            }
+        )
+
+    lines = [
+        call(1, "pytest -q", False),
+        call(2, "cat ~/.ssh/id_rsa && git push --force", False),
+        call(3, "pytest -q", True),
+        call(4, "cat ~/.ssh/id_rsa && git push --force", True),
+        call(5, "pytest -q", False),
+        call(6, "cat ~/.ssh/id_rsa && git push --force", False),
+    ]
+    path = tmp_path / "repeat.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    _, report = run_json(capsys, "--profile", "wukong", str(path))
+    got = {(f["line"], f["rule_id"], f["source"]["agent"]) for f in report["findings"]}
+    builds = sorted(line for line, rule, _ in got if rule == "body-boundary.build-or-test")
+    assert builds == [1, 5]
+    pushes = sorted(line for line, rule, _ in got if rule == "dangerous-command.git-push-force")
+    assert pushes == [2, 4, 6]
+    ssh = sorted(line for line, rule, _ in got if rule.startswith("sensitive-path.credentials"))
+    assert ssh == [2, 4, 6]
+    assert (4, "dangerous-command.git-push-force", "subagent:x1") in got
+
+
+@pytest.mark.parametrize("named_in_result", [True, False])
+def test_folder_sub_agent_type_without_meta_file(tmp_path, capsys, named_in_result):
+    """Sub-agent files without a .meta.json: the type comes from the spawning call, found by
+    the agent id the Task result names in its text ("agentId: …", some Claude Code versions)
+    or else by the sub-agent's first prompt, which is the Task prompt."""
+    envelope = {"sessionId": "s", "cwd": str(tmp_path), "version": "2.1.0"}
+    spawn = {
+        "type": "tool_use",
+        "id": "toolu_spawn",
+        "name": "Task",
+        "input": {"description": "tests", "prompt": "Write the tests", "subagent_type": "tester"},
+    }
+    answer = "Tests written.\nagentId: a1b2c3d (resume with this id)" if named_in_result else "ok"
+    main_records = [
+        {"type": "user", "uuid": "u1", "parentUuid": None, "isSidechain": False,
+         "message": {"role": "user", "content": "Add tests"}, **envelope},
+        {"type": "assistant", "uuid": "a1", "parentUuid": "u1", "isSidechain": False,
+         "message": {"role": "assistant", "content": [spawn]}, **envelope},
+        {"type": "user", "uuid": "u2", "parentUuid": "a1", "isSidechain": False,
+         "message": {"role": "user", "content": [
+             {"type": "tool_result", "tool_use_id": "toolu_spawn",
+              "content": [{"type": "text", "text": answer}]}]}, **envelope},
+    ]  # fmt: skip
+    side = {"isSidechain": True, "agentId": "a1b2c3d", **envelope}
+    edit = {"type": "tool_use", "id": "toolu_e", "name": "Edit",
+            "input": {"file_path": "src/app.py", "old_string": "a", "new_string": "b"}}  # fmt: skip
+    sub_records = [
+        {"type": "user", "uuid": "s1", "parentUuid": None,
+         "message": {"role": "user", "content": "Write the tests"}, **side},
+        {"type": "assistant", "uuid": "s2", "parentUuid": "s1",
+         "message": {"role": "assistant", "content": [edit]}, **side},
+    ]  # fmt: skip
+    session = tmp_path / "sess.jsonl"
+    session.write_text("".join(json.dumps(r) + "\n" for r in main_records))
+    folder = tmp_path / "sess" / "subagents"
+    folder.mkdir(parents=True)
+    (folder / "agent-a1b2c3d.jsonl").write_text("".join(json.dumps(r) + "\n" for r in sub_records))
+    _, report = run_json(capsys, "--profile", "wukong", str(session))
+    got = {(Path(f["path"]).name, f["line"], f["rule_id"], f["source"]["agent"])
+           for f in report["findings"]}  # fmt: skip
+    assert ("agent-a1b2c3d.jsonl", 2, "avatar-boundary.forbidden-tool", "tester:a1b2c3d") in got
+
+
+@pytest.mark.parametrize("indent", [2, None])
+def test_session_exported_as_loglines_object(tmp_path, capsys, indent):
+    """A Claude Code session exported as one JSON object, {"loglines": [records]} (the shape
+    public transcript tools read): detected as a Claude session, every record scanned, a
+    finding on the line where its record starts."""
+    call = {"type": "tool_use", "id": "toolu_1", "name": "Bash",
+            "input": {"command": "git push --force origin main"}}  # fmt: skip
+    records = [
+        {"type": "user", "timestamp": "2026-01-01T00:00:00Z",
+         "message": {"role": "user", "content": "Ship it"}},
+        {"type": "assistant", "message": {"role": "assistant", "content": [call]}},
+        {"type": "user", "message": {"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "toolu_1", "content": f"token {TOKEN}"}]}},
+    ]  # fmt: skip
+    path = tmp_path / "web-session.json"
+    text = json.dumps({"sessionId": "s", "loglines": records}, indent=indent)
+    path.write_text(text + "\n")
+    _, report = run_json(capsys, str(path))
+    # the records are the array's elements: indented twice when printed, else all on line 1
+    lines = text.splitlines()
+    starts = [i + 1 for i, line in enumerate(lines) if line == "    {"] if indent else [1, 1, 1]
+    assert len(starts) == 3
+    got = {(f["line"], f["rule_id"]) for f in report["findings"]}
+    assert (starts[1], "dangerous-command.git-push-force") in got
+    assert (starts[2], "secret.github-pat") in got
+    assert report["stats"]["units"] >= 4
+    assert TOKEN not in json.dumps(report)
+
+
+def test_read_result_holding_the_file_twice_reports_a_secret_once(tmp_path, capsys):
+    """Claude Code records a Read's file twice: numbered lines in the tool result and the raw
+    text in toolUseResult.file.content. One secret in the file is one finding on its line."""
+    raw = f"import os\nTOKEN = '{TOKEN}'\nprint(TOKEN)\n"
+    numbered = "".join(f"{n:>6}→{line}\n" for n, line in enumerate(raw.splitlines(), 1))
+    call = {"type": "tool_use", "id": "toolu_r", "name": "Read",
+            "input": {"file_path": "/w/app/settings.py"}}  # fmt: skip
+    records = [
+        {"type": "user", "message": {"role": "user", "content": "Check the settings"}},
+        {"type": "assistant", "message": {"role": "assistant", "content": [call]}},
+        {"type": "user",
+         "message": {"role": "user", "content": [
+             {"type": "tool_result", "tool_use_id": "toolu_r", "content": numbered}]},
+         "toolUseResult": {"type": "text", "file": {
+             "filePath": "/w/app/settings.py", "content": raw, "numLines": 3,
+             "startLine": 1, "totalLines": 3}}},
+    ]  # fmt: skip
+    path = tmp_path / "read.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    _, report = run_json(capsys, str(path))
+    secrets = [(f["line"], f["rule_id"]) for f in report["findings"] if f["category"] == "secret"]
+    assert secrets == [(3, "secret.github-pat")]
+    # a different text in file.content (not the numbered one) is still scanned
+    records[2]["toolUseResult"]["file"]["content"] = "API_TOKEN=" + TOKEN[::-1].replace("ghp_", "")
+    records[2]["message"]["content"][0]["content"] = "     1→nothing here\n"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    _, report = run_json(capsys, str(path))
+    assert any(f["category"] == "secret" for f in report["findings"])

@@ -203,10 +203,17 @@ def _cmd_check(args: argparse.Namespace) -> int:
     for error in report.errors:
         print(f"wukong-lint: warning: {error.path}: {error.message}", file=sys.stderr)
     if args.output:
-        from wukong_lint.fsutil import atomic_write_text
+        from wukong_lint.fsutil import atomic_write_text, atomic_writer
 
         try:
-            atomic_write_text(args.output, render(report, args.format, **context))
+            if args.format == "json":  # written as it is encoded: no copy of the whole report
+                from wukong_lint.report.json_report import chunks
+
+                with atomic_writer(args.output) as handle:
+                    for chunk in chunks(report):
+                        handle.write(chunk.encode("utf-8"))
+            else:
+                atomic_write_text(args.output, render(report, args.format, **context))
         except OSError as err:
             raise UsageError(f"cannot write {args.output}: {err.strerror or err}") from None
     else:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import tempfile
 from collections.abc import Iterator
 from typing import BinaryIO
@@ -23,8 +24,19 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
 def atomic_writer(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
     """A binary file handle whose content replaces `path` only when the block succeeds: the
     data goes to a temporary file beside `path` (same file system), synced, given the mode
-    the file has (or would get), then renamed over it. A failure leaves `path` untouched."""
+    the file has (or would get), then renamed over it. A failure leaves `path` untouched.
+    A path that is not a regular file (a device, a pipe) is written as it is."""
     path = os.fspath(path)
+    try:
+        special = not stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        special = False
+    if special:
+        # a device or pipe (`-o /dev/null`, `-o /dev/stdout`): written in place; renaming a
+        # file over it would replace the device itself (as root, /dev/null became a file)
+        with open(path, "wb") as handle:
+            yield handle
+        return
     folder, name = os.path.split(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder or ".")
     try:

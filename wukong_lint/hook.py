@@ -15,7 +15,14 @@ import os
 from typing import Any
 
 from wukong_lint.model import Finding, Severity
-from wukong_lint.sources.transcript_events import Event, call_event, join_texts, make_unit, strings
+from wukong_lint.sources.transcript_events import (
+    EDIT_TOOLS,
+    Event,
+    call_event,
+    join_texts,
+    make_unit,
+    strings,
+)
 
 
 class HookInputError(Exception):
@@ -43,7 +50,13 @@ def parse_event(raw: str) -> dict[str, Any]:
     return data
 
 
-def event_units(data: dict[str, Any], profile: str | None) -> list[Any]:
+def event_units(
+    data: dict[str, Any], profile: str | None, notes: list[str] | None = None
+) -> list[Any]:
+    """The unit of a hook event. Memory-bank gating (profile `wukong`, a repository with a
+    `memory-bank/` folder) needs what the agent read earlier in the user's turn: for a write
+    tool call it is read from the session transcript (`transcript_path`), backwards from its
+    end to the turn start. What makes that uncertain is added to `notes`."""
     from wukong_lint.sources import transcripts
 
     cwd = data.get("cwd") if isinstance(data.get("cwd"), str) else None
@@ -58,11 +71,31 @@ def event_units(data: dict[str, Any], profile: str | None) -> list[Any]:
         event, text = call_event(
             ctx, 1, tool, data.get("tool_input"), None, agent, agent_type, is_main
         )
+        if ctx.memory_bank and ctx.profile == "wukong" and tool in EDIT_TOOLS:
+            event.turn_reads = _turn_reads(data, None if is_main else agent_id, notes)
         return [make_unit("<hook>", event, text)]
     event = Event("result", 1, ctx)
     event.tool, event.agent, event.agent_type, event.is_main = tool, agent, agent_type, is_main
     text = join_texts(strings(data.get("tool_response"), []))
     return [make_unit("<hook>", event, text)]
+
+
+def _turn_reads(data: dict[str, Any], agent_id: Any, notes: list[str] | None) -> Any:
+    """Files read earlier in the turn, or None (unknown: no transcript to read them from, and
+    the memory-bank context gate stays silent rather than guess)."""
+    from wukong_lint.sources.transcripts import current_turn_reads
+
+    path = data.get("transcript_path")
+    if not isinstance(path, str) or not path:
+        if notes is not None:
+            notes.append("no transcript_path: memory-bank reads of this turn unknown")
+        return None
+    reads, note = current_turn_reads(path, agent_id if isinstance(agent_id, str) else None)
+    if note is not None and notes is not None:
+        notes.append(f"memory-bank gate: {note}")
+    if note is not None and note.startswith("cannot read"):
+        return None
+    return reads
 
 
 def decide(

@@ -9,25 +9,24 @@ import difflib
 import fnmatch
 import re
 from collections.abc import Iterator
-from typing import Any, Literal
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
-
-from wukong_lint.checks.command_schema import Scope
 from wukong_lint.checks.commands import in_scope
 from wukong_lint.engine.matchers import Hit
 from wukong_lint.engine.rules import CompiledRule
-from wukong_lint.engine.schema import RuleBase
 from wukong_lint.model import Unit
 from wukong_lint.sources.transcript_events import patch_files, target_paths
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
 def _event(unit: Unit) -> Any:
     return getattr(unit, "event", None)
+
+
+def _scope_accepts(scope: dict[str, Any], event: Any) -> bool:
+    """`in_scope` on an event's signature (whether it is the main agent's, the profile)."""
+    if scope["agent"] != "any" and event.is_main != (scope["agent"] == "main"):
+        return False
+    return not (scope["profiles"] and event.ctx.profile not in scope["profiles"])
 
 
 def _hit(unit: Unit, note: str = "", needle: str | None = None) -> Hit:
@@ -39,18 +38,6 @@ def _hit(unit: Unit, note: str = "", needle: str | None = None) -> Hit:
 
 
 # -- edit size / file creation (body-boundary) ----------------------------------------------------
-
-
-class EditRule(RuleBase):
-    kind: Literal["edit"]
-    # more changed lines than this in one edit is a finding (None: any edit that creates a file)
-    max_changed_lines: int | None = Field(default=None, ge=0)
-    # report only edits that create a file
-    creates_file: bool = False
-    tools: list[str] = Field(
-        default_factory=lambda: ["Edit", "MultiEdit", "Write", "NotebookEdit", "apply_patch"]
-    )
-    scope: Scope = Scope(agent="main", profiles=["wukong"])
 
 
 def _lines(text: Any) -> list[str]:
@@ -121,26 +108,16 @@ def match_edit(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit]:
         yield _hit(unit, f"{size} lines changed, limit {limit}", needle)
 
 
+# Which events an edit rule can match, from their signature (the engine asks once per
+# signature, so most transcript events never reach the matcher; see RuleSet._event_plan).
+match_edit.accepts = lambda rule, event: (  # type: ignore[attr-defined]
+    event.kind == "call"
+    and event.tool in (rule.params or {})["tools"]
+    and _scope_accepts((rule.params or {})["scope"], event)
+)
+
+
 # -- avatar roles (avatar-boundary) ---------------------------------------------------------------
-
-
-class Role(_Strict):
-    name: str
-    aliases: list[str] = Field(default_factory=list)
-    # None: every tool
-    allowed: list[str] | None = None
-    forbidden: list[str] = Field(default_factory=list)
-    # tool -> globs its file paths must match (意 may Write only .md files)
-    path_limits: dict[str, list[str]] = Field(default_factory=dict)
-
-
-class AvatarRule(RuleBase):
-    kind: Literal["avatar"]
-    roles: list[Role] = Field(min_length=1)
-    # tools that count as another for role checks (MultiEdit is an Edit, Agent is a Task)
-    tool_aliases: dict[str, str] = Field(default_factory=dict)
-    # tools that change something: not in a role's allowed list means forbidden
-    mutating: list[str] = Field(default_factory=list)
 
 
 def _role_key(name: str) -> str:
@@ -204,24 +181,12 @@ def match_avatar(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit]:
         yield _hit(unit, f"{event.agent_type} used {tool}: {verdict}")
 
 
+match_avatar.accepts = lambda rule, event: (  # type: ignore[attr-defined]
+    event.kind == "call" and not event.is_main
+)
+
+
 # -- memory-bank gate ---------------------------------------------------------------------------
-
-
-class MemoryGateRule(RuleBase):
-    kind: Literal["memory-gate"]
-    # `context`: a high-risk write without reading a context file first in the turn;
-    # `writer`: a write under memory-bank/ by an agent other than the writer
-    check: Literal["context", "writer"]
-    context_files: list[str] = Field(
-        default_factory=lambda: ["memory-bank/MEMORY.md", "memory-bank/patterns.md"]
-    )
-    risky_tools: list[str] = Field(default_factory=lambda: ["MultiEdit"])
-    risky_paths: list[str] = Field(default_factory=list)
-    writer: str = "memory-bank-writer"
-    write_tools: list[str] = Field(
-        default_factory=lambda: ["Edit", "MultiEdit", "Write", "NotebookEdit", "apply_patch"]
-    )
-    scope: Scope = Scope(profiles=["wukong"])
 
 
 def _relative(path: str, cwd: str | None) -> str:
@@ -263,6 +228,8 @@ def match_memory_gate(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[
     )
     if not risky:
         return
+    if event.turn_reads is None:
+        return  # unknown (the live hook could not read the transcript): no guess
     read = any(r.endswith(f) for r in event.turn_reads for f in params["context_files"])
     if not read:
         yield _hit(
@@ -270,15 +237,22 @@ def match_memory_gate(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[
         )
 
 
+match_memory_gate.accepts = lambda rule, event: (  # type: ignore[attr-defined]
+    event.kind == "call"
+    and event.ctx.memory_bank
+    and _scope_accepts((rule.params or {})["scope"], event)
+)
+
+
 # -- transcript integrity ------------------------------------------------------------------------
-
-
-class IntegrityRule(RuleBase):
-    kind: Literal["integrity"]
-    problem: str = Field(min_length=1)
 
 
 def match_integrity(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit]:
     event = _event(unit)
     if event is not None and event.problem == (rule.params or {}).get("problem"):
         yield _hit(unit)
+
+
+match_integrity.accepts = lambda rule, event: (  # type: ignore[attr-defined]
+    event.problem is not None and event.problem == (rule.params or {}).get("problem")
+)

@@ -407,3 +407,18 @@ match_command.prepare = prepare  # type: ignore[attr-defined]
 
 # Shared by every command rule: the engine skips them all at once on units with no shell text.
 match_command.gate = _is_shell  # type: ignore[attr-defined]
+
+
+def _memo_key(unit: Unit) -> tuple[str, int] | None:
+    """What a command rule's hits on a transcript event depend on, besides the event's agent
+    and profile: its command line and where it starts (see RuleSet._event_plan)."""
+    event = getattr(unit, "event", None)
+    if event is None or event.command is None:
+        return None
+    return event.command, event.command_offset
+
+
+match_command.memo_key = _memo_key  # type: ignore[attr-defined]
+# Only a tool call runs a shell command (asked once per event signature, see
+# RuleSet._event_plan): messages and results never reach the gate.
+match_command.accepts = lambda rule, event: event.kind == "call"  # type: ignore[attr-defined]

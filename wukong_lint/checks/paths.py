@@ -17,29 +17,13 @@ import fnmatch
 import functools
 import re
 from collections.abc import Callable, Iterator
-from typing import Any, Literal
-
-from pydantic import Field
+from typing import Any
 
 from wukong_lint.checks.commands import in_scope
 from wukong_lint.engine.matchers import Hit
 from wukong_lint.engine.rules import CompiledRule
-from wukong_lint.engine.schema import RuleBase
 from wukong_lint.model import Unit
 from wukong_lint.sources.transcript_events import EDIT_TOOLS, target_paths
-
-
-class PathRule(RuleBase):
-    kind: Literal["path"]
-    targets: list[str] = Field(min_length=1)
-    except_: list[str] = Field(default_factory=list, alias="except")
-    access: list[Literal["read", "write"]] = Field(default_factory=lambda: ["read", "write"])
-
-    def params(self) -> dict[str, Any]:
-        data = super().params()
-        data["except"] = data.pop("except_", [])
-        return data
-
 
 # Programs whose arguments are not files.
 _NOT_FILES = frozenset(
@@ -149,6 +133,10 @@ def shell_accesses(command: str) -> list[tuple[str, str]]:
     return found
 
 
+# command line -> its accesses: a transcript runs the same commands many times
+_SHELL_ACCESSES: dict[str, list[tuple[str, str]]] = {}
+
+
 def accesses(unit: Unit) -> list[tuple[str, str]]:
     event = getattr(unit, "event", None)
     if event is None or event.kind != "call":
@@ -158,7 +146,11 @@ def accesses(unit: Unit) -> list[tuple[str, str]]:
     if known is not None:
         return known
     if event.command is not None:
-        found = shell_accesses(event.command)
+        found = _SHELL_ACCESSES.get(event.command)
+        if found is None:
+            if len(_SHELL_ACCESSES) >= 4096:
+                _SHELL_ACCESSES.clear()
+            found = _SHELL_ACCESSES[event.command] = shell_accesses(event.command)
     else:
         mode = "write" if event.tool in EDIT_TOOLS else "read"
         found = [(p, mode) for p in target_paths(event.tool, event.input)]
@@ -189,18 +181,42 @@ def _globs(patterns: tuple[str, ...]) -> Callable[[str], bool]:
     return test
 
 
+_TESTS: dict[int, tuple[Any, Callable[[str], bool], Callable[[str], bool]]] = {}
+
+
+def _tests(params: dict[str, Any]) -> tuple[Callable[[str], bool], Callable[[str], bool]]:
+    """The target and except tests of a rule's parameters, looked up once per rule."""
+    found = _TESTS.get(id(params))
+    if found is None or found[0] is not params:
+        found = _TESTS[id(params)] = (
+            params,
+            _globs(tuple(params["targets"])),
+            _globs(tuple(params["except"])),
+        )
+    return found[1], found[2]
+
+
+def _normalized(unit: Unit) -> list[tuple[str, str, str]]:
+    """(as written, normalized, mode) of every access of a unit, computed once per unit."""
+    if getattr(unit, "event", None) is None:
+        return []
+    known = getattr(unit, "normalized_accesses", None)
+    if known is None:
+        known = [(raw, normalize(raw), mode) for raw, mode in accesses(unit)]
+        unit.normalized_accesses = known  # type: ignore[attr-defined]
+    return known
+
+
 def match_path(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit]:
     params = rule.params or {}
     if "scope" in params and not in_scope(params["scope"], unit):
         return
+    targets, excepted = _tests(params)
     seen = set()
-    for raw, mode in accesses(unit):
-        if mode not in params["access"]:
+    for raw, path, mode in _normalized(unit):
+        if mode not in params["access"] or not targets(path):
             continue
-        path = normalize(raw)
-        if not _globs(tuple(params["targets"]))(path):
-            continue
-        if _globs(tuple(params["except"]))(path) or (path, mode) in seen:
+        if excepted(path) or (path, mode) in seen:
             continue
         seen.add((path, mode))
         start = unit.text.find(raw)
@@ -217,3 +233,20 @@ def _accesses_any(unit: Unit) -> bool:
 
 # Shared by every path rule: the engine skips them all at once on units that touch no path.
 match_path.gate = _accesses_any  # type: ignore[attr-defined]
+# Only tool calls access paths (asked once per event signature, see RuleSet._event_plan).
+match_path.accepts = lambda rule, event: event.kind == "call"  # type: ignore[attr-defined]
+
+
+def _memo_key(unit: Unit) -> tuple[Any, ...] | None:
+    """What a path rule's hits on a call depend on besides its signature (tool, agent): the
+    paths it accesses, and the text their offsets point into. Small texts only: the memo
+    holds its keys."""
+    event = getattr(unit, "event", None)
+    if event is None or len(unit.text) > 2048:
+        return None
+    if event.command is not None:
+        return (event.command, unit.text)
+    return (unit.text, tuple(target_paths(event.tool, event.input)))
+
+
+match_path.memo_key = _memo_key  # type: ignore[attr-defined]

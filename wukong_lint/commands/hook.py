@@ -44,10 +44,11 @@ def run(args: argparse.Namespace) -> int:
         return 1
     ruleset = load_rules(tuple(args.rules))
     findings = []
-    for unit in event_units(data, args.profile):
+    notes: list[str] = []
+    for unit in event_units(data, args.profile, notes):
         found, _ = scan_unit(ruleset, unit)
         findings += [f for f in found if not f.suppressed]
     code, out, err = decide(data, findings, Severity.parse(args.fail_on), args.mode)
     sys.stdout.write(out)
-    sys.stderr.write(err)
+    sys.stderr.write("".join(f"wukong-lint hook: {note}\n" for note in notes) + err)
     return code

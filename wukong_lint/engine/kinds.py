@@ -19,15 +19,18 @@ KINDS: dict[str, tuple[str, str]] = {
         "wukong_lint.checks.command_schema:CommandRule",
         "wukong_lint.checks.commands:match_command",
     ),
-    "path": ("wukong_lint.checks.paths:PathRule", "wukong_lint.checks.paths:match_path"),
-    "edit": ("wukong_lint.checks.agents:EditRule", "wukong_lint.checks.agents:match_edit"),
-    "avatar": ("wukong_lint.checks.agents:AvatarRule", "wukong_lint.checks.agents:match_avatar"),
+    "path": ("wukong_lint.checks.path_schema:PathRule", "wukong_lint.checks.paths:match_path"),
+    "edit": ("wukong_lint.checks.agent_schema:EditRule", "wukong_lint.checks.agents:match_edit"),
+    "avatar": (
+        "wukong_lint.checks.agent_schema:AvatarRule",
+        "wukong_lint.checks.agents:match_avatar",
+    ),
     "memory-gate": (
-        "wukong_lint.checks.agents:MemoryGateRule",
+        "wukong_lint.checks.agent_schema:MemoryGateRule",
         "wukong_lint.checks.agents:match_memory_gate",
     ),
     "integrity": (
-        "wukong_lint.checks.agents:IntegrityRule",
+        "wukong_lint.checks.agent_schema:IntegrityRule",
         "wukong_lint.checks.agents:match_integrity",
     ),
     # code in files and diffs (issue 5)

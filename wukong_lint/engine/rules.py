@@ -215,6 +215,31 @@ class Prefilter:
         return found
 
 
+def _memoized(matcher: Any, memo_key: Any) -> Any:
+    """A matcher whose hits on a unit depend only on `memo_key(unit)` (None: not memoizable)
+    and the event signature of its plan, remembered per rule: a transcript runs the same
+    commands (git status, the test suite) many times."""
+    memo: dict[tuple[str, Any], tuple[Any, ...]] = {}
+    last: list[Any] = [None, None]  # the last unit and its key: every rule of the kind asks
+
+    def run(rule: CompiledRule, unit: Any, offsets: Any) -> Iterator[Any]:
+        if last[0] is unit:
+            key = last[1]
+        else:
+            key = memo_key(unit)
+            last[:] = [unit, key]
+        if key is None:
+            return matcher(rule, unit, offsets)
+        hits = memo.get((rule.id, key))
+        if hits is None:
+            if len(memo) >= 8192:
+                memo.clear()
+            hits = memo[rule.id, key] = tuple(matcher(rule, unit, offsets))
+        return iter(hits)
+
+    return run
+
+
 class RuleSet:
     """The enabled rules and keyword prefilters over them (one per unit kind, so that the
     keywords of, say, memory-bank rules cost nothing on source files)."""
@@ -225,6 +250,7 @@ class RuleSet:
         self._no_keyword = tuple(i for i, rule in enumerate(rules) if not rule.keywords)
         self._prefilters: dict[str | None, Prefilter] = {}
         self._plans: dict[str, Any] = {}
+        self._event_plans: dict[tuple[Any, ...], list[tuple[Any, Any, list[CompiledRule]]]] = {}
         self._matchers: dict[str, tuple[Any, Any]] = {}
         # Other scanners' inline allow comments to honour (config `allow-comments`).
         self.allow_comments: tuple[str, ...] = ()
@@ -272,6 +298,13 @@ class RuleSet:
             plan = self._plans[kind] = self._plan(kind)
         groups, keyword_rules = plan
         path = unit.path
+        event = getattr(unit, "event", None)
+        if event is not None:  # a transcript event: the rules that can match its signature
+            for matcher, gate, rules in self._event_plan(kind, path, event, groups):
+                if gate is None or gate(unit):
+                    for rule in rules:
+                        yield rule, matcher, None
+            groups = []
         for rule_kind, rules in groups:
             # paths first: a kind whose rules all skip this path is never even imported
             rules = [r for r in rules if r.applies_to_path(path)]
@@ -305,6 +338,37 @@ class RuleSet:
                 prepared.add(rule.kind)
                 prepare(unit, [(r, o) for r, o in batch if r.kind == rule.kind])
             yield rule, matcher, offsets
+
+    def _event_plan(
+        self, kind: str, path: str, event: Any, groups: list[tuple[str, list[CompiledRule]]]
+    ) -> list[tuple[Any, Any, list[CompiledRule]]]:
+        """(matcher, gate, rules) of the rules without keywords that can match a transcript
+        event, found once per event signature (its kind, problem, tool, agent and profile):
+        a matcher's optional `accepts(rule, event)` may read only those fields, and a matcher
+        with `memo_key(unit)` is memoized on it within the signature."""
+        ctx = event.ctx
+        key = (kind, path, event.kind, event.problem, event.tool, event.is_main,
+               ctx.profile, ctx.memory_bank)  # fmt: skip
+        found = self._event_plans.get(key)
+        if found is None:
+            if len(self._event_plans) > 4096:
+                self._event_plans.clear()
+            found = []
+            for rule_kind, rules in groups:
+                matcher, gate = self.matcher(rule_kind)
+                accepts = getattr(matcher, "accepts", None)
+                rules = [
+                    r
+                    for r in rules
+                    if r.applies_to_path(path) and (accepts is None or accepts(r, event))
+                ]
+                if rules:
+                    memo_key = getattr(matcher, "memo_key", None)
+                    if memo_key is not None:
+                        matcher = _memoized(matcher, memo_key)
+                    found.append((matcher, gate, rules))
+            self._event_plans[key] = found
+        return found
 
     def _plan(self, kind: str) -> tuple[list[tuple[str, list[CompiledRule]]], frozenset[int]]:
         groups: dict[str, list[CompiledRule]] = {}

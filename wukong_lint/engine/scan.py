@@ -83,6 +83,21 @@ def _real_line(unit: Unit, line: int) -> int:
     return line + unit.first_line - 1
 
 
+_SHARED: dict[str, str] = {}
+
+
+def _shared(text: str) -> str:
+    """One copy of a snippet or message that many findings repeat (the same command or file
+    name over a long transcript): findings are kept until the report, so their size is the
+    scan's memory."""
+    found = _SHARED.get(text)
+    if found is None:
+        if len(_SHARED) >= 50000:
+            _SHARED.clear()
+        found = _SHARED[text] = text
+    return found
+
+
 def scan_unit(ruleset: RuleSet, unit: Unit) -> tuple[list[Finding], list[ScanError]]:
     text = unit.text
     kind = unit.source.kind
@@ -163,17 +178,18 @@ def scan_unit(ruleset: RuleSet, unit: Unit) -> tuple[list[Finding], list[ScanErr
                 ruff = "ruff" in ruleset.allow_comments
                 if bandit or ruff:
                     suppressed = suppress.nosec_allowed(line_text, rule.tags, ruff, bandit)
+        line = _real_line(unit, cand.line)
         findings.append(
             Finding(
                 rule_id=rule.id,
                 category=rule.category,
                 severity=Severity(rule.severity),
-                message=f"{rule.message} ({hit.note})" if hit.note else rule.message,
+                message=_shared(f"{rule.message} ({hit.note})") if hit.note else rule.message,
                 path=unit.path,
-                line=_real_line(unit, cand.line),
+                line=line,
                 column=cand.column,
-                end_line=_real_line(unit, cand.end_line),
-                snippet=snippet,
+                end_line=line if cand.end_line == cand.line else _real_line(unit, cand.end_line),
+                snippet=_shared(snippet),
                 fingerprint=fingerprint(rule.id, unit.path, match_hash, occurrence),
                 source=source,
                 match_hash=match_hash,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any
 
 from wukong_lint.model import Finding, Report
@@ -54,9 +55,15 @@ def tool_errors(findings: tuple[Finding, ...]) -> dict[str, int]:
 
 
 def render(report: Report, *, color: bool = False) -> str:
-    """The JSON document, one finding per line. Each finding is encoded on its own by the C
-    encoder: an indented dump of the whole document would hold every finding as a dict and
-    run the pure-Python encoder (several times the memory of the output on big transcripts)."""
+    """The JSON document, one finding per line (see `chunks`)."""
+    return "".join(chunks(report))
+
+
+def chunks(report: Report) -> Iterator[str]:
+    """The JSON document in pieces, one finding per line. Each finding is encoded on its own by
+    the C encoder and can be written as it comes: an indented dump of the whole document would
+    hold every finding as a dict and run the pure-Python encoder, and even one string of the
+    whole document is several tens of MB on a big transcript."""
     stats = report.stats
     tail = {
         "stats": {
@@ -70,12 +77,12 @@ def render(report: Report, *, color: bool = False) -> str:
         },
         "errors": [{"path": e.path, "message": e.message} for e in report.errors],
     }
-    findings = ",\n    ".join(
-        json.dumps(finding_to_dict(f), ensure_ascii=False) for f in report.active
-    )
-    body = f"\n    {findings}\n  " if findings else ""
+    yield f'{{\n  "version": {JSON_VERSION},\n  "tool": "wukong-lint",\n  "findings": ['
+    separator = "\n    "
+    for finding in report.active:
+        yield separator + json.dumps(finding_to_dict(finding), ensure_ascii=False)
+        separator = ",\n    "
+    if separator != "\n    ":
+        yield "\n  "
     rest = json.dumps(tail, ensure_ascii=False, indent=2)[1:-2]  # the tail's keys, indented
-    return (
-        f'{{\n  "version": {JSON_VERSION},\n  "tool": "wukong-lint",\n'
-        f'  "findings": [{body}],{rest}\n}}\n'
-    )
+    yield f"],{rest}\n}}\n"

@@ -86,7 +86,7 @@ class Event:
         self.result: Any = None  # for a call: its toolUseResult / output, when known
         self.problem: str | None = None  # integrity problem or error class
         self.role: str | None = None  # for messages: user | assistant | thinking
-        self.turn_reads: tuple[str, ...] = ()
+        self.turn_reads: tuple[str, ...] | None = ()  # None: unknown (live hook)
         self.new_file: bool | None = None
 
 
@@ -97,14 +97,8 @@ class EventUnit(Unit):
 
 
 def make_unit(path: str, event: Event, text: str, size: int = 0) -> EventUnit:
-    unit = EventUnit(
-        path,
-        text,
-        Source(kind="transcript", tool=event.tool, agent=event.agent, record=event.line),
-        None,
-        event.line,
-        size,
-    )
+    source = Source("transcript", event.tool, event.agent, event.line)
+    unit = EventUnit(path, text, source, None, event.line, size)
     unit.event = event
     return unit
 

@@ -30,6 +30,7 @@ from wukong_lint.sources.transcript_events import (
     call_event,
     join_texts,
     make_unit,
+    shell_command,
     strings,
     target_paths,
 )
@@ -57,6 +58,7 @@ AVATAR_NAMES = frozenset(
     )
 )  # fmt: skip
 _SPAWN_TYPE = re.compile(rb'"subagent_type"\s*:\s*"([^"\\]{1,80})"')
+_AGENT_ID = re.compile(r"\bagent_?[Ii]d:\s*([\w.@-]{1,80})")
 _KEEP_IDS = 20000  # completed call ids remembered for de-duplication
 
 
@@ -102,6 +104,27 @@ def open_transcript(full: str, display: str) -> Iterator[Any]:
         yield ScanError(display, f"cannot read: {err.strerror or err}")
 
 
+def _is_loglines(path: str) -> bool:
+    """A Claude Code session exported as one JSON object whose `loglines` are its records."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(65536)
+    except OSError:
+        return False
+    head = data.decode("utf-8", "replace").lstrip("\ufeff \t\r\n")
+    if not head.startswith("{"):
+        return False
+    first, newline, _ = head.partition("\n")
+    if newline or len(data) < 65536:  # the first line is whole: a JSONL record or not
+        try:
+            record = json.loads(first)
+        except (ValueError, RecursionError):
+            record = None  # an object printed over several lines
+        if isinstance(record, dict):
+            return isinstance(record.get("loglines"), list)
+    return _LOGLINES.search(head[:4096]) is not None
+
+
 def sniff_format(path: str) -> str | None:
     """Recognise a transcript by its first records (None: not a transcript)."""
     try:
@@ -115,6 +138,8 @@ def sniff_format(path: str) -> str | None:
         return "react"
     if stripped.startswith("["):
         return "openai" if re.search(r'"role"\s*:', stripped[:4096]) else None
+    if _is_loglines(path):
+        return "claude"
     for raw in stripped.splitlines()[:20]:
         raw = raw.strip()
         if not raw.startswith("{"):
@@ -284,6 +309,24 @@ def classify_error(text: str) -> str | None:
     return None
 
 
+_LINE_NUMBER = re.compile(r"(?m)^ *\d+(?:→|\t)")
+
+
+def _without_file_copy(parts: list[str], extra: Any) -> Any:
+    """A Read's toolUseResult without `file.content` when the tool result already holds that
+    text with line numbers (`     1→...`): the same file twice in one record would double the
+    scan and report each secret in it twice on the same line."""
+    if not isinstance(extra, dict):
+        return extra
+    file = extra.get("file")
+    if not isinstance(file, dict) or not isinstance(file.get("content"), str):
+        return extra
+    raw = file["content"].strip()
+    if not raw or not any(_LINE_NUMBER.search(p) and raw in _LINE_NUMBER.sub("", p) for p in parts):
+        return extra
+    return {**extra, "file": {k: v for k, v in file.items() if k != "content"}}
+
+
 class Session:
     """Pairs calls with results, tracks agents and turns, and turns events into units."""
 
@@ -365,20 +408,26 @@ class Session:
         event.call_id, event.is_error, event.result = call_id, is_error, extra
         parts: list[str] = []
         strings(content, parts)
-        strings(extra, parts)
+        strings(_without_file_copy(parts, extra), parts)
         text = join_texts(parts)
         if waiting is not None:
             call, call_text = waiting
             event.tool = call.tool
             call.result = extra if extra is not None else content
             call.is_error = is_error
+            agent_id = None
             if isinstance(extra, dict):
                 kind = extra.get("type")
                 if kind in ("create", "update") and call.tool == "Write":
                     call.new_file = kind == "create"
                 agent_id = extra.get("agentId")
-                spawn = self.spawn_types.get(call_id or "")
-                if isinstance(agent_id, str) and spawn:
+            spawn = self.spawn_types.get(call_id or "")
+            if spawn:
+                if not isinstance(agent_id, str):
+                    # some versions name the sub-agent only in the result text
+                    found = _AGENT_ID.search(text)
+                    agent_id = found.group(1) if found else None
+                if isinstance(agent_id, str):
                     self.agent_types[agent_id] = spawn
             yield self.unit(call, call_text)
         if call_id:
@@ -434,19 +483,20 @@ def _malformed(session: Session, number: int, raw: bytes, why: str) -> EventUnit
 
 
 def _records(session: Session, path: str) -> Iterator[tuple[int, dict[str, Any] | EventUnit]]:
-    for number, raw in _lines(path):
-        session.carry += len(raw)
-        if not raw.strip():
-            continue
-        try:
-            record = _loads(raw)
-        except _DECODE_ERRORS:
-            yield number, _malformed(session, number, raw, "invalid JSON")
-            continue
-        if not isinstance(record, dict):
-            yield number, _malformed(session, number, raw, "not an object")
-            continue
-        yield number, record
+    with open(path, "rb") as handle:
+        for number, raw in enumerate(handle, 1):
+            session.carry += len(raw)
+            if raw.isspace():  # (a line is never empty: it holds at least its newline)
+                continue
+            try:
+                record = _loads(raw)
+            except _DECODE_ERRORS:
+                yield number, _malformed(session, number, raw, "invalid JSON")
+                continue
+            if type(record) is not dict:
+                yield number, _malformed(session, number, raw, "not an object")
+                continue
+            yield number, record
 
 
 # -- Claude Code ---------------------------------------------------------------------------------
@@ -464,7 +514,11 @@ def claude_units(
     """Units of one Claude Code session file (or of one sub-agent file when `sub_agent` is
     (agent id, agent type))."""
     roots: dict[str, str] = {}  # sidechain record uuid -> agent key (inline sub-agents)
-    for number, record in _records(session, path):
+    # a session exported as one JSON object, {"loglines": [records...]}, or JSONL
+    records = (
+        _array_records(session, path, _LOGLINES) if _is_loglines(path) else _records(session, path)
+    )
+    for number, record in records:
         if isinstance(record, EventUnit):
             yield record
             continue
@@ -479,6 +533,13 @@ def claude_units(
         if sub_agent is not None:
             agent_id, agent_type = sub_agent
             is_main = False
+            if agent_type is None and kind == "user" and record.get("parentUuid") is None:
+                # no meta file or result naming it: the spawning call's prompt does
+                prompt = _text_of(message.get("content")).strip()
+                agent_type = session.prompt_types.get(sha256_hex(prompt)[:16])
+                if agent_type is not None:
+                    sub_agent = (agent_id, agent_type)
+                    session.agent_types[agent_id] = agent_type
         elif record.get("isSidechain"):
             is_main = False
             agent_id = record.get("agentId")
@@ -622,6 +683,109 @@ def _subagent_identity(session: Session, path: str) -> tuple[str, str | None]:
     return agent_id, agent_type
 
 
+# -- the current turn, for the live hook ---------------------------------------------------------
+
+TURN_LIMIT = 32 << 20  # bytes of a transcript read back from its end to find the turn start
+_BLOCK = 1 << 20
+
+
+def _lines_backwards(path: str, limit: int) -> Iterator[bytes]:
+    """The lines of a file from the last to the first, reading at most `limit` bytes from its
+    end in blocks (a line longer than what is left of the limit is not yielded)."""
+    with open(path, "rb") as handle:
+        handle.seek(0, os.SEEK_END)
+        position = handle.tell()
+        tail = b""
+        while position > 0 and limit > 0:
+            size = min(_BLOCK, position, limit)
+            position -= size
+            limit -= size
+            handle.seek(position)
+            lines = (handle.read(size) + tail).split(b"\n")
+            tail = lines[0]
+            yield from reversed(lines[1:])
+        if position == 0 and tail:
+            yield tail
+
+
+def _turn_reads_of(
+    records: Iterator[dict[str, Any]], agent_id: str | None, own_file: bool
+) -> tuple[set[str], bool]:
+    """Files read by an agent, newest first, until the user message that started its turn:
+    (the files, whether the turn start was reached). `own_file`: every record is the agent's
+    (a sub-agent's own file)."""
+    reads: set[str] = set()
+    for record in records:
+        kind = record.get("type")
+        if kind not in ("user", "assistant"):
+            continue
+        if not own_file:
+            if agent_id is None and record.get("isSidechain"):
+                continue
+            if agent_id is not None and record.get("agentId") != agent_id:
+                continue
+        message = record.get("message")
+        content = message.get("content") if isinstance(message, dict) else None
+        if kind == "user":
+            if isinstance(content, str) or (
+                isinstance(content, list)
+                and any(isinstance(b, dict) and b.get("type") == "text" for b in content)
+            ):
+                return reads, True  # the same test as the transcript check's new turn
+            continue
+        if not isinstance(content, list):
+            continue
+        for block in content:
+            if not isinstance(block, dict) or block.get("type") != "tool_use":
+                continue
+            tool = block.get("name") if isinstance(block.get("name"), str) else None
+            data = block.get("input")
+            if tool in READ_TOOLS:
+                reads.update(target_paths(tool, data))
+            command = shell_command(tool, data)
+            if command is not None:
+                reads.update(name for name in MEMORY_FILES if name in command)
+    return reads, False
+
+
+def current_turn_reads(
+    transcript: str, agent_id: str | None = None, limit: int = TURN_LIMIT
+) -> tuple[tuple[str, ...], str | None]:
+    """What the live hook knows of the current user turn from the session transcript: the
+    files the agent (the main agent, or the sub-agent `agent_id`) read since the user's last
+    message, and a note when that is uncertain (transcript unreadable, turn longer than
+    `limit`). The transcript is read backwards from its end, and only up to the turn start:
+    the cost is bounded by the turn, not the session. A sub-agent's records are read from
+    `<session>/subagents/agent-<id>.jsonl` when that file exists, else inline (agentId)."""
+    path, own_file = transcript, False
+    if agent_id is not None:
+        sub = os.path.join(os.path.splitext(transcript)[0], "subagents", f"agent-{agent_id}.jsonl")
+        if os.path.isfile(sub):
+            path, own_file = sub, True
+
+    def records() -> Iterator[dict[str, Any]]:
+        for raw in _lines_backwards(path, limit):
+            if b'"user"' not in raw and b'"tool_use"' not in raw:
+                continue  # neither a turn start nor a call: not decoded
+            try:
+                record = _loads(raw)
+            except _DECODE_ERRORS:
+                continue  # a line being written, or a malformed one
+            if isinstance(record, dict):
+                yield record
+
+    if not os.path.isfile(path):  # missing, or a folder or pipe that must not be opened
+        return (), f"cannot read the transcript {transcript}: not a file"
+    try:
+        reads, complete = _turn_reads_of(records(), agent_id, own_file)
+    except OSError as err:
+        return (), f"cannot read the transcript {transcript}: {err.strerror or err}"
+    if not complete and own_file:
+        complete = True  # a sub-agent's file is its whole task: its prompt starts the file
+    note = None if complete else f"the current turn is longer than the last {limit >> 20} MB"
+    return tuple(sorted(reads)), note
+
+
 # -- Codex CLI rollouts ----------------------------------------------------------------------
 
 
@@ -709,13 +873,23 @@ def codex_units(session: Session, path: str) -> Iterator[Any]:
 # -- OpenAI chat messages ------------------------------------------------------------------------
 
 
-def _array_records(session: Session, path: str) -> Iterator[tuple[int, Any]]:
-    """Elements of a top-level JSON array, decoded one at a time, with their line numbers."""
+_LOGLINES = re.compile(r'"loglines"\s*:\s*\[')
+
+
+def _array_records(
+    session: Session, path: str, key: re.Pattern[str] | None = None
+) -> Iterator[tuple[int, Any]]:
+    """Elements of a top-level JSON array (or of the array after `key` in the first MB, as
+    in `{"loglines": [...]}`), decoded one at a time, with their line numbers."""
     decoder = json.JSONDecoder()
     with open(path, encoding="utf-8", errors="replace") as handle:
         buffer = handle.read(1 << 20)
         line = 1
-        pos = buffer.find("[")
+        if key is not None:
+            found = key.search(buffer)
+            pos = found.end() - 1 if found else -1
+        else:
+            pos = buffer.find("[")
         if pos < 0:
             return
         line += buffer.count("\n", 0, pos)
