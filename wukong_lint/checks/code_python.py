@@ -198,7 +198,9 @@ class _Scope:
 
 
 class Analyser(ast.NodeVisitor):
-    def __init__(self, path: str, text: str = "") -> None:
+    def __init__(self, path: str, text: str = "", debug_words: bool = True) -> None:
+        # whether the module says "debug" at all: if not, no condition is a debug switch
+        self.debug_words = debug_words
         self.path = path
         self.lowered = text.lower()
         self.starts = _line_starts(text) if text else []
@@ -560,7 +562,8 @@ class Analyser(ast.NodeVisitor):
         elif not _is_const(value) and self.placeholders(value):
             kinds.add("placeholders")
         literal = value.value if isinstance(value, ast.Constant) else None
-        if isinstance(value, (ast.List, ast.Tuple)):  # pieces of a query, joined later
+        if isinstance(value, (ast.List, ast.Tuple)) and len(value.elts) <= 64:
+            # pieces of a query, joined later (a long list is data, not a query: not walked)
             literal = self.literal_text(value)
         elif "formatted" in kinds:  # its literal pieces, the leading one first
             literal = (self.leading_text(value) + " " + self.literal_text(value)).strip()
@@ -644,7 +647,7 @@ class Analyser(ast.NodeVisitor):
         names, when_true = self._checked(node.test)
         saved = self._trust(names) if names and when_true else {}
         negated = isinstance(node.test, ast.UnaryOp) and isinstance(node.test.op, ast.Not)
-        debug = _mentions_debug(node.test)
+        debug = self.debug_words and _mentions_debug(node.test)
         was_debug = self.scope.debug_only
         if debug and not negated:
             self.scope.debug_only = True
@@ -856,12 +859,16 @@ def _parse(path: str, text: str) -> ast.Module | None:
 
 
 def _hits(
-    path: str, text: str, tree: ast.Module, defined: set[str] | None = None
+    path: str,
+    text: str,
+    tree: ast.Module,
+    defined: set[str] | None = None,
+    debug_words: bool = True,
 ) -> dict[str, list[tuple[int, int]]]:
     """The hits in a parsed text; `text` (for skipping quiet functions) may be "" when every
     function in the tree is known to hold a trigger (a skeleton), and then `defined` names
     the module's top-level classes and functions, blanked ones included."""
-    analyser = Analyser(path, text)
+    analyser = Analyser(path, text, debug_words)
     if defined:
         analyser.defined.update(defined)
     with contextlib.suppress(RecursionError):  # nested too deep: the hits found so far
@@ -896,13 +903,14 @@ def analyse(path: str, text: str, offsets: list[int] | None = None) -> Analysis:
     if tree is None:
         tree = _parse(path, text)
     # a skeleton keeps only functions with a trigger: no need to look for quiet ones in it
+    debug_words = _DEBUG.search(text) is not None
     if tree is None:
         hits = None
     elif shape is None:
-        hits = _hits(path, text, tree)
+        hits = _hits(path, text, tree, None, debug_words)
     else:
         defined = {m.group(1) for m in _TOP_LEVEL_NAME.finditer(text)}
-        hits = _hits(path, "", tree, defined)
+        hits = _hits(path, "", tree, defined, debug_words)
     analysis = Analysis(hits, shape, starts)
     _cache[0], _cache[1] = text, analysis
     return analysis
@@ -910,6 +918,7 @@ def analyse(path: str, text: str, offsets: list[int] | None = None) -> Analysis:
 
 _NEWLINE = re.compile("\n")
 # the top-level classes and functions of a module (a skeleton blanks most of them)
+_DEBUG = re.compile("(?i)debug")
 _TOP_LEVEL_NAME = re.compile(r"^(?:class|def|async[ \t]+def)[ \t]+(\w+)", re.M)
 
 

@@ -134,7 +134,10 @@ def load_rules(extra_dirs: tuple[str, ...] = (), *, builtin: bool = True) -> Rul
     from wukong_lint.engine import patterns
 
     patterns.prepare(
-        [r.regex for r in rules if r.regex] + [p for r in rules for _, p in r.allow], cache_dir()
+        [r.regex for r in rules if r.regex]
+        + [r.after_keyword for r in rules if r.after_keyword]
+        + [p for r in rules for _, p in r.allow],
+        cache_dir(),
     )
     return RuleSet(rules)
 

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
 from wukong_lint.engine.filters import FILTERS, shannon_entropy
+from wukong_lint.engine.patterns import compile_pattern
 from wukong_lint.engine.rules import CompiledRule
 from wukong_lint.model import Unit
 
@@ -124,6 +125,11 @@ def match_regex(rule: CompiledRule, unit: Unit, offsets: list[int] | None) -> It
     timeout = REGEX_TIMEOUT_BASE + REGEX_TIMEOUT_PER_MB * len(text) / 1_000_000
     deadline = time.monotonic() + timeout
     pattern = rule.pattern()
+    if rule.after_keyword and offsets is not None:
+        after = compile_pattern(rule.after_keyword)
+        offsets = [offset for offset in offsets if after.match(text, offset + 1)]
+        if not offsets:
+            return
     try:
         for start_pos, end_pos in windows(
             text, offsets, rule.multiline, rule.lines_after, rule.reach

@@ -45,6 +45,7 @@ class CompiledRule(NamedTuple):
     examples_no_match: tuple[str, ...] = ()
     # the settings of a structured kind (validated by its model), plain data only
     params: dict[str, Any] | None = None
+    after_keyword: str = ""  # a regex matched just after each keyword hit (regex rules)
 
     def pattern(self) -> Any:
         return compile_pattern(self.regex)

@@ -116,6 +116,10 @@ class RegexRule(RuleBase):
     # the keyword's line). Set it when the keyword sits near the start of every match: the
     # regex then tries far fewer positions on long lines.
     reach: int | None = Field(default=None, ge=1)
+    # A regex that must match right after a keyword for that keyword occurrence to count
+    # (`= `, `: ` after a credential name, say): most occurrences of a common keyword in prose
+    # and code are then not searched at all.
+    after_keyword: str | None = None
     # Where a finding points: the start of the secret, or of the whole match (a PEM block's
     # BEGIN line rather than its first line of base64).
     locate: Literal["secret", "match"] = "secret"
@@ -124,6 +128,13 @@ class RegexRule(RuleBase):
     @classmethod
     def _valid_regex(cls, value: str) -> str:
         _compile(value, "regex")
+        return value
+
+    @field_validator("after_keyword")
+    @classmethod
+    def _valid_after_keyword(cls, value: str | None) -> str | None:
+        if value is not None:
+            _compile(value, "after_keyword")
         return value
 
     @model_validator(mode="after")

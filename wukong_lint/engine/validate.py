@@ -146,6 +146,7 @@ def to_compiled(rule: RuleBase, path: str) -> CompiledRule:
             lines_after=rule.lines_after,
             reach=rule.reach,
             locate=rule.locate,
+            after_keyword=rule.after_keyword or "",
         )
     else:
         common["params"] = rule.params()
