@@ -476,12 +476,23 @@ def parse_script(
         if select is None:
             walker.visit(tree.root_node)
         else:
-            search = select.search
             for child in tree.root_node.children:
-                piece = source[child.start_byte : child.end_byte].decode("utf-8", "replace")
-                if search(piece.replace("\\\n", "").translate(_JOINED)):
-                    walker.visit(child)
+                _walk_selected(walker, child, source, select.search)
     return Script(tuple(walker.commands), tuple(walker.functions))
+
+
+def _walk_selected(walker: _Walker, node: Any, source: bytes, search: Any) -> None:
+    """Walk `node` if `search` finds something in its text; an `a && b || c` list is looked
+    into part by part (a Dockerfile's `RUN apt-get ... && rm -rf ...` chain, say)."""
+    piece = source[node.start_byte : node.end_byte].decode("utf-8", "replace")
+    if not search(piece.replace("\\\n", "").translate(_JOINED)):
+        return
+    if node.type != "list":
+        walker.visit(node)
+        return
+    for child in node.children:
+        if child.is_named:
+            _walk_selected(walker, child, source, search)
 
 
 def parse(text: str, select: Any = None) -> Script:
