@@ -184,20 +184,21 @@ def in_scope(scope: dict[str, Any], unit: Unit) -> bool:
 
 def match_command(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit]:
     if _PREPARED[0] is unit:  # found with the other command rules in one pass (prepare)
-        yield from _PREPARED[2].get(rule.id, ())
+        yield from _PREPARED[1].get(rule.id, ())
         return
-    found = command_text(unit)
-    select = _selector([rule]) if found is not None and len(found[0]) >= SELECT_FROM else None
-    yield from _run([rule], unit, select).get(rule.id, ())
+    _register([rule])
+    yield from _run([rule], unit).get(rule.id, ())
 
 
-def _run(rules: list[CompiledRule], unit: Unit, select: Any) -> dict[str, list[Hit]]:
-    """The hits of each rule on a unit, in one pass over the commands of its script."""
+def _run(rules: list[CompiledRule], unit: Unit) -> dict[str, list[Hit]]:
+    """The hits of each rule on a unit, in one pass over the commands of its script (of a
+    long script, only the statements where one of the rules may match are walked)."""
     rules = [r for r in rules if in_scope((r.params or {}).get("scope") or _ANY_SCOPE, unit)]
     found = command_text(unit) if rules else None
     if found is None:
         return {}
     text, base = found
+    select = _selector(rules) if len(text) >= SELECT_FROM else None
     try:
         script = parse(text, select)
     except Exception:  # a parser failure must never end a scan
@@ -263,7 +264,7 @@ def _is_shell(unit: Unit) -> bool:
 # -- which statements of a long script to walk -------------------------------------------------
 
 _SELECTORS: dict[tuple[str, ...], Any] = {}
-_PREPARED: list[Any] = [None, None, {}]  # (unit, selector, hits by rule id) of a prepare()
+_PREPARED: list[Any] = [None, {}]  # (unit, hits by rule id) of the last prepare()
 SELECT_FROM = 2048  # shorter command texts (a transcript's command line) are walked whole
 _WORD_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 _FUNCTION_NAME = re.compile(r"([^\s(){}|&;]+)\s*$")
@@ -396,10 +397,7 @@ def prepare(unit: Unit, batch: list[tuple[CompiledRule, Any]]) -> None:
     long script in which one of them may match are walked."""
     rules = [rule for rule, _ in batch]
     _register(rules)
-    found = command_text(unit)
-    long_text = found is not None and len(found[0]) >= SELECT_FROM
-    select = _selector(rules) if long_text else None
-    _PREPARED[:] = [unit, select, _run(rules, unit, select)]
+    _PREPARED[:] = [unit, _run(rules, unit)]
 
 
 match_command.prepare = prepare  # type: ignore[attr-defined]
