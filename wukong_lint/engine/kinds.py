@@ -4,6 +4,11 @@ the matcher that runs it, named as "module:attribute" and imported on first use.
 The regex kind is the pre-commit hot path and is imported directly; structured kinds
 (commands, edit sizes, anchors...) live in their own modules and cost nothing until a rule of
 their kind meets a unit. A new kind is one entry here, one model and one matcher.
+
+A matcher may carry optional attributes the engine (engine/rules.py) looks for: `gate(unit)`,
+a cheap test shared by all the kind's rules; `prepare(unit, batch)`, shown every rule of the
+kind about to run on a unit (one analysis of a text for them all: Python, shell); and, for
+transcript events, `accepts(rule, event)` and `memo_key(unit)`.
 """
 
 from __future__ import annotations
