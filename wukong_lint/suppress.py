@@ -43,9 +43,9 @@ FOREIGN_MARKERS: dict[str, tuple[str | None, str | None]] = {
 # B608) on the code rules (categories NOSEC_CATEGORIES).
 ALLOW_COMMENT_NAMES = (*FOREIGN_MARKERS, "bandit", "ruff")
 NOSEC_CATEGORIES = frozenset({"injection", "info-leak"})
-_NOSEC = re.compile(r"#\s*nosec\b:?([^#]*)", re.IGNORECASE)
-_BANDIT_ID = re.compile(r"^b\d{3}$")
-_BANDIT_NAME = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$")
+# patterns as text: compiled (and cached by `re`) on first use, not on every pre-commit run
+_NOSEC = r"(?i)#\s*nosec\b:?([^#]*)"
+_BANDIT_WORD = r"b\d{3}|[a-z][a-z0-9]*(?:_[a-z0-9]+)+"  # a test id (b608) or name
 
 
 def nosec_allowed(
@@ -62,25 +62,25 @@ def nosec_allowed(
         return True
     if "nosec" not in lowered or not bandit:
         return False
-    match = _NOSEC.search(line)
+    match = re.search(_NOSEC, line)
     if match is None:
         return False
     words = [w.lower() for w in re.split(r"[\s,]+", match.group(1).strip()) if w]
     # test ids (B608) and names (hardcoded_sql_expressions); other words are prose
-    named = [w for w in words if _BANDIT_ID.match(w) or _BANDIT_NAME.match(w)]
+    named = [w for w in words if re.fullmatch(_BANDIT_WORD, w)]
     if not named:
         return True
     mine = {t[7:].lower() for t in tags if t.startswith("bandit:")}
     return any(w in mine for w in named)
 
 
-_NOQA = re.compile(r"#\s*noqa\s*:\s*([A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*)", re.IGNORECASE)
+_NOQA = r"(?i)#\s*noqa\s*:\s*([A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*)"
 
 
 def _ruff_codes_allowed(line: str, tags: tuple[str, ...]) -> bool:
     """ruff's port of bandit names the same tests `S` + number: noqa with S608 is B608's nosec
     (a bare noqa is not: it silences every linter's every rule)."""
-    match = _NOQA.search(line)
+    match = re.search(_NOQA, line)
     if match is None:
         return False
     mine = {t[7:].lower() for t in tags if t.startswith("bandit:")}

@@ -127,7 +127,7 @@ def _glob_shape(pattern: str) -> tuple[str, str]:
 
 SLICE = 1 << 20  # characters given to the keyword automaton at a time
 DFA_AFTER = 1 << 20  # characters searched before the prefilter builds its faster automaton
-_SURROGATE = re.compile("[\ud800-\udfff]")
+_SURROGATE = "[\ud800-\udfff]"  # compiled on first use: rare
 
 
 class Prefilter:
@@ -191,7 +191,7 @@ class Prefilter:
         try:
             matches = self._matches(lowered)
         except UnicodeEncodeError:  # lone surrogates (a JSON "\\ud800"): one character each
-            matches = self._matches(_SURROGATE.sub("\ufffd", lowered))
+            matches = self._matches(re.sub(_SURROGATE, "\ufffd", lowered))
         by_keyword: dict[int, list[int]] = {}
         for number, _, end in matches:
             ends = by_keyword.get(number)
