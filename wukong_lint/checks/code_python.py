@@ -885,18 +885,18 @@ def _hits(
     return result
 
 
-def analyse(path: str, text: str, offsets: list[int] | None = None) -> Analysis:
+def analyse(path: str, text: str, offsets: list[int] | None = None, keep: Any = None) -> Analysis:
     """The hits of every check on a Python text. With `offsets` (where trigger keywords end),
-    only module-level code and the functions holding a trigger are parsed; the whole text is
-    parsed when that skeleton does not parse, and when the text does not parse either the
-    hits are None."""
+    only module-level code and the functions holding a trigger (that `keep(start, end)`
+    accepts, when given) are parsed; the whole text is parsed when that skeleton does not
+    parse, and when the text does not parse either the hits are None."""
     if _cache[0] is text:
         return _cache[1]
     starts = _line_starts(text)
     shape = None
     tree = None
     if offsets is not None:
-        shape = skeleton(text, offsets, starts)
+        shape = skeleton(text, offsets, starts, keep)
         tree = _parse(path, shape.text)
         if tree is None:
             shape = None
@@ -941,17 +941,36 @@ def _wanted(rule: CompiledRule, text: str) -> bool:
     return known
 
 
+def _in_function(rule: CompiledRule, offsets: list[int], text: str, start: int, end: int) -> bool:
+    """Whether the function text[start:end] holds a keyword of `rule` (and one of its
+    `function_requires_any` words, when it has some)."""
+    if not has_keyword(offsets, start, end):
+        return False
+    words = (rule.params or {}).get("function_requires_any")
+    if not words:
+        return True
+    if _lowered[0] is not text:
+        _lowered[0], _lowered[1], _lowered[2] = text, text.lower(), {}
+    lowered = _lowered[1]
+    return any(lowered.find(word, start, end) >= 0 for word in words)
+
+
 def prepare(unit: Unit, batch: list[tuple[CompiledRule, list[int] | None]]) -> None:
     """Analyse a text once for all the rules of this kind that will run on it: the skeleton
     keeps the functions holding a keyword of any of them."""
-    wanted = [offsets for rule, offsets in batch if _wanted(rule, unit.text)]
+    text = unit.text
+    wanted = [(rule, offsets) for rule, offsets in batch if _wanted(rule, text)]
     if not wanted:
         return
-    if any(offsets is None for offsets in wanted):
-        analyse(unit.path, unit.text)
-    else:
-        merged = sorted({o for offsets in wanted for o in offsets})  # type: ignore[union-attr]
-        analyse(unit.path, unit.text, merged)
+    if any(offsets is None for _, offsets in wanted):
+        analyse(unit.path, text)
+        return
+    merged = sorted({o for _, offsets in wanted for o in offsets})  # type: ignore[union-attr]
+
+    def keep(start: int, end: int) -> bool:
+        return any(_in_function(r, o, text, start, end) for r, o in wanted)  # type: ignore[arg-type]
+
+    analyse(unit.path, text, merged, keep)
 
 
 def match_python(rule: CompiledRule, unit: Unit, offsets: list[int] | None) -> Iterator[Hit]:
@@ -978,7 +997,11 @@ def match_python(rule: CompiledRule, unit: Unit, offsets: list[int] | None) -> I
             # only in the functions that hold this rule's own keywords (the skeleton may keep
             # more for other rules): what a rule reports never depends on the other rules
             piece = shape.piece_at(start)
-            if piece and piece.function and not has_keyword(offsets, piece.start, piece.end):
+            if (
+                piece
+                and piece.function
+                and not _in_function(rule, offsets, text, piece.start, piece.end)
+            ):
                 continue
         end = text.find("\n", start)
         end = len(text) if end < 0 else end

@@ -34,8 +34,11 @@ class PythonRule(RuleBase):
     # lower-case literals of which one must also occur (besides a keyword) for the file to be
     # parsed: a cheap second filter (an HTTP response near an `except`)
     requires_any: list[str] = Field(default_factory=list)
+    # lower-case literals of which one must occur in a function for the rule's keywords in it
+    # to get the function parsed (formatting signs for SQL built by formatting)
+    function_requires_any: list[str] = Field(default_factory=list)
 
-    @field_validator("requires_any")
+    @field_validator("requires_any", "function_requires_any")
     @classmethod
     def _lower(cls, value: list[str]) -> list[str]:
         return [v.lower() for v in value if v.strip()]

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
+from collections.abc import Callable
 from typing import NamedTuple
 
 # a line that starts a statement at column 0 (not blank, a comment or a closing bracket);
@@ -96,7 +97,7 @@ def has_keyword(offsets: list[int], start: int, end: int) -> bool:
 
 
 def _class(
-    src: _Text, start: int, end: int, offsets: list[int]
+    src: _Text, start: int, end: int, keep: Callable[[int, int], bool]
 ) -> list[tuple[int, int, bool, bool]] | None:
     """(start, end, function, keep) of the header, class-level statements and methods of a
     class; None when no method is kept (the class is then one piece)."""
@@ -111,18 +112,29 @@ def _class(
     kept_method = False
     for s, head, e in _statements(src, starts, end, len(indent)):
         if text.startswith(_DEF, head):
-            keep = has_keyword(offsets, s, e)
-            kept_method = kept_method or keep
-            parts.append((s, e, True, keep))
+            kept = keep(s, e)
+            kept_method = kept_method or kept
+            parts.append((s, e, True, kept))
         else:
             parts.append((s, e, False, True))
     return parts if kept_method else None
 
 
-def skeleton(text: str, offsets: list[int], newlines: list[int]) -> Skeleton:
+def skeleton(
+    text: str,
+    offsets: list[int],
+    newlines: list[int],
+    keep: Callable[[int, int], bool] | None = None,
+) -> Skeleton:
     """The skeleton of `text` keeping the functions (and methods) in which a keyword ends at
-    one of `offsets` (ascending), and all module- and class-level statements. `newlines`: the
-    offsets just after each newline of the text."""
+    one of `offsets` (ascending), or those `keep(start, end)` accepts when given, and all
+    module- and class-level statements. `newlines`: the offsets just after each newline of
+    the text."""
+    if keep is None:
+
+        def keep(start: int, end: int) -> bool:
+            return has_keyword(offsets, start, end)
+
     quotes: tuple[list[int], list[int]] = ([], [])
     for match in _QUOTES.finditer(text):
         quotes[match.group() == "'''"].append(match.start())
@@ -140,14 +152,14 @@ def skeleton(text: str, offsets: list[int], newlines: list[int]) -> Skeleton:
         pieces.append(Piece(0, first, False))
     for start, head, end in _statements(src, starts, len(text), 0):
         if text.startswith(_DEF, head):
-            parts = [(start, end, True, has_keyword(offsets, start, end))]
+            parts = [(start, end, True, keep(start, end))]
         elif text.startswith("class ", head):
-            inside = has_keyword(offsets, start, end)
-            parts = (inside and _class(src, start, end, offsets)) or [(start, end, True, inside)]
+            inside = keep(start, end)
+            parts = (inside and _class(src, start, end, keep)) or [(start, end, True, inside)]
         else:
             parts = [(start, end, False, True)]
-        for s, e, function, keep in parts:
-            if keep:
+        for s, e, function, kept in parts:
+            if kept:
                 out.append(text[s:e])
                 pieces.append(Piece(s, e, function))
             else:
