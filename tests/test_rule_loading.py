@@ -60,6 +60,7 @@ def test_custom_rule_dir_works(tmp_path: Path, capsys):
         (lambda t: t.replace("category: secret", "category: vibes"), "category"),
         (lambda t: t.replace("  no_match: ['x = \"itk_short\"']\n", ""), "no_match"),
         (lambda t: t + "secret_group: 3\n", "secret_group 3"),
+        (lambda t: t + "after_keyword: '[a-z'\n", "after_keyword"),
     ],
 )
 def test_invalid_rule_is_one_line_error_naming_file_and_rule(tmp_path, capsys, mutation, expected):
@@ -158,3 +159,22 @@ def test_rules_test_command_on_user_pack(tmp_path, capsys):
     write_rule(rules, "a.yaml", broken)
     assert main(["rules", "test", str(rules)]) == 1
     assert "should not match" in capsys.readouterr().out
+
+
+def test_after_keyword_drops_keyword_occurrences_it_does_not_match(tmp_path, capsys):
+    """`after_keyword` is matched right after each keyword hit: an occurrence it refuses is
+    not searched, one it accepts is."""
+    rules = tmp_path / "rules"
+    rule = GOOD.replace("keywords: [itk_]", "keywords: ['key']").replace(
+        "regex: '\\b(itk_[a-z0-9]{20})\\b'", "regex: 'key\\s*=\\s*\"(itk_[a-z0-9]{20})\"'"
+    )
+    rule = rule.replace('x = "itk_a8d7f6g5h4j3k2l1m0n9"', 'key = "itk_a8d7f6g5h4j3k2l1m0n9"')
+    write_rule(rules, "a.yaml", rule + "after_keyword: '\\s*='\n")
+    target = tmp_path / "t.txt"
+    target.write_text('key = "itk_a8d7f6g5h4j3k2l1m0n9"\nkeys = "itk_a8d7f6g5h4j3k2l1m0n9"\n')
+    args = ["check", str(target), "--rules", str(rules), "--no-builtin-rules", "--format", "json"]
+    assert main(args) == 1
+    found = json.loads(capsys.readouterr().out)["findings"]
+    assert [f["line"] for f in found] == [1]
+    write_rule(rules, "a.yaml", rule + "after_keyword: 's'\n")  # refuses `key =`: nothing
+    assert main(args) == 0
