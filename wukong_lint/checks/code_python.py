@@ -903,13 +903,13 @@ def analyse(path: str, text: str, offsets: list[int] | None = None, keep: Any = 
     if tree is None:
         tree = _parse(path, text)
     # a skeleton keeps only functions with a trigger: no need to look for quiet ones in it
-    debug_words = _DEBUG.search(text) is not None
+    debug_words = "debug" in _lower(text)
     if tree is None:
         hits = None
     elif shape is None:
         hits = _hits(path, text, tree, None, debug_words)
     else:
-        defined = {m.group(1) for m in _TOP_LEVEL_NAME.finditer(text)}
+        defined = {m.group(1) for m in _TOP_LEVEL_NAME.finditer("\n" + text)}
         hits = _hits(path, "", tree, defined, debug_words)
     analysis = Analysis(hits, shape, starts)
     _cache[0], _cache[1] = text, analysis
@@ -918,12 +918,19 @@ def analyse(path: str, text: str, offsets: list[int] | None = None, keep: Any = 
 
 _NEWLINE = re.compile("\n")
 # the top-level classes and functions of a module (a skeleton blanks most of them)
-_DEBUG = re.compile("(?i)debug")
-_TOP_LEVEL_NAME = re.compile(r"^(?:class|def|async[ \t]+def)[ \t]+(\w+)", re.M)
+# (from a newline: the regex engine finds those far faster than a `^` anchor)
+_TOP_LEVEL_NAME = re.compile(r"\n(?:class|def|async[ \t]+def)[ \t]+(\w+)")
 
 
 def _line_starts(text: str) -> list[int]:
     return [0, *[m.end() for m in _NEWLINE.finditer(text)]]
+
+
+def _lower(text: str) -> str:
+    """`text.lower()`, computed once per text for all the rules and checks that ask."""
+    if _lowered[0] is not text:
+        _lowered[0], _lowered[1], _lowered[2] = text, text.lower(), {}
+    return _lowered[1]
 
 
 def _wanted(rule: CompiledRule, text: str) -> bool:
@@ -931,14 +938,24 @@ def _wanted(rule: CompiledRule, text: str) -> bool:
     requires = (rule.params or {}).get("requires_any")
     if not requires:
         return True
-    if _lowered[0] is not text:
-        _lowered[0], _lowered[1], _lowered[2] = text, text.lower(), {}
+    lowered = _lower(text)
     key = tuple(requires)
     known = _lowered[2].get(key)
     if known is None:  # rules share their lists of words: each list is looked for once
-        lowered = _lowered[1]
-        known = _lowered[2][key] = any(r in lowered for r in requires)
+        finder = _FINDERS.get(key)
+        if finder is None:  # one automaton pass instead of a scan of the text per word
+            import ahocorasick_rs
+
+            finder = _FINDERS[key] = ahocorasick_rs.AhoCorasick(list(requires))
+        try:
+            known = bool(finder.find_matches_as_indexes(lowered))
+        except UnicodeEncodeError:  # lone surrogates: the plain way
+            known = any(word in lowered for word in requires)
+        _lowered[2][key] = known
     return known
+
+
+_FINDERS: dict[tuple[str, ...], Any] = {}
 
 
 def _in_function(rule: CompiledRule, offsets: list[int], text: str, start: int, end: int) -> bool:
@@ -949,9 +966,7 @@ def _in_function(rule: CompiledRule, offsets: list[int], text: str, start: int, 
     words = (rule.params or {}).get("function_requires_any")
     if not words:
         return True
-    if _lowered[0] is not text:
-        _lowered[0], _lowered[1], _lowered[2] = text, text.lower(), {}
-    lowered = _lowered[1]
+    lowered = _lower(text)
     return any(lowered.find(word, start, end) >= 0 for word in words)
 
 
