@@ -184,3 +184,11 @@ def test_an_indented_fragment_still_gets_the_line_rules():
     text = "        cmd = 'ls ' + name\n        os.system(cmd)\n"
     found = _findings_by_rule(ruleset, "fragment.py", text)
     assert ("injection.shell-command", 2) in found
+
+
+def test_docstrings_are_blanked_but_code_next_to_a_string_is_kept():
+    text = '"""Module doc\nwith execute in it."""\nimport os\nQ = """SELECT 1"""\nos.system(x)\n'
+    shape = skeleton(text, _keyword_ends(text, "system"), _line_starts(text))
+    assert shape.text.startswith("\n\nimport os\n")  # the docstring's two lines, blanked
+    assert 'Q = """SELECT 1"""' in shape.text and "os.system(x)" in shape.text
+    assert shape.text.count("\n") == text.count("\n")

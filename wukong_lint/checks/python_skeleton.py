@@ -28,6 +28,7 @@ _FIRST = re.compile(r"[^\s#)\]}]")
 _BODY = re.compile(r"^([ \t]+)(?=[^\s#])", re.M)
 _DEF = ("def ", "async def ")
 _QUOTES = re.compile("\"\"\"|'''")
+_STRING_START = re.compile("[ \t]*[rRuUbB]?(\"\"\"|''')")
 
 
 class Piece(NamedTuple):
@@ -90,6 +91,17 @@ def _statements(src: _Text, starts: list[int], end: int, indent: int) -> list[tu
     return found
 
 
+def _docstring(text: str, start: int, end: int) -> bool:
+    """Whether text[start:end] is a statement made of one triple-quoted string (a docstring:
+    nothing to analyse, often long)."""
+    match = _STRING_START.match(text, start, end)
+    if match is None:
+        return False
+    quote = match.group(1)
+    body = text[start:end].rstrip()
+    return body.endswith(quote) and body.count(quote) == 2 and len(body) > match.end() - start
+
+
 def has_keyword(offsets: list[int], start: int, end: int) -> bool:
     """Whether a keyword ends in [start, end) (`offsets`: ascending keyword end offsets)."""
     index = bisect_left(offsets, start)
@@ -116,7 +128,7 @@ def _class(
             kept_method = kept_method or kept
             parts.append((s, e, True, kept))
         else:
-            parts.append((s, e, False, True))
+            parts.append((s, e, False, not _docstring(text, s, e)))
     return parts if kept_method else None
 
 
@@ -157,7 +169,7 @@ def skeleton(
             inside = keep(start, end)
             parts = (inside and _class(src, start, end, keep)) or [(start, end, True, inside)]
         else:
-            parts = [(start, end, False, True)]
+            parts = [(start, end, False, not _docstring(text, start, end))]
         for s, e, function, kept in parts:
             if kept:
                 out.append(text[s:e])
