@@ -104,13 +104,23 @@ def open_transcript(full: str, display: str) -> Iterator[Any]:
         yield ScanError(display, f"cannot read: {err.strerror or err}")
 
 
-def _is_loglines(path: str) -> bool:
-    """A Claude Code session exported as one JSON object whose `loglines` are its records."""
+def _read_head(path: str, size: int) -> bytes | None:
+    """The first `size` bytes of a file (None: unreadable)."""
     try:
         with open(path, "rb") as handle:
-            data = handle.read(65536)
+            return handle.read(size)
     except OSError:
-        return False
+        return None
+
+
+def _is_loglines(path: str) -> bool:
+    """A Claude Code session exported as one JSON object whose `loglines` are its records."""
+    data = _read_head(path, 65536)
+    return data is not None and _loglines_head(data)
+
+
+def _loglines_head(data: bytes) -> bool:
+    """`_is_loglines` on the first 64 KB of a file."""
     head = data.decode("utf-8", "replace").lstrip("\ufeff \t\r\n")
     if not head.startswith("{"):
         return False
@@ -127,10 +137,8 @@ def _is_loglines(path: str) -> bool:
 
 def sniff_format(path: str) -> str | None:
     """Recognise a transcript by its first records (None: not a transcript)."""
-    try:
-        with open(path, "rb") as handle:
-            head = handle.read(65536)
-    except OSError:
+    head = _read_head(path, 65536)
+    if head is None:
         return None
     text = head.decode("utf-8", "replace").lstrip("\ufeff")
     stripped = text.lstrip()
@@ -138,7 +146,7 @@ def sniff_format(path: str) -> str | None:
         return "react"
     if stripped.startswith("["):
         return "openai" if re.search(r'"role"\s*:', stripped[:4096]) else None
-    if _is_loglines(path):
+    if _loglines_head(head):
         return "claude"
     for raw in stripped.splitlines()[:20]:
         raw = raw.strip()
@@ -253,10 +261,8 @@ def make_context(path: str, cwd: str | None = None) -> Context:
 
 
 def _first_cwd(path: str) -> str | None:
-    try:
-        with open(path, "rb") as handle:
-            head = handle.read(262144)
-    except OSError:
+    head = _read_head(path, 262144)
+    if head is None:
         return None
     match = re.search(rb'"cwd"\s*:\s*"([^"\\]{1,4096})"', head)
     return match.group(1).decode("utf-8", "replace") if match else None
