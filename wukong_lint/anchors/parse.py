@@ -414,7 +414,9 @@ def _roles(doc: Doc) -> None:
     open_block: Block | None = None
     previous = -1
     for i in _role_candidates(doc):
-        if previous + 1 < i:  # the lines in between keep the current state
+        # The lines in between keep the current state. (Written out here and after the loop:
+        # a helper called per candidate line made fmt of the 5 MB bench file ~25% slower.)
+        if previous + 1 < i:
             state = (
                 "block"
                 if open_block is not None
