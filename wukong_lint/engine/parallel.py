@@ -55,13 +55,24 @@ def default_jobs() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def _run(scanner: Scanner, kind: str, chunks: Iterable[list[Any]], jobs: int) -> None:
-    """Scan the chunks in order, on `jobs` forked processes when that is possible."""
+def _run(
+    scanner: Scanner, kind: str, chunks: Iterable[list[Any]], jobs: int, pooled: bool = True
+) -> None:
+    """Scan the chunks in order, on `jobs` forked processes when that is possible (`pooled`:
+    chunk by chunk; else within the chunks)."""
     global _RULESET
     if jobs <= 1 or "fork" not in multiprocessing.get_all_start_methods():
         # without fork every worker would reload and recompile the rules: not worth it
         for chunk in chunks:
             scanner.add(_WORK[kind](scanner.ruleset, chunk))
+        return
+    if kind == "files" and pooled is False:
+        # too few files to share out: a long transcript among them shares out its texts
+        from wukong_lint.engine.offload import tally_offloaded
+
+        for chunk in chunks:
+            items = (item for full, display in chunk for item in units_for_file(full, display))
+            scanner.add(tally_offloaded(scanner.ruleset, items, jobs))
         return
     _RULESET = scanner.ruleset
     try:
@@ -74,9 +85,7 @@ def _run(scanner: Scanner, kind: str, chunks: Iterable[list[Any]], jobs: int) ->
 
 def scan_paths(scanner: Scanner, files: list[tuple[str, str]], jobs: int) -> None:
     """Scan `(filesystem path, display path)` pairs into `scanner`, on `jobs` processes."""
-    if len(files) < MIN_FILES_FOR_POOL:
-        jobs = 1
-    _run(scanner, "files", _chunks(files, CHUNK), jobs)
+    _run(scanner, "files", _chunks(files, CHUNK), jobs, len(files) >= MIN_FILES_FOR_POOL)
 
 
 def scan_stream(scanner: Scanner, items: Iterable[Any], jobs: int) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 from wukong_lint import redact, suppress
@@ -98,7 +98,23 @@ def _shared(text: str) -> str:
     return found
 
 
-def scan_unit(ruleset: RuleSet, unit: Unit) -> tuple[list[Finding], list[ScanError]]:
+Span = tuple[int, int, int]  # a secret's (start, end) in a unit's text, and the characters shown
+
+
+def scan_unit(
+    ruleset: RuleSet, unit: Unit, masks: Sequence[Span] = ()
+) -> tuple[list[Finding], list[ScanError]]:
+    """The findings of `ruleset` on `unit`. `masks`: secrets that other rules found in the same
+    text (engine/offload.py scans a transcript's secret rules elsewhere), masked in every
+    snippet as this scan's own are."""
+    findings, errors, _ = scan_unit_spans(ruleset, unit, masks)
+    return findings, errors
+
+
+def scan_unit_spans(
+    ruleset: RuleSet, unit: Unit, masks: Sequence[Span] = ()
+) -> tuple[list[Finding], list[ScanError], list[Span]]:
+    """`scan_unit`, and the spans of the secrets it found (to mask them in other snippets)."""
     text = unit.text
     kind = unit.source.kind
     # a change as a whole (sources/git.py) is reported as part of the diff it belongs to
@@ -133,12 +149,12 @@ def scan_unit(ruleset: RuleSet, unit: Unit) -> tuple[list[Finding], list[ScanErr
         except RuleTimeout as err:
             errors.append(ScanError(unit.path, str(err)))
     if not found:
-        return [], errors
+        return [], errors, []
     found = _drop_overlaps(found)
     found.sort(key=lambda c: (c.anchor, c.rule.id))
 
     # Every secret span is masked in every snippet, whichever finding the snippet belongs to.
-    secret_spans = [
+    own_spans = [
         (
             c.hit.secret_start,
             c.hit.secret_end,
@@ -147,6 +163,7 @@ def scan_unit(ruleset: RuleSet, unit: Unit) -> tuple[list[Finding], list[ScanErr
         for c in found
         if c.rule.redact
     ]
+    secret_spans = [*own_spans, *masks] if masks else own_spans
     occurrences: dict[tuple[str, str], int] = {}
     findings = []
     for cand in found:
@@ -197,7 +214,7 @@ def scan_unit(ruleset: RuleSet, unit: Unit) -> tuple[list[Finding], list[ScanErr
                 suppressed_by="inline" if suppressed else "",
             )
         )
-    return findings, errors
+    return findings, errors, own_spans
 
 
 class Tally(NamedTuple):
@@ -211,36 +228,51 @@ class Tally(NamedTuple):
     units: int = 0  # a transcript is one file of many units
 
 
-def tally(ruleset: RuleSet, items: Iterable[Unit | ScanError | Skipped]) -> Tally:
-    """Scan the units a source yields; its errors and skips are recorded, never fatal."""
-    findings: list[Finding] = []
-    errors: list[ScanError] = []
-    files = size = skipped = units = 0
-    transcripts: set[str] = set()
-    for item in items:
+class Counter:
+    """Findings, errors and counts of the items of a source, added in the source's order."""
+
+    def __init__(self) -> None:
+        self.findings: list[Finding] = []
+        self.errors: list[ScanError] = []
+        self.files = self.size = self.skipped = self.units = 0
+        self._transcripts: set[str] = set()
+
+    def count(self, item: Unit | ScanError | Skipped) -> bool:
+        """Count `item`; whether it is a unit to scan."""
         if isinstance(item, Unit):
             if item.source.kind == "change":  # the change as a whole: no file, no bytes
-                found, errs = scan_unit(ruleset, item)
-                findings += found
-                errors += errs
-                continue
-            units += 1
+                return True
+            self.units += 1
             if item.source.kind != "transcript":
-                files += 1
-                size += item.size or len(item.text)
+                self.files += 1
+                self.size += item.size or len(item.text)
             else:  # each unit carries the bytes of its records; the file counts once
-                size += item.size
-                if item.path not in transcripts:
-                    transcripts.add(item.path)
-                    files += 1
-            found, errs = scan_unit(ruleset, item)
-            findings += found
-            errors += errs
-        elif isinstance(item, ScanError):
-            errors.append(item)
+                self.size += item.size
+                if item.path not in self._transcripts:
+                    self._transcripts.add(item.path)
+                    self.files += 1
+            return True
+        if isinstance(item, ScanError):
+            self.errors.append(item)
         else:
-            skipped += 1
-    return Tally(findings, errors, files, size, skipped, units)
+            self.skipped += 1
+        return False
+
+    def add(self, found: list[Finding], errors: list[ScanError]) -> None:
+        self.findings += found
+        self.errors += errors
+
+    def tally(self) -> Tally:
+        return Tally(self.findings, self.errors, self.files, self.size, self.skipped, self.units)
+
+
+def tally(ruleset: RuleSet, items: Iterable[Unit | ScanError | Skipped]) -> Tally:
+    """Scan the units a source yields; its errors and skips are recorded, never fatal."""
+    counter = Counter()
+    for item in items:
+        if counter.count(item):
+            counter.add(*scan_unit(ruleset, item))  # type: ignore[arg-type]
+    return counter.tally()
 
 
 class Scanner:
