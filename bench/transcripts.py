@@ -153,27 +153,65 @@ def generate(path: str, megabytes: int, seed: int = 7) -> None:
             written += len(chunk.encode("utf-8"))
 
 
-def timed_check(path: str) -> tuple[float, int]:
-    seconds, rss, _ = timed_check_cpu(path)
+def timed_check(path: str, jobs: int | None = None) -> tuple[float, int]:
+    seconds, rss, _, _ = timed_check_cpu(path, jobs)
     return seconds, rss
 
 
-def timed_check_cpu(path: str) -> tuple[float, int, float]:
-    """(wall seconds, peak RSS in MB, CPU seconds user + system) of one `check` run. The CPU
-    time is the steadier figure on a shared machine, where other work stretches the wall."""
+def _tree_rss_mb(pid: int) -> tuple[int, int]:
+    """(RSS, PSS) in MB summed over a process and its children, from /proc: what the scan
+    holds at this moment, counting the pages forked workers share with their parent once in
+    PSS and once per process in RSS."""
+    pids, rss, pss = [pid], 0, 0
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as handle:
+            pids += [int(p) for p in handle.read().split()]
+    except OSError:
+        return 0, 0
+    for each in pids:
+        try:
+            with open(f"/proc/{each}/smaps_rollup") as handle:
+                for line in handle:
+                    if line.startswith("Rss:"):
+                        rss += int(line.split()[1])
+                    elif line.startswith("Pss:"):
+                        pss += int(line.split()[1])
+        except OSError:
+            continue
+    return rss // 1024, pss // 1024
+
+
+def timed_check_cpu(path: str, jobs: int | None = None) -> tuple[float, int, float, dict]:
+    """(wall seconds, peak RSS in MB of the largest process, CPU seconds user + system, and
+    the peak RSS and PSS summed over the processes) of one `check` run; `jobs` None: the
+    default (one process per core). The CPU time is the steadier figure on a shared machine,
+    where other work stretches the wall."""
     cmd = ["/usr/bin/time", "-v", sys.executable, "-m", "wukong_lint", "check", "--format", "json",
-           "--jobs", "1", "-o", os.devnull, path]  # fmt: skip
+           *(["--jobs", str(jobs)] if jobs else []), "-o", os.devnull, path]  # fmt: skip
     start = time.perf_counter()
-    proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    peak = {"sum_rss_mb": 0, "sum_pss_mb": 0}
+    while proc.poll() is None:
+        try:
+            with open(f"/proc/{proc.pid}/task/{proc.pid}/children") as handle:
+                child = int(handle.read().split()[0])  # the python under /usr/bin/time
+        except (OSError, IndexError, ValueError):
+            child = None
+        if child is not None:
+            rss, pss = _tree_rss_mb(child)
+            peak["sum_rss_mb"] = max(peak["sum_rss_mb"], rss)
+            peak["sum_pss_mb"] = max(peak["sum_pss_mb"], pss)
+        time.sleep(0.05)
+    _, stderr = proc.communicate()
     seconds = time.perf_counter() - start
-    match = re.search(r"Maximum resident set size \(kbytes\): (\d+)", proc.stderr)
+    match = re.search(r"Maximum resident set size \(kbytes\): (\d+)", stderr)
     if proc.returncode not in (0, 1):
-        raise SystemExit(proc.stderr[-2000:])
+        raise SystemExit(stderr[-2000:])
     cpu = sum(
         float(m.group(1))
-        for m in re.finditer(r"(?:User|System) time \(seconds\): ([\d.]+)", proc.stderr)
+        for m in re.finditer(r"(?:User|System) time \(seconds\): ([\d.]+)", stderr)
     )
-    return seconds, int(match.group(1)) // 1024 if match else -1, cpu
+    return seconds, int(match.group(1)) // 1024 if match else -1, cpu, peak
 
 
 def main() -> None:
@@ -193,11 +231,13 @@ def main() -> None:
             generate(path, size)
             print(f"generated {path} in {time.perf_counter() - t:.1f}s")
         mb = os.path.getsize(path) / 1e6
-        seconds, rss, cpu = timed_check_cpu(path)
-        print(
-            f"{mb:.0f} MB: {seconds:.1f} s, {mb / seconds:.1f} MB/s, peak RSS {rss} MB "
-            f"(CPU {cpu:.1f} s: {mb / cpu:.1f} MB/s of CPU time)"
-        )
+        for jobs in (None, 1):
+            seconds, rss, cpu, peak = timed_check_cpu(path, jobs)
+            print(
+                f"{mb:.0f} MB, --jobs {jobs or 'default'}: {seconds:.1f} s, {mb / seconds:.1f} "
+                f"MB/s, peak RSS {rss} MB, all processes {peak['sum_rss_mb']} MB (PSS "
+                f"{peak['sum_pss_mb']} MB) (CPU {cpu:.1f} s: {mb / cpu:.1f} MB/s of CPU time)"
+            )
 
 
 if __name__ == "__main__":

@@ -2,14 +2,12 @@
 
 The transcripts here are the fixture sessions repeated many times, with their call ids
 renamed in most copies and kept in some (repeated records, as Codex writes), plus secrets in
-commands, tool ids missing, malformed lines and a last line still being written. The part
-size is made tiny so that calls and their results, sidechains and turns fall in different
-parts.
+commands, tool ids missing, malformed lines and a last line still being written. Batches are
+made tiny, so that there are many, and the first records are scanned before any worker.
 """
 
 from __future__ import annotations
 
-import itertools
 import json
 import re
 import shutil
@@ -103,9 +101,8 @@ def _plain(tmp_path: Path, name: str, times: int = 60) -> Path:
 
 
 def _both(path: Path, monkeypatch) -> tuple[object, object]:
-    monkeypatch.setattr(offload, "SPLIT_MIN", 0)
-    monkeypatch.setattr(offload, "PART_MIN", 1500)
-    monkeypatch.setattr(offload, "PART_MAX", 1500)
+    monkeypatch.setattr(offload, "START", 3000)
+    monkeypatch.setattr(offload, "BATCH", 1500)
     transcripts.configure()
     one = tally(RULES, units_for_file(str(path), path.name))
     two = offload.tally_offloaded(RULES, units_for_file(str(path), path.name), 2)
@@ -131,33 +128,3 @@ def test_offloaded_scan_equals_one_process(kind, tmp_path, monkeypatch):
         assert "avatar-boundary.forbidden-tool" in rules  # agents known across parts
         for finding in two.findings:  # the worker's secret is masked in the command's snippet
             assert TOKEN not in finding.snippet
-
-
-def test_a_part_a_worker_cannot_read_is_scanned_here(tmp_path, monkeypatch):
-    path = _session(tmp_path, times=10)
-    real = transcripts.range_units
-
-    def flaky(fmt, full, display, span):  # (runs in the forked workers)
-        if span[2] > 30:
-            raise OSError("gone")
-        return real(fmt, full, display, span)
-
-    monkeypatch.setattr(transcripts, "range_units", flaky)
-    one, two = _both(path, monkeypatch)
-    assert sorted(two.findings, key=repr) == sorted(one.findings, key=repr)
-
-
-def test_parts_cut_after_newlines_and_leave_a_partial_line(tmp_path, monkeypatch):
-    monkeypatch.setattr(offload, "_BLOCK", 64)  # cuts fall across reads
-    lines = [("x" * (i % 150)) for i in range(400)]
-    path = tmp_path / "t.jsonl"
-    data = ("\n".join(lines) + "\nunfinished").encode()
-    path.write_bytes(data)
-    monkeypatch.setattr(offload, "PART_MIN", 500)
-    cut, end_line = offload.parts(str(path), len(data), 8)
-    assert cut[0][0] == 0 and cut[0][2] == 1
-    for (_, end, _), (start, _, first) in itertools.pairwise(cut):
-        assert end == start and data[start - 1 : start] == b"\n"
-        assert first == data[:start].count(b"\n") + 1
-    assert cut[-1][1] == data.rfind(b"\n") + 1  # the unfinished line is in no part
-    assert end_line == 401

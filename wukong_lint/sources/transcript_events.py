@@ -33,7 +33,7 @@ SPAWN_TOOLS = frozenset({"Task", "Agent"})
 class Context:
     """What a whole transcript shares: the profile, the repository's memory bank and agents."""
 
-    __slots__ = ("agent_defs", "cwd", "files", "memory_bank", "profile", "seen_paths")
+    __slots__ = ("agent_defs", "cwd", "memory_bank", "profile", "seen_paths")
 
     def __init__(
         self,
@@ -47,9 +47,6 @@ class Context:
         self.agent_defs = agent_defs or {}
         self.cwd = cwd
         self.seen_paths: set[str] = set()
-        # display path -> (file, format) of the JSONL files read for the transcript: what
-        # `range_units` can read in parts (engine/offload.py)
-        self.files: dict[str, tuple[str, str]] = {}
 
 
 class Event:

@@ -488,22 +488,9 @@ def _malformed(session: Session, number: int, raw: bytes, why: str) -> EventUnit
     return session.integrity(number, "malformed-record", f"malformed record ({why}) {digest}")
 
 
-Span = tuple[int, int, int]  # a part of a JSONL file: start and end byte, the start's line
-
-
-def _records(
-    session: Session, path: str, span: Span | None = None
-) -> Iterator[tuple[int, dict[str, Any] | EventUnit]]:
-    """The records of a JSONL file, or of the lines of its part `span`, with line numbers."""
-    start, end, first = span if span is not None else (0, -1, 1)
+def _records(session: Session, path: str) -> Iterator[tuple[int, dict[str, Any] | EventUnit]]:
     with open(path, "rb") as handle:
-        if start:
-            handle.seek(start)
-        position = start
-        for number, raw in enumerate(handle, first):
-            if position == end:
-                return
-            position += len(raw)
+        for number, raw in enumerate(handle, 1):
             session.carry += len(raw)
             if raw.isspace():  # (a line is never empty: it holds at least its newline)
                 continue
@@ -528,19 +515,14 @@ def _text_of(content: Any) -> str:
 
 
 def claude_units(
-    session: Session,
-    path: str,
-    sub_agent: tuple[str, str | None] | None = None,
-    span: Span | None = None,
+    session: Session, path: str, sub_agent: tuple[str, str | None] | None = None
 ) -> Iterator[Any]:
     """Units of one Claude Code session file (or of one sub-agent file when `sub_agent` is
-    (agent id, agent type)), or of the lines of its part `span`."""
+    (agent id, agent type))."""
     roots: dict[str, str] = {}  # sidechain record uuid -> agent key (inline sub-agents)
     # a session exported as one JSON object, {"loglines": [records...]}, or JSONL
     records = (
-        _array_records(session, path, _LOGLINES)
-        if span is None and _is_loglines(path)
-        else _records(session, path, span)
+        _array_records(session, path, _LOGLINES) if _is_loglines(path) else _records(session, path)
     )
     for number, record in records:
         if isinstance(record, EventUnit):
@@ -829,8 +811,8 @@ def _codex_output(output: Any) -> tuple[Any, bool]:
     return output, is_error
 
 
-def codex_units(session: Session, path: str, span: Span | None = None) -> Iterator[Any]:
-    for number, record in _records(session, path, span):
+def codex_units(session: Session, path: str) -> Iterator[Any]:
+    for number, record in _records(session, path):
         if isinstance(record, EventUnit):
             yield record
             continue
@@ -956,9 +938,11 @@ def _array_records(
             pos = end
 
 
-def openai_units(session: Session, path: str, span: Span | None = None) -> Iterator[Any]:
+def openai_units(session: Session, path: str) -> Iterator[Any]:
+    with open(path, "rb") as handle:
+        first = handle.read(4096).lstrip()
     records: Iterator[tuple[int, Any]]
-    records = _array_records(session, path) if _is_array(path) else _records(session, path, span)
+    records = _array_records(session, path) if first.startswith(b"[") else _records(session, path)
     for number, record in records:
         if isinstance(record, EventUnit):
             yield record
@@ -999,12 +983,6 @@ def openai_units(session: Session, path: str, span: Span | None = None) -> Itera
                     number, name if isinstance(name, str) else None, data,
                     call_id if isinstance(call_id, str) else None, "main", None, True,
                 )  # fmt: skip
-
-
-def _is_array(path: str) -> bool:
-    """A JSON array of messages (else JSONL)."""
-    with open(path, "rb") as handle:
-        return handle.read(4096).lstrip().startswith(b"[")
 
 
 # -- ReAct text histories (seed 002) -------------------------------------------------------------
@@ -1081,8 +1059,6 @@ def transcript_units(full: str, display: str, fmt: str) -> Iterator[Any]:
     ctx = make_context(full, cwd)
     session = Session(display, ctx)
     if fmt == "claude":
-        if not _is_loglines(full):
-            ctx.files[display] = (full, fmt)
         yield from claude_units(session, full)
         yield from session.finish()
         base_display = os.path.splitext(display)[0]
@@ -1093,8 +1069,6 @@ def transcript_units(full: str, display: str, fmt: str) -> Iterator[Any]:
             sub_session.spawn_types = session.spawn_types
             sub_session.prompt_types = session.prompt_types
             sub_session.agent_types = session.agent_types
-            if not _is_loglines(sub):
-                ctx.files[sub_display] = (sub, "claude-subagent")
             try:
                 yield from claude_units(sub_session, sub, identity)
             except OSError as err:
@@ -1102,28 +1076,8 @@ def transcript_units(full: str, display: str, fmt: str) -> Iterator[Any]:
                 continue
             yield from sub_session.finish()
         return
-    if fmt == "codex" or (fmt == "openai" and not _is_array(full)):
-        ctx.files[display] = (full, fmt)
     reader = {"codex": codex_units, "openai": openai_units, "react": react_units}[fmt]
     yield from reader(session, full)
-    yield from session.finish()
-
-
-def range_units(fmt: str, full: str, display: str, span: Span) -> Iterator[EventUnit]:
-    """The units of the lines `span` of a JSONL transcript file registered in `Context.files`,
-    read alone: their texts are those of a whole read, their agents and pairing may not be
-    (a call whose result lies outside the part is reported at its end)."""
-    session = Session(display, Context())
-    units: Iterator[Any]
-    if fmt == "claude-subagent":
-        agent_id = os.path.basename(full)[len("agent-") : -len(".jsonl")]
-        units = claude_units(session, full, (agent_id, None), span)
-    else:
-        reader = {"claude": claude_units, "codex": codex_units, "openai": openai_units}[fmt]
-        units = reader(session, full, span=span)
-    for unit in units:
-        if isinstance(unit, EventUnit):
-            yield unit
     yield from session.finish()
 
 
