@@ -9,6 +9,7 @@ made tiny, so that there are many, and the first records are scanned before any 
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 from pathlib import Path
@@ -128,3 +129,21 @@ def test_offloaded_scan_equals_one_process(kind, tmp_path, monkeypatch):
         assert "avatar-boundary.forbidden-tool" in rules  # agents known across parts
         for finding in two.findings:  # the worker's secret is masked in the command's snippet
             assert TOKEN not in finding.snippet
+
+
+def _dying_scan(task):
+    """A worker killed (out of memory, say) while it scans a batch."""
+    if task[3][0] > 200:
+        os._exit(1)
+    return _REAL_SCAN(task)
+
+
+_REAL_SCAN = offload._scan_texts
+
+
+def test_a_killed_worker_leaves_its_batches_to_this_process(tmp_path, monkeypatch):
+    path = _session(tmp_path, times=20)
+    monkeypatch.setattr(offload, "_scan_texts", _dying_scan)
+    one, two = _both(path, monkeypatch)
+    assert sorted(two.findings, key=repr) == sorted(one.findings, key=repr)
+    assert two.errors == one.errors and two.units == one.units

@@ -19,7 +19,8 @@ from __future__ import annotations
 import multiprocessing
 from collections import deque
 from collections.abc import Iterable
-from multiprocessing.pool import AsyncResult, Pool
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
 from wukong_lint.engine.rules import CompiledRule, RuleSet
 from wukong_lint.engine.scan import Counter, Span, Tally, scan_unit, scan_unit_spans
@@ -32,7 +33,7 @@ IN_FLIGHT = 2  # tasks per worker sent ahead: workers never wait, memory stays b
 # Texts may hold lone surrogates (a JSON "\ud800"): encoded and decoded as they are.
 _ERRORS = "surrogatepass"
 
-_TEXT_RULES: RuleSet | None = None  # set in the parent before forking
+_TEXT_RULES: RuleSet | None = None  # a worker's rules (inherited when it is forked)
 
 Item = Unit | ScanError | Skipped
 Found = tuple[list[Finding], list[ScanError], list[Span]]
@@ -47,6 +48,11 @@ def offloaded(rule: CompiledRule) -> bool:
 
 def _is_event(item: Item) -> bool:
     return isinstance(item, Unit) and item.source.kind == "transcript" and hasattr(item, "event")
+
+
+def _init(rules: RuleSet) -> None:
+    global _TEXT_RULES
+    _TEXT_RULES = rules
 
 
 def _scan_texts(task: tuple[str, bytes, list[int], list[int]]) -> dict[int, Found]:
@@ -72,10 +78,10 @@ class _Offloader:
         self.event_rules = ruleset.select(lambda r: not offloaded(r))
         self.text_rules = ruleset.select(offloaded)
         self.workers = workers
-        self.pool: Pool | None = None
+        self.pool: ProcessPoolExecutor | None = None
         self.counter = Counter()
         # batches sent, oldest first: their items in source order and the workers' findings
-        self.sent: deque[tuple[list[Item], AsyncResult[dict[int, Found]] | None]] = deque()
+        self.sent: deque[tuple[list[Item], Future[dict[int, Found]] | None]] = deque()
         self.items: list[Item] = []
         self.texts: list[str] = []
         self.first_lines: list[int] = []
@@ -85,19 +91,18 @@ class _Offloader:
 
     def add(self, item: Item) -> None:
         event = _is_event(item)
-        if self.pool is None:
-            if event:
-                self.local += len(item.text)  # type: ignore[union-attr]
-                if self.local > START:
-                    self._start()
-            if self.pool is None:
-                if self.counter.count(item):
-                    self.counter.add(*scan_unit(self.ruleset, item))  # type: ignore[arg-type]
-                return
-        if event:
+        if self.pool is None and event:
+            self.local += len(item.text)  # type: ignore[union-attr]
+            if self.local > START:
+                self._start()
+        if event and self.pool is not None:
             unit: Unit = item  # type: ignore[assignment]
             if unit.path != self.path or self.size >= BATCH:
                 self._send()
+        if self.pool is None:  # not started, or a worker died
+            self._local([item])
+            return
+        if event:
             self.path = unit.path
             self.texts.append(unit.text)
             self.first_lines.append(unit.first_line)
@@ -105,16 +110,16 @@ class _Offloader:
         self.items.append(item)
 
     def _start(self) -> None:
-        global _TEXT_RULES
         if "fork" not in multiprocessing.get_all_start_methods():
             self.local = -(1 << 62)  # never: each worker would have to reload the rules
             return
         self.text_rules.prefilter("transcript")  # built once, inherited by the workers
-        _TEXT_RULES = self.text_rules
-        try:
-            self.pool = multiprocessing.get_context("fork").Pool(self.workers)
-        finally:
-            _TEXT_RULES = None
+        self.pool = ProcessPoolExecutor(
+            self.workers,
+            multiprocessing.get_context("fork"),
+            initializer=_init,
+            initargs=(self.text_rules,),  # (forked: inherited, not pickled)
+        )
 
     def _send(self) -> None:
         if not self.items:
@@ -124,8 +129,16 @@ class _Offloader:
             assert self.pool is not None
             blob = "".join(self.texts).encode("utf-8", _ERRORS)
             lengths = [len(text) for text in self.texts]
-            task = (self.path, blob, lengths, self.first_lines)
-            result = self.pool.apply_async(_scan_texts, (task,))
+            try:
+                result = self.pool.submit(_scan_texts, (self.path, blob, lengths, self.first_lines))
+            except BrokenProcessPool:  # a worker died: everything from here is scanned here
+                while self.sent:
+                    self._join()
+                self._local(self.items)
+                self.items, self.texts, self.first_lines, self.size = [], [], [], 0
+                self.close()
+                self.local = -(1 << 62)
+                return
         self.sent.append((self.items, result))
         self.items, self.texts, self.first_lines, self.size = [], [], [], 0
         while len(self.sent) > IN_FLIGHT * self.workers:
@@ -134,7 +147,13 @@ class _Offloader:
     def _join(self) -> None:
         """Join the oldest batch: every item's findings, in the source's order."""
         items, result = self.sent.popleft()
-        found = result.get() if result is not None else {}
+        try:
+            found = result.result() if result is not None else {}
+        except BrokenProcessPool:  # a worker died (killed): its batches are scanned here
+            found = None
+        if found is None:
+            self._local(items)
+            return
         index = 0
         for item in items:
             if not self.counter.count(item):
@@ -150,17 +169,21 @@ class _Offloader:
                 findings.append(finding._replace(source=unit.source))
             self.counter.add(findings, errors + text_errors)
 
+    def _local(self, items: list[Item]) -> None:
+        for item in items:
+            if self.counter.count(item):
+                self.counter.add(*scan_unit(self.ruleset, item))  # type: ignore[arg-type]
+
     def finish(self) -> Tally:
         if self.pool is not None:
             self._send()
-            while self.sent:
-                self._join()
+        while self.sent:
+            self._join()
         return self.counter.tally()
 
     def close(self) -> None:
         if self.pool is not None:
-            self.pool.terminate()
-            self.pool.join()
+            self.pool.shutdown(wait=True, cancel_futures=True)
             self.pool = None
 
 
