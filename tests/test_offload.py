@@ -2,8 +2,9 @@
 
 The transcripts here are the fixture sessions repeated many times, with their call ids
 renamed in most copies and kept in some (repeated records, as Codex writes), plus secrets in
-commands, tool ids missing, malformed lines and a last line still being written. Batches are
-made tiny, so that there are many, and the first records are scanned before any worker.
+commands, tool ids missing, malformed lines and a last line still being written. Parts are
+made tiny, so that calls and their results, sub-agents and their spawning calls, turns and
+their reads fall in different parts.
 """
 
 from __future__ import annotations
@@ -102,11 +103,14 @@ def _plain(tmp_path: Path, name: str, times: int = 60) -> Path:
 
 
 def _both(path: Path, monkeypatch) -> tuple[object, object]:
-    monkeypatch.setattr(offload, "START", 3000)
-    monkeypatch.setattr(offload, "BATCH", 1500)
+    monkeypatch.setattr(transcripts, "SPLIT_MIN", 0)
+    monkeypatch.setattr(transcripts, "PART_MIN", 1500)
     transcripts.configure()
     one = tally(RULES, units_for_file(str(path), path.name))
     two = offload.tally_offloaded(RULES, units_for_file(str(path), path.name), 2)
+    monkeypatch.setitem(transcripts.OPTIONS, "parts", 2)
+    parts = [i for i in units_for_file(str(path), path.name) if isinstance(i, transcripts.Part)]
+    assert len(parts) > 10 and parts[-1].last and not parts[0].last
     return one, two
 
 
@@ -131,19 +135,19 @@ def test_offloaded_scan_equals_one_process(kind, tmp_path, monkeypatch):
             assert TOKEN not in finding.snippet
 
 
-def _dying_scan(task):
-    """A worker killed (out of memory, say) while it scans a batch."""
-    if task[3][0] > 200:
+def _dying_scan(part):
+    """A worker killed (out of memory, say) while it scans a part."""
+    if part.first_line > 200:
         os._exit(1)
-    return _REAL_SCAN(task)
+    return _REAL_SCAN(part)
 
 
-_REAL_SCAN = offload._scan_texts
+_REAL_SCAN = offload._scan_part
 
 
 def test_a_killed_worker_leaves_its_batches_to_this_process(tmp_path, monkeypatch):
     path = _session(tmp_path, times=20)
-    monkeypatch.setattr(offload, "_scan_texts", _dying_scan)
+    monkeypatch.setattr(offload, "_scan_part", _dying_scan)
     one, two = _both(path, monkeypatch)
     assert sorted(two.findings, key=repr) == sorted(one.findings, key=repr)
     assert two.errors == one.errors and two.units == one.units

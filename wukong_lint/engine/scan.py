@@ -262,6 +262,17 @@ class Counter:
         self.findings += found
         self.errors += errors
 
+    def add_part(self, batch: Tally, path: str) -> None:
+        """The tally of a part of the transcript `path` (engine/offload.py)."""
+        self.findings += batch.findings
+        self.errors += batch.errors
+        self.size += batch.bytes
+        self.skipped += batch.skipped
+        self.units += batch.units
+        if batch.files and path not in self._transcripts:
+            self._transcripts.add(path)
+            self.files += 1
+
     def tally(self) -> Tally:
         return Tally(self.findings, self.errors, self.files, self.size, self.skipped, self.units)
 

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import json
 import os
+import pickle
 import re
 from collections import OrderedDict
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, NamedTuple
 
 from wukong_lint.model import ScanError, sha256_hex
 from wukong_lint.sources.transcript_events import (
@@ -46,7 +47,7 @@ except ImportError:  # pragma: no cover
 
 FORMATS = ("auto", "claude", "codex", "openai", "react")
 # Options of `check` (set by the CLI before a scan; forked workers inherit them).
-OPTIONS: dict[str, Any] = {"profile": None, "agents": None, "format": None}
+OPTIONS: dict[str, Any] = {"profile": None, "agents": None, "format": None, "parts": 0}
 MEMORY_FILES = ("memory-bank/MEMORY.md", "memory-bank/patterns.md")
 # Words that name the avatars of the 戒 table: spawning one makes a transcript `wukong`.
 AVATAR_NAMES = frozenset(
@@ -333,6 +334,28 @@ def _without_file_copy(parts: list[str], extra: Any) -> Any:
     return {**extra, "file": {k: v for k, v in file.items() if k != "content"}}
 
 
+class Part(NamedTuple):
+    """Lines of a JSONL transcript to read elsewhere, from the session's state at their start:
+    reading them there makes the units a whole read makes of them (`part_units`)."""
+
+    fmt: str
+    path: str  # the file
+    display: str
+    start: int  # bytes
+    end: int
+    first_line: int
+    state: bytes
+    last: bool  # ends the file: the calls still waiting are reported
+    sub_agent: tuple[str, str | None] | None = None
+
+
+def _result_text(content: Any, extra: Any) -> str:
+    parts: list[str] = []
+    strings(content, parts)
+    strings(_without_file_copy(parts, extra), parts)
+    return join_texts(parts)
+
+
 class Session:
     """Pairs calls with results, tracks agents and turns, and turns events into units."""
 
@@ -346,9 +369,30 @@ class Session:
         self.agent_types: dict[str, str] = {}  # agent id -> subagent type
         self.turn_reads: dict[str, set[str]] = {}  # agent -> files read this turn
         self.carry = 0  # bytes of records that produced no unit yet
+        self.roots: dict[str, str] = {}  # sidechain record uuid -> agent id (inline sub-agents)
+        # Reading in parts (engine/offload.py): bytes per part (0: read and report it all
+        # here) and the part being read: where it starts and the state it starts from.
+        self.part_size = 0
+        self.part: tuple[int, int, bytes] = (0, 1, b"")
+        # Only follow the state (the file is read in parts, which make the units): no unit,
+        # and no text that the state does not need, is made.
+        self.follow = False
+
+    _STATE = ("ctx", "pending", "done", "spawn_types", "prompt_types", "agent_types",
+              "turn_reads", "carry", "roots")  # fmt: skip
+
+    def snapshot(self) -> bytes:
+        """Everything reading the rest of the file depends on, for a worker to go on from."""
+        return pickle.dumps(tuple(getattr(self, name) for name in self._STATE), protocol=5)
+
+    def restore(self, state: bytes) -> None:
+        for name, value in zip(self._STATE, pickle.loads(state), strict=True):
+            setattr(self, name, value)
 
     def unit(self, event: Event, text: str) -> EventUnit:
         size, self.carry = self.carry, 0
+        if self.follow:
+            return None  # type: ignore[return-value]
         return make_unit(self.path, event, text, size)
 
     def new_turn(self, agent: str) -> None:
@@ -409,42 +453,50 @@ class Session:
         if call_id and call_id in self.done:
             return  # Codex writes some results twice
         waiting = self.pending.pop(call_id, None) if call_id else None
+        if self.follow:
+            if waiting is not None and self.spawn_types.get(call_id or ""):
+                self._learn_agent(call_id, content, extra, None)
+            self._done(call_id)
+            self.carry = 0
+            return
         event = Event("result", line, self.ctx)
         event.agent, event.agent_type, event.is_main = agent, agent_type, is_main
         event.call_id, event.is_error, event.result = call_id, is_error, extra
-        parts: list[str] = []
-        strings(content, parts)
-        strings(_without_file_copy(parts, extra), parts)
-        text = join_texts(parts)
+        text = _result_text(content, extra)
         if waiting is not None:
             call, call_text = waiting
             event.tool = call.tool
             call.result = extra if extra is not None else content
             call.is_error = is_error
-            agent_id = None
             if isinstance(extra, dict):
                 kind = extra.get("type")
                 if kind in ("create", "update") and call.tool == "Write":
                     call.new_file = kind == "create"
-                agent_id = extra.get("agentId")
-            spawn = self.spawn_types.get(call_id or "")
-            if spawn:
-                if not isinstance(agent_id, str):
-                    # some versions name the sub-agent only in the result text
-                    found = _AGENT_ID.search(text)
-                    agent_id = found.group(1) if found else None
-                if isinstance(agent_id, str):
-                    self.agent_types[agent_id] = spawn
+            if self.spawn_types.get(call_id or ""):
+                self._learn_agent(call_id, content, extra, text)
             yield self.unit(call, call_text)
-        if call_id:
-            self.done[call_id] = None
-            if len(self.done) > _KEEP_IDS:
-                self.done.popitem(last=False)
+        self._done(call_id)
         if is_error or (isinstance(extra, str) and extra.startswith("Error")):
             event.problem = classify_error(text)
         if waiting is None and call_id:
             event.problem = event.problem or "orphan-result"
         yield self.unit(event, text)
+
+    def _learn_agent(self, call_id: Any, content: Any, extra: Any, text: str | None) -> None:
+        """The type of the sub-agent a spawning call's result names."""
+        agent_id = extra.get("agentId") if isinstance(extra, dict) else None
+        if not isinstance(agent_id, str):
+            # some versions name the sub-agent only in the result text
+            found = _AGENT_ID.search(_result_text(content, extra) if text is None else text)
+            agent_id = found.group(1) if found else None
+        if isinstance(agent_id, str):
+            self.agent_types[agent_id] = self.spawn_types[call_id]
+
+    def _done(self, call_id: str | None) -> None:
+        if call_id:
+            self.done[call_id] = None
+            if len(self.done) > _KEEP_IDS:
+                self.done.popitem(last=False)
 
     def message(
         self,
@@ -456,12 +508,18 @@ class Session:
         is_main: bool,
         problem: str | None = None,
     ) -> EventUnit:
+        if self.follow:
+            self.carry = 0
+            return None  # type: ignore[return-value]
         event = Event("message", line, self.ctx)
         event.role, event.problem = role, problem
         event.agent, event.agent_type, event.is_main = agent, agent_type, is_main
         return self.unit(event, text)
 
     def integrity(self, line: int, problem: str, text: str) -> EventUnit:
+        if self.follow:
+            self.carry = 0
+            return None  # type: ignore[return-value]
         event = Event("integrity", line, self.ctx)
         event.problem = problem
         return self.unit(event, text)
@@ -484,25 +542,52 @@ def _lines(path: str) -> Iterator[tuple[int, bytes]]:
 
 
 def _malformed(session: Session, number: int, raw: bytes, why: str) -> EventUnit:
+    if session.follow:
+        return session.integrity(number, "", "")
     digest = sha256_hex(raw.decode("utf-8", "replace"))[:12]
     return session.integrity(number, "malformed-record", f"malformed record ({why}) {digest}")
 
 
-def _records(session: Session, path: str) -> Iterator[tuple[int, dict[str, Any] | EventUnit]]:
+Span = tuple[int, int, int]  # lines of a file: start and end byte, the start's line number
+
+
+def _records(
+    session: Session, path: str, span: Span | None = None, fmt: str = "", sub: Any = None
+) -> Iterator[tuple[int, Any]]:
+    """The records of a JSONL file (or of its lines `span`) with their line numbers. When the
+    session reads in parts, a `Part` is yielded as each part ends, instead of the records."""
+    start, end, first = span if span is not None else (0, -1, 1)
+    part_size = session.part_size
     with open(path, "rb") as handle:
-        for number, raw in enumerate(handle, 1):
+        if start:
+            handle.seek(start)
+        position = start
+        if part_size:
+            session.part = (position, first, session.snapshot())
+        for number, raw in enumerate(handle, first):
+            if position == end:
+                return
+            if part_size and position - session.part[0] >= part_size:
+                began, line, state = session.part
+                part = Part(fmt, path, session.path, began, position, line, state, False, sub)
+                yield number, part
+                session.part = (position, number, session.snapshot())
+            position += len(raw)
             session.carry += len(raw)
             if raw.isspace():  # (a line is never empty: it holds at least its newline)
                 continue
             try:
                 record = _loads(raw)
             except _DECODE_ERRORS:
-                yield number, _malformed(session, number, raw, "invalid JSON")
-                continue
-            if type(record) is not dict:
-                yield number, _malformed(session, number, raw, "not an object")
-                continue
-            yield number, record
+                record = _malformed(session, number, raw, "invalid JSON")
+            else:
+                if type(record) is not dict:
+                    record = _malformed(session, number, raw, "not an object")
+            if record is not None:  # (None: only following the state)
+                yield number, record
+        if part_size:
+            began, line, state = session.part
+            yield line, Part(fmt, path, session.path, began, position, line, state, True, sub)
 
 
 # -- Claude Code ---------------------------------------------------------------------------------
@@ -515,17 +600,22 @@ def _text_of(content: Any) -> str:
 
 
 def claude_units(
-    session: Session, path: str, sub_agent: tuple[str, str | None] | None = None
+    session: Session,
+    path: str,
+    sub_agent: tuple[str, str | None] | None = None,
+    span: Span | None = None,
 ) -> Iterator[Any]:
     """Units of one Claude Code session file (or of one sub-agent file when `sub_agent` is
-    (agent id, agent type))."""
-    roots: dict[str, str] = {}  # sidechain record uuid -> agent key (inline sub-agents)
+    (agent id, agent type)), or of its lines `span`."""
+    roots = session.roots
     # a session exported as one JSON object, {"loglines": [records...]}, or JSONL
     records = (
-        _array_records(session, path, _LOGLINES) if _is_loglines(path) else _records(session, path)
+        _array_records(session, path, _LOGLINES)
+        if span is None and _is_loglines(path)
+        else _records(session, path, span, "claude", sub_agent)
     )
     for number, record in records:
-        if isinstance(record, EventUnit):
+        if isinstance(record, (EventUnit, Part)):
             yield record
             continue
         kind = record.get("type")
@@ -811,9 +901,9 @@ def _codex_output(output: Any) -> tuple[Any, bool]:
     return output, is_error
 
 
-def codex_units(session: Session, path: str) -> Iterator[Any]:
-    for number, record in _records(session, path):
-        if isinstance(record, EventUnit):
+def codex_units(session: Session, path: str, span: Span | None = None) -> Iterator[Any]:
+    for number, record in _records(session, path, span, "codex"):
+        if isinstance(record, (EventUnit, Part)):
             yield record
             continue
         if record.get("type") != "response_item":
@@ -938,13 +1028,14 @@ def _array_records(
             pos = end
 
 
-def openai_units(session: Session, path: str) -> Iterator[Any]:
-    with open(path, "rb") as handle:
-        first = handle.read(4096).lstrip()
+def openai_units(session: Session, path: str, span: Span | None = None) -> Iterator[Any]:
     records: Iterator[tuple[int, Any]]
-    records = _array_records(session, path) if first.startswith(b"[") else _records(session, path)
+    if span is None and _is_array(path):
+        records = _array_records(session, path)
+    else:
+        records = _records(session, path, span, "openai")
     for number, record in records:
-        if isinstance(record, EventUnit):
+        if isinstance(record, (EventUnit, Part)):
             yield record
             continue
         if not isinstance(record, dict):
@@ -983,6 +1074,12 @@ def openai_units(session: Session, path: str) -> Iterator[Any]:
                     number, name if isinstance(name, str) else None, data,
                     call_id if isinstance(call_id, str) else None, "main", None, True,
                 )  # fmt: skip
+
+
+def _is_array(path: str) -> bool:
+    """A JSON array of messages (else JSONL)."""
+    with open(path, "rb") as handle:
+        return handle.read(4096).lstrip().startswith(b"[")
 
 
 # -- ReAct text histories (seed 002) -------------------------------------------------------------
@@ -1054,13 +1151,45 @@ def react_units(session: Session, path: str) -> Iterator[Any]:
 # -- entry points ------------------------------------------------------------------------------
 
 
+SPLIT_MIN = 4 << 20  # bytes: a smaller file is read and reported whole
+PART_MIN, PART_MAX = 1 << 20, 16 << 20  # bytes per part
+PARTS_PER_WORKER = 6  # enough parts that the workers finish at about the same time
+
+
+def _part_size(path: str) -> int:
+    """Bytes per part when the file is to be read in parts, else 0."""
+    workers = OPTIONS.get("parts") or 0
+    if workers < 1:
+        return 0
+    try:
+        size = os.path.getsize(path)
+    except OSError:
+        return 0
+    if size < SPLIT_MIN:
+        return 0
+    return max(PART_MIN, min(PART_MAX, size // (workers * PARTS_PER_WORKER)))
+
+
+def _read(units: Iterator[Any], session: Session) -> Iterator[Any]:
+    """The units of a file read whole, or only its `Part`s when it is read in parts."""
+    if not session.part_size:
+        yield from units
+        yield from session.finish()
+        return
+    session.follow = True
+    for item in units:  # this read only follows the state; the parts make the units
+        if isinstance(item, (Part, ScanError)):
+            yield item
+
+
 def transcript_units(full: str, display: str, fmt: str) -> Iterator[Any]:
     cwd = _first_cwd(full) if fmt in ("claude", "codex") else None
     ctx = make_context(full, cwd)
     session = Session(display, ctx)
     if fmt == "claude":
-        yield from claude_units(session, full)
-        yield from session.finish()
+        if not _is_loglines(full):
+            session.part_size = _part_size(full)
+        yield from _read(claude_units(session, full), session)
         base_display = os.path.splitext(display)[0]
         for sub in _subagent_files(full):
             identity = _subagent_identity(session, sub)
@@ -1069,16 +1198,33 @@ def transcript_units(full: str, display: str, fmt: str) -> Iterator[Any]:
             sub_session.spawn_types = session.spawn_types
             sub_session.prompt_types = session.prompt_types
             sub_session.agent_types = session.agent_types
+            if not _is_loglines(sub):
+                sub_session.part_size = _part_size(sub)
             try:
-                yield from claude_units(sub_session, sub, identity)
+                yield from _read(claude_units(sub_session, sub, identity), sub_session)
             except OSError as err:
                 yield ScanError(sub_display, f"cannot read: {err.strerror or err}")
                 continue
-            yield from sub_session.finish()
         return
+    if fmt == "codex" or (fmt == "openai" and not _is_array(full)):
+        session.part_size = _part_size(full)
     reader = {"codex": codex_units, "openai": openai_units, "react": react_units}[fmt]
-    yield from reader(session, full)
-    yield from session.finish()
+    yield from _read(reader(session, full), session)
+
+
+def part_units(part: Part) -> Iterator[EventUnit]:
+    """The units of a `Part`, read from the state the session had at its start."""
+    session = Session(part.display, Context())
+    session.restore(part.state)
+    span = (part.start, part.end, part.first_line)
+    units: Iterator[Any]
+    if part.fmt == "claude":
+        units = claude_units(session, part.path, part.sub_agent, span)
+    else:
+        units = {"codex": codex_units, "openai": openai_units}[part.fmt](session, part.path, span)
+    yield from units
+    if part.last:
+        yield from session.finish()
 
 
 def example_units(text: str, rule: Any) -> list[EventUnit]:
