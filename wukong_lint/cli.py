@@ -107,7 +107,7 @@ def _add_check(sub: argparse._SubParsersAction) -> None:
         type=int,
         default=0,
         metavar="N",
-        help="processes for folder scans (default: the number of cores)",
+        help="processes for folder, history and long transcript scans (default: one per core)",
     )
     check.add_argument(
         "--profile",

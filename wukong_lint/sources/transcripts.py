@@ -1152,8 +1152,9 @@ def react_units(session: Session, path: str) -> Iterator[Any]:
 
 
 SPLIT_MIN = 4 << 20  # bytes: a smaller file is read and reported whole
-PART_MIN, PART_MAX = 1 << 20, 16 << 20  # bytes per part
-PARTS_PER_WORKER = 6  # enough parts that the workers finish at about the same time
+# bytes per part: small enough that no worker waits long for the last one to end
+PART_MIN, PART_MAX = 1 << 20, 4 << 20
+PARTS_PER_WORKER = 8  # enough parts that the workers finish at about the same time
 
 
 def _part_size(path: str) -> int:
