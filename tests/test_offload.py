@@ -110,7 +110,7 @@ def _both(path: Path, monkeypatch) -> tuple[object, object]:
     two = offload.tally_offloaded(RULES, units_for_file(str(path), path.name), 2)
     monkeypatch.setitem(transcripts.OPTIONS, "parts", 2)
     parts = [i for i in units_for_file(str(path), path.name) if isinstance(i, transcripts.Part)]
-    assert len(parts) > 10 and parts[-1].last and not parts[0].last
+    assert len(parts) > 5 and parts[-1].last and not parts[0].last
     return one, two
 
 
@@ -151,3 +151,36 @@ def test_a_killed_worker_leaves_its_batches_to_this_process(tmp_path, monkeypatc
     one, two = _both(path, monkeypatch)
     assert sorted(two.findings, key=repr) == sorted(one.findings, key=repr)
     assert two.errors == one.errors and two.units == one.units
+
+
+def test_a_waiting_call_too_deep_to_copy_makes_a_longer_part(tmp_path, monkeypatch):
+    """The state cannot be copied while a call nested 600 deep waits for its result: the part
+    goes on until it can."""
+    lines = (FIXTURES / "session-1.jsonl").read_text(encoding="utf-8").splitlines()
+    deep: dict = {"command": "ls"}
+    for _ in range(600):
+        deep = {"x": deep}
+    base = {"sessionId": "s", "cwd": "/nonexistent/proj", "isSidechain": False}
+    call = {"type": "tool_use", "id": "toolu_deep", "name": "Bash", "input": deep}
+    result = {"type": "tool_result", "tool_use_id": "toolu_deep", "content": TOKEN}
+    body = _copies(lines, 5)
+    body.append(json.dumps({"type": "assistant", "message": {"content": [call]}, **base}))
+    body += _copies(lines, 10)
+    body.append(json.dumps({"type": "user", "message": {"content": [result]}, **base}))
+    body += _copies(lines, 5)
+    path = tmp_path / "deep.jsonl"
+    path.write_text("\n".join(body) + "\n", "utf-8")
+    one, two = _both(path, monkeypatch)
+    assert sorted(two.findings, key=repr) == sorted(one.findings, key=repr)
+    assert any(f.line == len(lines) * 15 + 2 for f in two.findings)  # the token in the result
+
+
+def test_a_file_gone_before_its_parts_are_read_is_an_error_not_a_crash(tmp_path, monkeypatch):
+    path = _session(tmp_path, times=10)
+    monkeypatch.setattr(transcripts, "SPLIT_MIN", 0)
+    monkeypatch.setattr(transcripts, "PART_MIN", 1500)
+    monkeypatch.setitem(transcripts.OPTIONS, "parts", 2)
+    parts = [i for i in units_for_file(str(path), path.name) if isinstance(i, transcripts.Part)]
+    path.unlink()
+    result = offload._scan_part_with(RULES, parts[1])
+    assert result.findings == [] and "cannot read" in result.errors[0].message

@@ -43,7 +43,14 @@ def _init(rules: RuleSet) -> None:
 
 def _scan_part(part: transcripts.Part) -> Tally:
     assert _RULES is not None
-    return tally(_RULES, transcripts.part_units(part))
+    return _scan_part_with(_RULES, part)
+
+
+def _scan_part_with(ruleset: RuleSet, part: transcripts.Part) -> Tally:
+    try:
+        return tally(ruleset, transcripts.part_units(part))
+    except OSError as err:  # the file went away since this process read it
+        return Tally([], [ScanError(part.display, f"cannot read: {err.strerror or err}")], 0, 0, 0)
 
 
 class _Offloader:
@@ -89,7 +96,7 @@ class _Offloader:
             except BrokenProcessPool:
                 self.broken = True
         if result is None:
-            result = _scan_part_here(self.ruleset, part)
+            result = _scan_part_with(self.ruleset, part)
         self.counter.add_part(result, part.display)
 
     def finish(self) -> Tally:
@@ -101,10 +108,6 @@ class _Offloader:
         if self.pool is not None:
             self.pool.shutdown(wait=True, cancel_futures=True)
             self.pool = None
-
-
-def _scan_part_here(ruleset: RuleSet, part: transcripts.Part) -> Tally:
-    return tally(ruleset, transcripts.part_units(part))
 
 
 def tally_offloaded(ruleset: RuleSet, items: Iterable[Any], workers: int) -> Tally:

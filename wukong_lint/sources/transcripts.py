@@ -381,9 +381,13 @@ class Session:
     _STATE = ("ctx", "pending", "done", "spawn_types", "prompt_types", "agent_types",
               "turn_reads", "carry", "roots")  # fmt: skip
 
-    def snapshot(self) -> bytes:
-        """Everything reading the rest of the file depends on, for a worker to go on from."""
-        return pickle.dumps(tuple(getattr(self, name) for name in self._STATE), protocol=5)
+    def snapshot(self) -> bytes | None:
+        """Everything reading the rest of the file depends on, for a worker to go on from
+        (None: it cannot be copied now, e.g. a waiting call's input nested hundreds deep)."""
+        try:
+            return pickle.dumps(tuple(getattr(self, name) for name in self._STATE), protocol=5)
+        except (RecursionError, pickle.PicklingError, TypeError, ValueError):
+            return None
 
     def restore(self, state: bytes) -> None:
         for name, value in zip(self._STATE, pickle.loads(state), strict=True):
@@ -555,23 +559,27 @@ def _records(
     session: Session, path: str, span: Span | None = None, fmt: str = "", sub: Any = None
 ) -> Iterator[tuple[int, Any]]:
     """The records of a JSONL file (or of its lines `span`) with their line numbers. When the
-    session reads in parts, a `Part` is yielded as each part ends, instead of the records."""
+    session reads in parts, a `Part` is also yielded as each part ends."""
     start, end, first = span if span is not None else (0, -1, 1)
     part_size = session.part_size
     with open(path, "rb") as handle:
         if start:
             handle.seek(start)
         position = start
-        if part_size:
-            session.part = (position, first, session.snapshot())
         for number, raw in enumerate(handle, first):
             if position == end:
                 return
             if part_size and position - session.part[0] >= part_size:
-                began, line, state = session.part
-                part = Part(fmt, path, session.path, began, position, line, state, False, sub)
-                yield number, part
-                session.part = (position, number, session.snapshot())
+                state = session.snapshot()
+                if state is not None:  # (else the part goes on until the state can be copied)
+                    began, line, start_state = session.part
+                    yield (
+                        number,
+                        Part(
+                            fmt, path, session.path, began, position, line, start_state, False, sub
+                        ),
+                    )
+                    session.part = (position, number, state)
             position += len(raw)
             session.carry += len(raw)
             if raw.isspace():  # (a line is never empty: it holds at least its newline)
@@ -1173,10 +1181,13 @@ def _part_size(path: str) -> int:
 
 def _read(units: Iterator[Any], session: Session) -> Iterator[Any]:
     """The units of a file read whole, or only its `Part`s when it is read in parts."""
-    if not session.part_size:
+    state = session.snapshot() if session.part_size else None
+    if state is None:
+        session.part_size = 0
         yield from units
         yield from session.finish()
         return
+    session.part = (0, 1, state)
     session.follow = True
     for item in units:  # this read only follows the state; the parts make the units
         if isinstance(item, (Part, ScanError)):
