@@ -10,6 +10,7 @@ import sys
 import pytest
 
 from wukong_lint.cli import main
+from wukong_lint.sources import transcripts
 
 # a realistic random token: it must be found after the hostile record, and never printed
 TOKEN = "ghp_" + "Vb3Kx8Qm1Tz6Rw9Pn4Lc7Hd2Jf5Gs0Ya8Ue3"
@@ -89,15 +90,25 @@ def found(report: dict) -> set[tuple[int, str]]:
     return {(f["line"], f["rule_id"]) for f in report["findings"]}
 
 
+@pytest.fixture(params=["1", "2"])
+def jobs(request, monkeypatch) -> str:
+    """One process, or two with every line its own part (engine/offload.py)."""
+    if request.param != "1":
+        monkeypatch.setattr(transcripts, "SPLIT_MIN", 0)
+        monkeypatch.setattr(transcripts, "PART_MIN", 1)
+        monkeypatch.setattr(transcripts, "PART_MAX", 1)
+    return request.param
+
+
 @pytest.mark.parametrize("name", sorted(CASES))
-def test_hostile_record(name, tmp_path, capsys):
+def test_hostile_record(name, jobs, tmp_path, capsys):
     lines, expected = CASES[name]
     path = tmp_path / f"{name}.jsonl"
     path.write_text("\n".join(lines) + ("" if name == "truncated-last-line" else "\n"))
     out_dir = tmp_path / "out"
     out_dir.mkdir()
     out = out_dir / "report.json"
-    code = main(["check", "--format", "json", "--jobs", "1", "-o", str(out), str(path)])
+    code = main(["check", "--format", "json", "--jobs", jobs, "-o", str(out), str(path)])
     captured = capsys.readouterr()
     assert "Traceback" not in captured.err and "internal error" not in captured.err
     report = json.loads(out.read_text())  # complete, valid JSON
@@ -108,12 +119,12 @@ def test_hostile_record(name, tmp_path, capsys):
     assert report["stats"]["bytes"] == path.stat().st_size
 
 
-def test_twenty_megabyte_tool_result(tmp_path, capsys):
+def test_twenty_megabyte_tool_result(jobs, tmp_path, capsys):
     big = "x" * (20 * 1024 * 1024)
     path = tmp_path / "big.jsonl"
     lines = [HELLO, call("cat dump"), result(f"{big} {TOKEN} {big[:1000]}"), call("ls", "t2")]
     path.write_text("\n".join(lines) + "\n")
-    code = main(["check", "--format", "json", "--jobs", "1", str(path)])
+    code = main(["check", "--format", "json", "--jobs", jobs, str(path)])
     captured = capsys.readouterr()
     report = json.loads(captured.out)
     assert code == 1
