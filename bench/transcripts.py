@@ -1,6 +1,8 @@
 # ruff: noqa: E501  (the generator keeps long literal records on one line)
-"""Transcript benchmark: throughput (MB/s) on a large generated Claude Code session, peak RSS
-(`/usr/bin/time -v`) on a bigger one, and the labelled dangerous-command corpus.
+"""Transcript benchmark: throughput (MB/s) on a large generated Claude Code session and on a
+Read-heavy one made of real code (when bench/run.py has made its tree), peak RSS
+(`/usr/bin/time -v`, and summed over the processes from /proc) on a bigger one, and the
+labelled dangerous-command corpus. Each at the default `--jobs` and at `--jobs 1`.
 
     python bench/transcripts.py [--mb 100] [--rss-mb 500] [--out bench/out]
 
@@ -153,6 +155,55 @@ def generate(path: str, megabytes: int, seed: int = 7) -> None:
             written += len(chunk.encode("utf-8"))
 
 
+def generate_reads(path: str, megabytes: int, tree: str, seed: int = 3) -> None:
+    """A Read-heavy session: the agent reads the text files of `tree` (the real-code tree of
+    bench/run.py) one by one, the way Claude Code records it: the numbered file in the tool
+    result, the raw file in `toolUseResult.file.content`, then a short answer. Large records of
+    real code, unlike `generate`'s small synthetic ones."""
+    rng = random.Random(seed)
+    files = sorted(
+        os.path.join(folder, name)
+        for folder, _, names in os.walk(tree)
+        for name in names
+        if name.endswith((".py", ".txt", ".rst", ".json", ".cfg", ".toml", ".yaml"))
+    )
+    rng.shuffle(files)
+    base = {
+        "sessionId": "reads",
+        "cwd": "/nonexistent/proj",
+        "version": "2.0.30",
+        "isSidechain": False,
+    }
+    target, written = megabytes * 1024 * 1024, 0
+    with open(path, "w", encoding="utf-8") as out:
+        for n, name in enumerate(files, 1):
+            try:
+                with open(name, encoding="utf-8") as handle:
+                    text = handle.read(200_000)
+            except (OSError, UnicodeDecodeError):
+                continue
+            rel, tid = os.path.relpath(name, tree), f"toolu_{n:06d}"
+            numbered = "\n".join(
+                f"{i:6d}\u2192{line}" for i, line in enumerate(text.splitlines(), 1)
+            )
+            records = [
+                {"type": "user", "uuid": f"u{n}", "parentUuid": None, "message": {"role": "user", "content": f"Explain {rel}"}, **base},
+                {"type": "assistant", "uuid": f"a{n}", "parentUuid": f"u{n}", "message": {"role": "assistant", "content": [
+                    {"type": "thinking", "thinking": f"I will read {rel}.", "signature": "s"},
+                    {"type": "tool_use", "id": tid, "name": "Read", "input": {"file_path": f"/nonexistent/proj/{rel}"}}]}, **base},
+                {"type": "user", "uuid": f"r{n}", "parentUuid": f"a{n}", "message": {"role": "user", "content": [
+                    {"type": "tool_result", "tool_use_id": tid, "content": numbered}]},
+                 "toolUseResult": {"type": "text", "file": {"filePath": f"/nonexistent/proj/{rel}", "content": text}}, **base},
+                {"type": "assistant", "uuid": f"b{n}", "parentUuid": f"r{n}", "message": {"role": "assistant", "content": [
+                    {"type": "text", "text": "It defines " + " ".join(text.split()[:60])}]}, **base},
+            ]  # fmt: skip
+            chunk = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
+            out.write(chunk)
+            written += len(chunk.encode("utf-8"))
+            if written >= target:
+                return
+
+
 def timed_check(path: str, jobs: int | None = None) -> tuple[float, int]:
     seconds, rss, _, _ = timed_check_cpu(path, jobs)
     return seconds, rss
@@ -222,13 +273,14 @@ def main() -> None:
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     print("corpus:", json.dumps(corpus()))
-    for size in (args.mb, args.rss_mb):
-        if not size:
-            continue
-        path = os.path.join(args.out, f"transcript-{size}mb.jsonl")
+    tree = os.path.join(args.out, "realcode-tree")
+    for size, kind in ((args.mb, ""), (args.mb, "reads-"), (args.rss_mb, "")):
+        if not size or (kind and not os.path.isdir(tree)):
+            continue  # (the Read-heavy session needs bench/run.py's real-code tree)
+        path = os.path.join(args.out, f"transcript-{kind}{size}mb.jsonl")
         if not os.path.exists(path):
             t = time.perf_counter()
-            generate(path, size)
+            generate_reads(path, size, tree) if kind else generate(path, size)
             print(f"generated {path} in {time.perf_counter() - t:.1f}s")
         mb = os.path.getsize(path) / 1e6
         for jobs in (None, 1):
