@@ -60,7 +60,12 @@ AVATAR_NAMES = frozenset(
 )  # fmt: skip
 _SPAWN_TYPE = re.compile(rb'"subagent_type"\s*:\s*"([^"\\]{1,80})"')
 _AGENT_ID = re.compile(r"\bagent_?[Ii]d:\s*([\w.@-]{1,80})")
-_KEEP_IDS = 20000  # completed call ids remembered for de-duplication
+# Completed call ids remembered to skip a repeated record (Codex writes some results twice,
+# next to each other), and sidechain records remembered to name the sub-agent of a record
+# that only gives its parent: the most recent ones. Kept small, because a worker reading a
+# part of the file (engine/offload.py) is handed them with the rest of the state.
+_KEEP_IDS = 4096
+_KEEP_ROOTS = 4096
 
 
 def configure(
@@ -369,7 +374,8 @@ class Session:
         self.agent_types: dict[str, str] = {}  # agent id -> subagent type
         self.turn_reads: dict[str, set[str]] = {}  # agent -> files read this turn
         self.carry = 0  # bytes of records that produced no unit yet
-        self.roots: dict[str, str] = {}  # sidechain record uuid -> agent id (inline sub-agents)
+        # sidechain record uuid -> agent id (inline sub-agents), the most recent ones
+        self.roots: OrderedDict[str, str] = OrderedDict()
         # Reading in parts (engine/offload.py): bytes per part (0: read and report it all
         # here) and the part being read: where it starts and the state it starts from.
         self.part_size = 0
@@ -653,8 +659,10 @@ def claude_units(
                 if agent_id is None:
                     agent_id = str(record.get("uuid") or number)[:8]
             uuid = record.get("uuid")
-            if isinstance(uuid, str) and len(roots) < 50000:
+            if isinstance(uuid, str):
                 roots[uuid] = agent_id
+                if len(roots) > _KEEP_ROOTS:
+                    roots.popitem(last=False)
             agent_type = session.agent_types.get(agent_id)
             if agent_type is None and parent is None and kind == "user":
                 prompt = _text_of(message.get("content")).strip()
