@@ -185,3 +185,64 @@ def test_staged_outside_git_is_a_clear_error(tmp_path: Path, monkeypatch, capsys
     assert main(["check", "--staged"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("wukong-lint: error:") and "Traceback" not in err
+
+
+# -- git processes (sources/gitproc.py): posix_spawn and poll, subprocess as the fallback --
+
+
+def test_cat_file_batch_with_more_input_and_output_than_a_pipe_holds(in_repo: Path):
+    from wukong_lint.sources.git import read_blobs
+    from wukong_lint.sources.gitproc import GitProcess
+
+    # 3,000 blob names (~120 KB of stdin) and ~3.6 MB of output: neither side may block
+    bodies = [f"{i:06d}\n".encode() * 170 for i in range(3000)]
+    stream = b"".join(
+        b"blob\nmark :%d\ndata %d\n%s\n" % (i + 1, len(b), b) for i, b in enumerate(bodies)
+    )
+    subprocess.run(["git", "fast-import", "--quiet", "--export-marks=marks"], input=stream,
+                   cwd=in_repo, check=True)  # fmt: skip
+    marks = dict(line.split() for line in (in_repo / "marks").read_text().splitlines())
+    shas = [marks[f":{i + 1}"] for i in range(3000)]
+    want = dict(zip(shas, bodies, strict=True))
+    assert read_blobs(shas) == want
+    # the same through a process started beforehand, and with subprocess (a cwd)
+    started = GitProcess(["cat-file", "--batch"], stdin=True)
+    assert read_blobs(shas, started=started) == want
+    assert read_blobs(shas, cwd=str(in_repo)) == want
+
+
+def test_started_git_processes_end_when_their_output_is_not_read(in_repo: Path):
+    from wukong_lint.sources.gitproc import GitProcess, start_staged
+
+    for stdin in (False, True):
+        proc = GitProcess(["cat-file", "--batch"] if stdin else ["log", "--all"], stdin=stdin)
+        proc.close()  # returns: git saw the end of its stdin, or was not read
+        assert proc.communicate() == (-1, b"", b"")
+    started = start_staged()
+    assert started is not None
+    started.close()
+    code, out, err = GitProcess(["rev-parse", "--is-inside-work-tree"]).communicate()
+    assert (code, out) == (0, b"true\n")
+    code, out, err = GitProcess(["no-such-command"]).communicate()
+    assert code != 0 and b"no-such-command" in err
+
+
+def test_staged_without_git_installed_is_a_one_line_error(in_repo: Path, monkeypatch, capsys):
+    monkeypatch.setenv("PATH", str(in_repo / "no-bin"))
+    assert main(["check", "--staged"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("wukong-lint: error: not a git repository")
+
+
+def test_staged_check_does_not_import_subprocess(in_repo: Path):
+    (in_repo / "a.py").write_text(f"t = '{TOKEN}'\n")
+    git(in_repo, "add", "a.py")
+    probe = (
+        "import sys; from wukong_lint.cli import main; code = main(['check', '--staged']); "
+        "print('subprocess' in sys.modules, file=sys.stderr); sys.exit(code)"
+    )
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parent.parent)}
+    proc = subprocess.run([sys.executable, "-c", probe], cwd=in_repo, capture_output=True,
+                          text=True, env=env)  # fmt: skip
+    assert proc.returncode == 1 and "a.py" in proc.stdout
+    assert proc.stderr.splitlines()[-1] == "False"

@@ -15,6 +15,9 @@ from collections.abc import Sequence
 from wukong_lint import __version__
 from wukong_lint.errors import UsageError, WukongError
 
+if False:  # for type checkers only (typing costs milliseconds to import on the hot path)
+    from wukong_lint.sources.gitproc import StagedGit
+
 SEVERITY_NAMES = ("low", "medium", "high", "critical")
 _TRANSCRIPTS = "wukong_lint.sources.transcripts"
 
@@ -151,16 +154,30 @@ def _load(args: argparse.Namespace, *, builtin: bool = True):
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
-    from wukong_lint.commands import common
-    from wukong_lint.engine.scan import Scanner
-    from wukong_lint.model import Severity
-
     if args.since and not args.history:
         raise UsageError("check: --since needs --history")
     if (args.staged or args.diff or args.history) and args.paths:
         raise UsageError("check: give PATHs or --staged/--diff/--history, not both")
     if args.jobs < 0:
         raise UsageError("check: --jobs must be 1 or more")
+    started = None
+    if args.staged:
+        # git reads the index while the scanner is imported and the rules load
+        from wukong_lint.sources.gitproc import start_staged
+
+        started = start_staged()
+    try:
+        return _check(args, started)
+    finally:
+        if started is not None:
+            started.close()
+
+
+def _check(args: argparse.Namespace, started: StagedGit | None) -> int:
+    from wukong_lint.commands import common
+    from wukong_lint.engine.scan import Scanner
+    from wukong_lint.model import Severity
+
     config = common.load_config(args)
     args.profile = args.profile or config.profile  # the command line wins over the config
     if args.profile or args.agents or args.transcript_format or _TRANSCRIPTS in sys.modules:
@@ -174,7 +191,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
     if args.staged:
         from wukong_lint.sources.git import staged_units
 
-        scanner.scan(staged_units())
+        scanner.scan(staged_units(started=started))
     elif args.diff:
         from wukong_lint.sources.git import range_units
 

@@ -2,38 +2,25 @@
 
 Plain `git` is used rather than a library: one `git diff` process gives the changed files and
 their hunks, one `git cat-file --batch` gives the new contents, and the git CLI honours
-`GIT_INDEX_FILE` (set when `git commit -a` runs hooks with a temporary index).
+`GIT_INDEX_FILE` (set when `git commit -a` runs hooks with a temporary index). The processes
+are started by `sources/gitproc.py` (no `subprocess` import on the pre-commit path); `check
+--staged` starts both before loading its rules and hands them to `staged_units`.
 """
 
 from __future__ import annotations
 
 import os
 import re
-import subprocess
 from collections.abc import Callable, Iterator
 from itertools import chain
 from typing import NamedTuple, TypeVar
 
 from wukong_lint.errors import InputError
 from wukong_lint.model import ScanError, Source, Unit
+from wukong_lint.sources import gitproc
+from wukong_lint.sources.gitproc import DIFF_OPTIONS, StagedGit
 from wukong_lint.sources.text import Skipped, decode
 
-# Options that make `git diff` output independent of the user's configuration.
-DIFF_OPTIONS = (
-    "--raw",
-    "-z",
-    "-p",
-    "-U0",
-    "-M",
-    "--no-abbrev",
-    "--no-ext-diff",
-    "--no-textconv",
-    "--no-color",
-    "--no-relative",
-    "--ignore-submodules=none",
-    "--src-prefix=a/",
-    "--dst-prefix=b/",
-)
 NULL_SHA = "0" * 40
 _HUNK = re.compile(rb"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@", re.MULTILINE)
 REGULAR_MODES = {"100644", "100755"}
@@ -42,19 +29,18 @@ T = TypeVar("T")
 
 def run_git(args: list[str], cwd: str | None = None, stdin: bytes | None = None) -> bytes:
     try:
-        proc = subprocess.run(
-            ["git", *args],
-            cwd=cwd,
-            input=stdin,
-            capture_output=True,
-            check=False,
-        )
+        result = gitproc.run(args, cwd, stdin)
     except FileNotFoundError:
         raise InputError("git is not installed (needed for --staged and --diff)") from None
-    if proc.returncode != 0:
-        message = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+    return _output(args, result)
+
+
+def _output(args: list[str] | tuple[str, ...], result: tuple[int, bytes, bytes]) -> bytes:
+    code, out, err = result
+    if code != 0:
+        message = err.decode("utf-8", "replace").strip().splitlines()
         raise InputError(f"git {args[0]}: {message[0] if message else 'failed'}")
-    return proc.stdout
+    return out
 
 
 def repo_root(cwd: str | None = None) -> str:
@@ -133,12 +119,21 @@ def parse_diff(data: bytes) -> list[Change]:
     return changes
 
 
-def read_blobs(shas: list[str], cwd: str | None = None) -> dict[str, bytes]:
-    """Contents of many blobs with a single `git cat-file --batch`."""
+def read_blobs(
+    shas: list[str], cwd: str | None = None, started: gitproc.GitProcess | None = None
+) -> dict[str, bytes]:
+    """Contents of many blobs with a single `git cat-file --batch` (`started`: one already
+    running, waiting for the names)."""
     if not shas:
+        if started is not None:
+            started.close()
         return {}
     unique = list(dict.fromkeys(shas))
-    out = run_git(["cat-file", "--batch"], cwd, stdin="\n".join(unique).encode() + b"\n")
+    request = "\n".join(unique).encode() + b"\n"
+    if started is not None:
+        out = _output(["cat-file"], started.communicate(request))
+    else:
+        out = run_git(["cat-file", "--batch"], cwd, stdin=request)
     blobs: dict[str, bytes] = {}
     pos = 0
     for sha in unique:
@@ -188,14 +183,18 @@ def _full_diff_lines(change: Change, base_args: list[str], cwd: str | None) -> f
 
 
 def change_units(
-    changes: list[Change], base_args: list[str], cwd: str | None = None, commit: str | None = None
+    changes: list[Change],
+    base_args: list[str],
+    cwd: str | None = None,
+    commit: str | None = None,
+    cat_file: gitproc.GitProcess | None = None,
 ) -> Iterator[Unit | ScanError | Skipped]:
     wanted = [
         c
         for c in changes
         if c.status != "D" and c.new_mode in REGULAR_MODES and c.new_sha != NULL_SHA
     ]
-    blobs = read_blobs([c.new_sha for c in wanted], cwd)
+    blobs = read_blobs([c.new_sha for c in wanted], cwd, cat_file)
     for change in wanted:
         data = blobs.get(change.new_sha)
         if data is None:
@@ -237,10 +236,26 @@ def _in_repository(cwd: str | None, action: Callable[[], T]) -> T:
         raise
 
 
-def staged_units(cwd: str | None = None) -> Iterator[Unit | ScanError | Skipped]:
+def staged_units(
+    cwd: str | None = None, started: StagedGit | None = None
+) -> Iterator[Unit | ScanError | Skipped]:
+    """Units of the lines the index adds; `started`: the git processes `gitproc.start_staged`
+    started for this (in the current folder), whose output is read instead of running git."""
     args = staged_args(cwd)
-    changes = _in_repository(cwd, lambda: diff_changes(args, cwd))
-    return chain(change_units(changes, args, cwd), change_summary(changes))
+    if started is None:
+        changes = _in_repository(cwd, lambda: diff_changes(args, cwd))
+        return chain(change_units(changes, args, cwd), change_summary(changes))
+    diff = started.diff
+    try:
+        changes = _in_repository(
+            cwd, lambda: parse_diff(_output(diff.args[1:], diff.communicate()))
+        )
+    except BaseException:
+        started.close()
+        raise
+    return chain(
+        change_units(changes, args, cwd, cat_file=started.cat_file), change_summary(changes)
+    )
 
 
 def range_units(spec: str, cwd: str | None = None) -> Iterator[Unit | ScanError | Skipped]:
