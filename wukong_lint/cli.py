@@ -6,16 +6,18 @@ input error (one line on stderr, never a traceback).
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import os
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from wukong_lint import __version__
 from wukong_lint.errors import UsageError, WukongError
 
-if False:  # for type checkers only (typing costs milliseconds to import on the hot path)
+if TYPE_CHECKING:
+    import argparse
+
     from wukong_lint.sources.gitproc import StagedGit
 
 SEVERITY_NAMES = ("low", "medium", "high", "critical")
@@ -32,35 +34,73 @@ COMMAND_MODULES: dict[str, str] = {
 }
 BUILTIN_COMMANDS = ("check", "rules")
 
+# What the pre-commit hook runs (.pre-commit-hooks.yaml), parsed without argparse: importing
+# it (with gettext and locale) and defining the parser cost ~4 ms on every commit. The
+# namespace is the one argparse makes (a test compares them).
+PRE_COMMIT_WORDS = ["check", "--staged"]
+_CHECK_DEFAULTS: dict[str, Any] = {
+    "command": "check",
+    "paths": [],
+    "staged": False,
+    "diff": None,
+    "history": False,
+    "since": None,
+    "format": "text",
+    "output": None,
+    "fail_on": None,
+    "config": None,
+    "baseline": None,
+    "rules": [],
+    "select": [],
+    "ignore": [],
+    "no_builtin_rules": False,
+    "jobs": 0,
+    "profile": None,
+    "agents": None,
+    "transcript_format": None,
+}
 
-class _Formatter(argparse.HelpFormatter):
-    # argparse measures the terminal (importing shutil) whenever it builds a formatter, which
-    # it does while the parser is being defined; help text only needs a width when printed.
-    def __init__(self, prog: str) -> None:
-        try:
-            width = int(os.environ.get("COLUMNS", "100"))
-        except ValueError:
-            width = 100
-        super().__init__(prog, width=max(40, width) - 2)
+_parser_class: Any = None
 
 
-class _Parser(argparse.ArgumentParser):
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        kwargs.setdefault("formatter_class", _Formatter)
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+def _parser_type() -> Any:
+    """The argparse parser class: errors are UsageErrors, and its formatter does not measure
+    the terminal. Defined on first use: the pre-commit path never imports argparse."""
+    global _parser_class
+    if _parser_class is None:
+        import argparse
 
-    def error(self, message: str) -> None:  # type: ignore[override]
-        raise UsageError(f"{self.prog}: {message}")
+        class Formatter(argparse.HelpFormatter):
+            # argparse measures the terminal (importing shutil) whenever it builds a
+            # formatter, which it does while the parser is being defined; help text only
+            # needs a width when printed.
+            def __init__(self, prog: str) -> None:
+                try:
+                    width = int(os.environ.get("COLUMNS", "100"))
+                except ValueError:
+                    width = 100
+                super().__init__(prog, width=max(40, width) - 2)
+
+        class Parser(argparse.ArgumentParser):
+            def __init__(self, *args: object, **kwargs: object) -> None:
+                kwargs.setdefault("formatter_class", Formatter)
+                super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+
+            def error(self, message: str) -> None:  # type: ignore[override]
+                raise UsageError(f"{self.prog}: {message}")
+
+        _parser_class = Parser
+    return _parser_class
 
 
 def _build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The parser; with `only`, just that sub-command's (argparse spends ~1 ms per parser it
     defines, and `check --staged` runs on every commit)."""
-    parser = _Parser(prog="wukong-lint", description="Policy linter for AI-agent work.")
+    parser = _parser_type()(prog="wukong-lint", description="Policy linter for AI-agent work.")
     parser.add_argument("--version", action="version", version=f"wukong-lint {__version__}")
     # An explicit prog keeps argparse from measuring the terminal (importing shutil) at start-up.
     sub = parser.add_subparsers(
-        dest="command", metavar="COMMAND", parser_class=_Parser, prog="wukong-lint"
+        dest="command", metavar="COMMAND", parser_class=_parser_type(), prog="wukong-lint"
     )
 
     if only in (None, "check"):
@@ -128,7 +168,10 @@ def _add_check(sub: argparse._SubParsersAction) -> None:
 def _add_rules(sub: argparse._SubParsersAction) -> None:
     rules = sub.add_parser("rules", help="list, show or test rules")
     rules_sub = rules.add_subparsers(
-        dest="rules_command", metavar="ACTION", parser_class=_Parser, prog="wukong-lint rules"
+        dest="rules_command",
+        metavar="ACTION",
+        parser_class=_parser_type(),
+        prog="wukong-lint rules",
     )
     r_list = rules_sub.add_parser("list", help="table of rules")
     r_show = rules_sub.add_parser("show", help="docs and examples of one rule")
@@ -147,7 +190,7 @@ def _split(values: list[str]) -> list[str]:
     return [v.strip() for value in values for v in value.split(",") if v.strip()]
 
 
-def _load(args: argparse.Namespace, *, builtin: bool = True):
+def _load(args: Any, *, builtin: bool = True):
     from wukong_lint.engine.loader import load_rules
 
     return load_rules(tuple(args.rules), builtin=builtin)
@@ -269,7 +312,9 @@ def _cmd_rules(args: argparse.Namespace) -> int:
         from wukong_lint.engine.examples import example_problems
 
         dirs = args.dirs + args.rules
-        ruleset = _load(argparse.Namespace(rules=dirs), builtin=not dirs)
+        from types import SimpleNamespace
+
+        ruleset = _load(SimpleNamespace(rules=dirs), builtin=not dirs)
         problems = [p for rule in ruleset.rules for p in example_problems(rule)]
         for problem in problems:
             print(problem)
@@ -281,13 +326,22 @@ def _cmd_rules(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
-    command = next((w for w in words if not w.startswith("-")), None)
-    known = command in BUILTIN_COMMANDS or command in COMMAND_MODULES
-    parser = _build_parser(command if known else None)
+    parser = None
+    if words != PRE_COMMIT_WORDS:
+        command = next((w for w in words if not w.startswith("-")), None)
+        known = command in BUILTIN_COMMANDS or command in COMMAND_MODULES
+        parser = _build_parser(command if known else None)
     try:
-        args = parser.parse_args(words)
+        if parser is None:
+            from types import SimpleNamespace
+
+            args: Any = SimpleNamespace(**{**_CHECK_DEFAULTS, "staged": True})
+            args.handler = _cmd_check
+        else:
+            args = parser.parse_args(words)
         handler = getattr(args, "handler", None)
         if handler is None:
+            assert parser is not None
             parser.print_help(sys.stderr)
             return 2
         return int(handler(args))

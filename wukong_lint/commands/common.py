@@ -5,11 +5,13 @@ On the pre-commit path: every import that costs more than a few stat calls is do
 
 from __future__ import annotations
 
-import argparse
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wukong_lint.config import Config
+
+if TYPE_CHECKING:
+    import argparse
 
 
 def split(values: list[str] | None) -> list[str]:
