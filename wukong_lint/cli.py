@@ -229,7 +229,10 @@ def _check(args: argparse.Namespace, started: StagedGit | None) -> int:
         if args.agents and not os.path.isdir(args.agents):
             raise UsageError(f"check: --agents: no such folder: {args.agents}")
         transcripts.configure(args.profile, args.agents, args.transcript_format)
-    ruleset = common.build_ruleset(args, config)
+    from wukong_lint.report import CONTEXT_FORMATS
+
+    # docs and examples of the rules: only the SARIF, GitHub and JUnit renderers get rules
+    ruleset = common.build_ruleset(args, config, details=args.format in CONTEXT_FORMATS)
     scanner = Scanner(ruleset)
     if args.staged:
         from wukong_lint.sources.git import staged_units
