@@ -7,8 +7,6 @@ are started by `sources/gitproc.py` (no `subprocess` import on the pre-commit pa
 --staged` starts both before loading its rules and hands them to `staged_units`.
 """
 
-from __future__ import annotations
-
 import os
 import re
 from collections.abc import Callable, Iterator
