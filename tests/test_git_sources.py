@@ -246,3 +246,27 @@ def test_staged_check_does_not_import_subprocess(in_repo: Path):
                           text=True, env=env)  # fmt: skip
     assert proc.returncode == 1 and "a.py" in proc.stdout
     assert proc.stderr.splitlines()[-1] == "False"
+
+
+def test_staged_check_as_a_program_exits_at_once_with_its_output_flushed(in_repo: Path):
+    """Run as a program, `check --staged` ends with os._exit (no interpreter teardown): its
+    report must be complete and its exit code kept; a function registered with atexit (by a
+    plugin, say) means a normal exit, which runs it."""
+    for i in range(300):  # a report larger than a pipe's buffer
+        (in_repo / f"f{i}.py").write_text(f"t = '{TOKEN}'\n")
+    git(in_repo, "add", ".")
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parent.parent)}
+    proc = subprocess.run([sys.executable, "-m", "wukong_lint", "check", "--staged"],
+                          cwd=in_repo, capture_output=True, text=True, env=env)  # fmt: skip
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stdout.count("secret.github-pat") >= 300
+    assert "300 files scanned in" in proc.stdout.splitlines()[-1]  # the last line
+    probe = (
+        "import atexit, sys; atexit.register(print, 'atexit ran', file=sys.stderr); "
+        "sys.argv = ['wukong-lint', 'check', '--staged']; "
+        "from wukong_lint.cli import main; sys.exit(main())"
+    )
+    proc = subprocess.run([sys.executable, "-c", probe], cwd=in_repo, capture_output=True,
+                          text=True, env=env)  # fmt: skip
+    assert proc.returncode == 1 and "atexit ran" in proc.stderr
+    assert proc.stdout.count("secret.github-pat") >= 300

@@ -359,7 +359,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             assert parser is not None
             parser.print_help(sys.stderr)
             return 2
-        return int(handler(args))
+        code = int(handler(args))
+        if argv is None and args.command == "check" and args.staged:
+            _exit_now(code)
+        return code
     except WukongError as err:
         print(f"wukong-lint: error: {err}", file=sys.stderr)
         return err.exit_code
@@ -379,3 +382,21 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
+
+
+def _exit_now(code: int) -> None:
+    """End the process at once, skipping the interpreter's teardown (some 7 ms after a staged
+    scan: every module, tree-sitter's parsers, the rules): once stdout and stderr are flushed,
+    and only if nothing is registered to run at exit. Otherwise return, to exit normally
+    (a flush that fails, such as a closed pipe, is then reported as it always was)."""
+    import atexit
+
+    pending = getattr(atexit, "_ncallbacks", None)
+    if pending is None or pending():
+        return
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except Exception:
+        return
+    os._exit(code)
