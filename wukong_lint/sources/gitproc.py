@@ -32,6 +32,7 @@ DIFF_OPTIONS = (
 )
 STAGED_DIFF = ("diff", *DIFF_OPTIONS, "--cached", "--")
 _CHUNK = 1 << 16
+DIFF_PIPE_SIZE = 1 << 20  # the default limit for unprivileged users (/proc/sys/fs/pipe-max-size)
 
 
 def _default_signals() -> tuple[int, ...]:
@@ -49,8 +50,11 @@ class GitProcess:
     """A running `git ARGS` with its stdout and stderr (and, if asked, stdin) on pipes."""
 
     def __init__(self, args: list[str] | tuple[str, ...], cwd: str | None = None, *,
-                 stdin: bool = False) -> None:  # fmt: skip
+                 stdin: bool = False, buffer: int = 0) -> None:  # fmt: skip
+        """`buffer`: the size to ask for the stdout pipe (Linux), for a process whose output
+        is read late: git writes that much before it waits for a reader."""
         self.args = ["git", *args]
+        self.buffer = buffer
         self.proc = None  # a subprocess.Popen when posix_spawn could not be used
         self.pid = 0
         self.fds: dict[str, int] = {}
@@ -72,6 +76,8 @@ class GitProcess:
         pipes = {"stdout": os.pipe(), "stderr": os.pipe()}
         if stdin:
             pipes["stdin"] = os.pipe()
+        if self.buffer:
+            _grow_pipe(pipes["stdout"][0], self.buffer)
         if any(fd < 3 for pair in pipes.values() for fd in pair):
             # a standard stream of ours is closed: dup2 onto it would be lost; subprocess
             # knows how to handle that
@@ -178,11 +184,22 @@ class GitProcess:
         self.result = (-1, b"", b"")
 
 
+def _grow_pipe(fd: int, size: int) -> None:
+    try:
+        import fcntl
+
+        fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, size)
+    except (ImportError, AttributeError, OSError):
+        pass  # not Linux, or over the user's limit: git waits for the reader sooner
+
+
 class StagedGit:
     """`git diff --cached` and a `git cat-file --batch` waiting for blob names, started early."""
 
     def __init__(self) -> None:
-        self.diff = GitProcess(STAGED_DIFF)
+        # read only once the rules are loaded: room for a large diff meanwhile (a pipe holds
+        # 64 KB by default, ~30 small files' worth of -U0 patches)
+        self.diff = GitProcess(STAGED_DIFF, buffer=DIFF_PIPE_SIZE)
         try:
             self.cat_file = GitProcess(["cat-file", "--batch"], stdin=True)
         except BaseException:
