@@ -270,3 +270,33 @@ def test_staged_check_as_a_program_exits_at_once_with_its_output_flushed(in_repo
                           text=True, env=env)  # fmt: skip
     assert proc.returncode == 1 and "atexit ran" in proc.stderr
     assert proc.stdout.count("secret.github-pat") >= 300
+
+
+def test_added_files_are_read_from_their_patch_exactly_as_git_stores_them(in_repo: Path):
+    from wukong_lint.sources.git import diff_changes, read_blobs
+
+    files = {
+        "plain.txt": b"one\ntwo\n",
+        "no-newline.txt": b"a\nb",
+        "crlf.txt": b"x\r\ny\r\n",
+        "newline-only.txt": b"\n",
+        "blank-lines.txt": b"\n\n\nz\n\n",
+        "tricky.txt": b"+plus\n-minus\n\\back\ndiff --git a b\n@@ -0,0 +1 @@\n \n",
+        "backslash-last.txt": b"x\n\\",
+        "latin1.txt": "caf\xe9\n".encode("latin-1"),
+        "long.txt": b"y" * 100_000,
+        "empty.txt": b"",
+        "binary.bin": b"\0\1\2\n",
+    }
+    for name, data in files.items():
+        (in_repo / name).write_bytes(data)
+    (in_repo / "marked.txt").write_bytes(b"text marked binary\n")
+    (in_repo / ".gitattributes").write_text("marked.txt -diff\n")
+    git(in_repo, "add", ".")
+    changes = {c.path: c for c in diff_changes(["--cached"])}
+    blobs = read_blobs([c.new_sha for c in changes.values()])
+    for path, change in changes.items():
+        if change.content is not None:
+            assert change.content == blobs[change.new_sha], path
+    from_patch = {p for p, c in changes.items() if c.content is not None}
+    assert from_patch == set(files) - {"empty.txt", "binary.bin"} | {".gitattributes"}

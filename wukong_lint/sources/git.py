@@ -57,6 +57,8 @@ class Change(NamedTuple):
     path: str  # the new path
     added: frozenset[int]
     binary_in_git: bool  # git printed "Binary files ... differ" for it
+    # an added file's whole content, as its patch shows it (None: read the blob from git)
+    content: bytes | None = None
 
 
 def _parse_raw(data: bytes) -> tuple[list[tuple[str, str, str, str, str]], int]:
@@ -111,10 +113,35 @@ def parse_diff(data: bytes) -> list[Change]:
     changes = []
     for (status, old_mode, new_mode, new_sha, path), section in zip(entries, sections, strict=True):
         binary = b"\nBinary files " in section or section.startswith(b"Binary files ")
-        changes.append(
-            Change(status, old_mode, new_mode, new_sha, path, _added_lines(section), binary)
-        )
+        added = _added_lines(section)
+        content = _added_file_content(section) if status == "A" and not binary else None
+        changes.append(Change(status, old_mode, new_mode, new_sha, path, added, binary, content))
     return changes
+
+
+def _added_file_content(section: bytes) -> bytes | None:
+    """The content of an added file from its -U0 patch, where every line is a `+` line (so
+    that `git cat-file` need not read the blob again); None when the patch is not exactly
+    one hunk from line 1 whose `+` lines are as many as its header says (an empty file,
+    say): the blob is then read from git."""
+    start = section.find(b"\n@@ ")
+    if start < 0 or section.find(b"\n@@ ", start + 1) >= 0:
+        return None
+    match = _HUNK.match(section, start + 1)
+    body = section.find(b"\n", start + 1) + 1
+    if match is None or not body or not section.startswith(b"@@ -0,0 +1", start + 1):
+        return None
+    count = int(match.group(2)) if match.group(2) is not None else 1
+    lines = section[body:].split(b"\n")
+    if lines.pop() != b"":  # the patch ends with a newline
+        return None
+    end = b"\n"
+    if lines and lines[-1].startswith(b"\\"):  # "\ No newline at end of file"
+        lines.pop()
+        end = b""
+    if len(lines) != count or not all(line.startswith(b"+") for line in lines):
+        return None
+    return b"\n".join([line[1:] for line in lines]) + end
 
 
 def read_blobs(
@@ -192,9 +219,9 @@ def change_units(
         for c in changes
         if c.status != "D" and c.new_mode in REGULAR_MODES and c.new_sha != NULL_SHA
     ]
-    blobs = read_blobs([c.new_sha for c in wanted], cwd, cat_file)
+    blobs = read_blobs([c.new_sha for c in wanted if c.content is None], cwd, cat_file)
     for change in wanted:
-        data = blobs.get(change.new_sha)
+        data = change.content if change.content is not None else blobs.get(change.new_sha)
         if data is None:
             yield ScanError(change.path, f"cannot read blob {change.new_sha[:12]} from git")
             continue
