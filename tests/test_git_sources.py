@@ -300,3 +300,44 @@ def test_added_files_are_read_from_their_patch_exactly_as_git_stores_them(in_rep
             assert change.content == blobs[change.new_sha], path
     from_patch = {p for p, c in changes.items() if c.content is not None}
     assert from_patch == set(files) - {"empty.txt", "binary.bin"} | {".gitattributes"}
+
+
+def test_cat_file_is_started_only_when_a_blob_must_be_read(in_repo: Path):
+    import time
+
+    from wukong_lint.sources.git import prepare_staged, staged_units
+    from wukong_lint.sources.gitproc import GitProcess, start_staged
+
+    def scan() -> tuple[bool, list[tuple[str, str]]]:
+        started = start_staged()
+        assert started is not None
+        deadline = time.monotonic() + 30
+        while not started.diff.ended():  # as when the rules take longer than git
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        prepare_staged(started)
+        try:
+            units = [(u.path, u.text) for u in staged_units(started=started) if hasattr(u, "text")]
+        finally:
+            started.close()
+        return started.cat_file is not None, units
+
+    (in_repo / "old.py").write_text("a = 1\n")
+    git(in_repo, "add", ".")
+    git(in_repo, "commit", "-qm", "base")
+    (in_repo / "new.py").write_text(f"t = '{TOKEN}'\n")
+    git(in_repo, "add", ".")
+    assert scan() == (False, [("new.py", f"t = '{TOKEN}'\n"), (".", "new.py\n")])
+    (in_repo / "empty.txt").write_text("")  # no patch lines: its blob is read
+    (in_repo / "old.py").write_text(f"a = 1\nb = '{TOKEN}'\n")
+    git(in_repo, "add", ".")
+    used, units = scan()
+    assert used and ("old.py", f"a = 1\nb = '{TOKEN}'\n") in units
+    # a process whose output has not ended yet: ended() reads what there is and says so
+    proc = GitProcess(["cat-file", "--batch"], stdin=True)
+    assert not proc.ended()  # stdin still to come
+    proc.close()
+    slow = GitProcess(["-c", "alias.slow=!sleep 0.3; echo done", "slow"])
+    assert not slow.ended()
+    assert slow.communicate() == (0, b"done\n", b"")
+    assert slow.ended()

@@ -243,6 +243,10 @@ def _check(args: argparse.Namespace, started: StagedGit | None) -> int:
         transcripts.configure(args.profile, args.agents, args.transcript_format)
     from wukong_lint.report import CONTEXT_FORMATS
 
+    if started is not None:
+        from wukong_lint.sources.git import prepare_staged
+
+        prepare_staged(started)  # cat-file, if needed, starts while the rules load
     # docs and examples of the rules: only the SARIF, GitHub and JUnit renderers get rules
     ruleset = common.build_ruleset(args, config, details=args.format in CONTEXT_FORMATS)
     scanner = Scanner(ruleset)

@@ -214,11 +214,7 @@ def change_units(
     commit: str | None = None,
     cat_file: gitproc.GitProcess | None = None,
 ) -> Iterator[Unit | ScanError | Skipped]:
-    wanted = [
-        c
-        for c in changes
-        if c.status != "D" and c.new_mode in REGULAR_MODES and c.new_sha != NULL_SHA
-    ]
+    wanted = _regular(changes)
     blobs = read_blobs([c.new_sha for c in wanted if c.content is None], cwd, cat_file)
     for change in wanted:
         data = change.content if change.content is not None else blobs.get(change.new_sha)
@@ -261,6 +257,35 @@ def _in_repository(cwd: str | None, action: Callable[[], T]) -> T:
         raise
 
 
+def _needs_blobs(changes: list[Change]) -> bool:
+    return any(c.content is None for c in _regular(changes))
+
+
+def _regular(changes: list[Change]) -> list[Change]:
+    """The changes whose new content is a file to scan (not deleted, a link or a submodule)."""
+    return [
+        c
+        for c in changes
+        if c.status != "D" and c.new_mode in REGULAR_MODES and c.new_sha != NULL_SHA
+    ]
+
+
+def prepare_staged(started: StagedGit) -> None:
+    """Before the rules load: start `git cat-file --batch` for the blobs the scan will read,
+    unless the diff has already ended and every file it adds shows its content in its patch
+    (a commit of new files). When the diff is still running, cat-file is started anyway."""
+    if started.diff.ended():
+        code, out, _ = started.diff.communicate()
+        if code == 0:
+            try:
+                started.changes = parse_diff(out)
+            except InputError:
+                started.changes = None  # staged_units says so
+            if started.changes is not None and not _needs_blobs(started.changes):
+                return
+    started.start_cat_file()
+
+
 def staged_units(
     cwd: str | None = None, started: StagedGit | None = None
 ) -> Iterator[Unit | ScanError | Skipped]:
@@ -272,15 +297,16 @@ def staged_units(
         return chain(change_units(changes, args, cwd), change_summary(changes))
     diff = started.diff
     try:
-        changes = _in_repository(
-            cwd, lambda: parse_diff(_output(diff.args[1:], diff.communicate()))
-        )
+        changes = started.changes
+        if changes is None:
+            changes = _in_repository(
+                cwd, lambda: parse_diff(_output(diff.args[1:], diff.communicate()))
+            )
     except BaseException:
         started.close()
         raise
-    return chain(
-        change_units(changes, args, cwd, cat_file=started.cat_file), change_summary(changes)
-    )
+    units = change_units(changes, args, cwd, cat_file=started.cat_file)
+    return chain(units, change_summary(changes))
 
 
 def range_units(spec: str, cwd: str | None = None) -> Iterator[Unit | ScanError | Skipped]:

@@ -59,6 +59,10 @@ class GitProcess:
         self.pid = 0
         self.fds: dict[str, int] = {}
         self.result: tuple[int, bytes, bytes] | None = None
+        self._poller = None  # reading: a select.poll, the output so far, pipes left open
+        self._chunks: dict[int, list[bytes]] = {}
+        self._open = 0
+        self._input: tuple[int, memoryview, int] | None = None  # stdin: fd, data, offset
         if cwd is None and hasattr(os, "posix_spawnp"):
             self._spawn(stdin)
         if not self.pid:
@@ -123,49 +127,81 @@ class GitProcess:
             out, err = self.proc.communicate(data if self.proc.stdin is not None else None)
             self.result = (self.proc.returncode, out, err)
             return self.result
-        import select
-
-        poller = select.poll()
-        chunks: dict[int, list[bytes]] = {self.fds["stdout"]: [], self.fds["stderr"]: []}
-        for fd in chunks:
-            poller.register(fd, select.POLLIN)
+        self._start_reading()
         stdin = self.fds.pop("stdin", None)
-        view = memoryview(data)
-        offset = 0
         if stdin is not None:
             if data:
-                poller.register(stdin, select.POLLOUT)
+                import select
+
+                self._input = (stdin, memoryview(data), 0)
+                self._poller.register(stdin, select.POLLOUT)
             else:
                 os.close(stdin)
-                stdin = None
-        open_fds = len(chunks) + (stdin is not None)
-        while open_fds:
-            for fd, _ in poller.poll():
-                if fd == stdin:
-                    try:
-                        offset += os.write(fd, view[offset : offset + _CHUNK])
-                    except BlockingIOError:
-                        continue
-                    except OSError:  # it stopped reading (exited): what it said tells why
-                        offset = len(data)
-                    if offset >= len(data):
-                        poller.unregister(fd)
-                        os.close(fd)
-                        stdin = None
-                        open_fds -= 1
+        self._pump(None)
+        _, status = os.waitpid(self.pid, 0)
+        out, err = (b"".join(c) for c in self._chunks.values())
+        self.result = (os.waitstatus_to_exitcode(status), out, err)
+        return self.result
+
+    def ended(self) -> bool:
+        """Whether its output has ended, reading what its pipes hold without waiting (False
+        when that cannot be known: a subprocess.Popen, or stdin not yet given)."""
+        if self.result is not None:
+            return True
+        if self.proc is not None or "stdin" in self.fds:
+            return False
+        self._start_reading()
+        return self._pump(0)
+
+    def _start_reading(self) -> None:
+        if self._chunks:
+            return
+        import select
+
+        self._poller = select.poll()
+        self._chunks = {self.fds["stdout"]: [], self.fds["stderr"]: []}
+        for fd in self._chunks:
+            self._poller.register(fd, select.POLLIN)
+        self._open = len(self._chunks)
+
+    def _pump(self, timeout: int | None) -> bool:
+        """Handle the pipes' events until every pipe is closed (True), or, with a timeout,
+        until none comes within it (False)."""
+        while self._open or self._input is not None:
+            events = self._poller.poll(timeout)
+            if not events:
+                return False
+            for fd, _ in events:
+                if self._input is not None and fd == self._input[0]:
+                    self._write()
                     continue
                 chunk = os.read(fd, _CHUNK)
                 if chunk:
-                    chunks[fd].append(chunk)
+                    self._chunks[fd].append(chunk)
                 else:
-                    poller.unregister(fd)
-                    os.close(fd)
-                    open_fds -= 1
-        self.fds = {}
-        _, status = os.waitpid(self.pid, 0)
-        out, err = (b"".join(c) for c in chunks.values())
-        self.result = (os.waitstatus_to_exitcode(status), out, err)
-        return self.result
+                    self._poller.unregister(fd)
+                    self._close_fd(fd)
+                    self._open -= 1
+        return True
+
+    def _close_fd(self, fd: int) -> None:
+        os.close(fd)
+        self.fds = {name: other for name, other in self.fds.items() if other != fd}
+
+    def _write(self) -> None:
+        fd, view, offset = self._input  # type: ignore[misc]
+        try:
+            offset += os.write(fd, view[offset : offset + _CHUNK])
+        except BlockingIOError:
+            return
+        except OSError:  # it stopped reading (exited): what it said tells why
+            offset = len(view)
+        if offset < len(view):
+            self._input = (fd, view, offset)
+            return
+        self._poller.unregister(fd)
+        self._input = None
+        os.close(fd)
 
     def close(self) -> None:
         """End it if its output was never read (a run that stopped early)."""
@@ -177,6 +213,9 @@ class GitProcess:
                     stream.close()
             self.proc.wait()
         else:
+            if self._input is not None:
+                self.fds["stdin"] = self._input[0]
+                self._input = None
             for fd in self.fds.values():
                 os.close(fd)  # git sees EOF on stdin, or dies of SIGPIPE writing
             self.fds = {}
@@ -194,21 +233,29 @@ def _grow_pipe(fd: int, size: int) -> None:
 
 
 class StagedGit:
-    """`git diff --cached` and a `git cat-file --batch` waiting for blob names, started early."""
+    """`git diff --cached` started early, and `git cat-file --batch` for the blobs it names,
+    started by `start_cat_file` (see `sources.git.prepare_staged`: not at all when the diff
+    shows every added file's content itself)."""
 
     def __init__(self) -> None:
         # read only once the rules are loaded: room for a large diff meanwhile (a pipe holds
         # 64 KB by default, ~30 small files' worth of -U0 patches)
         self.diff = GitProcess(STAGED_DIFF, buffer=DIFF_PIPE_SIZE)
-        try:
-            self.cat_file = GitProcess(["cat-file", "--batch"], stdin=True)
-        except BaseException:
-            self.diff.close()
-            raise
+        self.cat_file: GitProcess | None = None
+        self.changes: list | None = None  # the diff, parsed (by sources.git)
+
+    def start_cat_file(self) -> None:
+        import contextlib
+
+        # if it cannot start, read_blobs runs it the ordinary way, and says what fails
+        with contextlib.suppress(OSError):
+            if self.cat_file is None:
+                self.cat_file = GitProcess(["cat-file", "--batch"], stdin=True)
 
     def close(self) -> None:
         self.diff.close()
-        self.cat_file.close()
+        if self.cat_file is not None:
+            self.cat_file.close()
 
 
 def start_staged() -> StagedGit | None:
