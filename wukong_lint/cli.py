@@ -354,7 +354,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if parser is None:
             from types import SimpleNamespace
 
-            args: Any = SimpleNamespace(**{**_CHECK_DEFAULTS, "staged": True})
+            fresh = {k: list(v) if isinstance(v, list) else v for k, v in _CHECK_DEFAULTS.items()}
+            args: Any = SimpleNamespace(**{**fresh, "staged": True})
             args.handler = _cmd_check
         else:
             args = parser.parse_args(words)
