@@ -280,3 +280,25 @@ def test_pattern_cache_entries_decode_on_use_and_a_bad_entry_is_recompiled(tmp_p
     path.write_bytes(b"garbage")
     assert run() == "True"
     assert run() == "False"  # and the file was written again
+
+
+def test_cache_file_names_do_not_depend_on_the_hash_seed(tmp_path):
+    """A cache file's name comes from a checksum of its key that must be the same in every
+    process (str hashes are randomised per process; int hashes are not)."""
+    key = "3:id,...\n" + "".join(f"/rules/r{i}.yaml|{i * 37}|{i * 10**9}\n" for i in range(300))
+    probe = (
+        "import sys; from wukong_lint.engine.patterns import checksum; "
+        "print(checksum(sys.stdin.read()))"
+    )
+    names = set()
+    for seed in ("0", "1", "12345", "random"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        proc = subprocess.run([sys.executable, "-c", probe], input=key, env=env,
+                              capture_output=True, text=True)  # fmt: skip
+        assert proc.returncode == 0, proc.stderr
+        names.add(proc.stdout.strip())
+    assert len(names) == 1 and len(names.pop()) == 8
+    from wukong_lint.engine.patterns import checksum
+
+    changed = {checksum(key.replace("|370|", f"|{n}|")) for n in range(371, 400)}
+    assert len(changed) == 29 and checksum(key) not in changed  # a one-field change renames

@@ -3,7 +3,7 @@
 The compiled rule set is cached per set of rule files (keyed by their paths, sizes and
 modification times and the tool version), so a pre-commit run reads one small file instead of
 importing YAML and pydantic and validating every rule. This module is on the hot path: it
-uses `os.path` and `zlib` rather than pathlib and hashlib, which cost milliseconds to import.
+uses `os.path` rather than pathlib, and no hashing module: they cost milliseconds to import.
 
 A cache file holds two marshal blobs: the rules without their docs and examples, then those
 (two thirds of the bytes), which only `rules show`, `rules test`, `rules docs` and SARIF
@@ -15,10 +15,10 @@ from __future__ import annotations
 import marshal
 import os
 import sys
-import zlib
 from typing import Any
 
 from wukong_lint import __version__
+from wukong_lint.engine.patterns import checksum
 from wukong_lint.engine.rules import CompiledRule, RuleSet
 from wukong_lint.errors import RuleError
 
@@ -115,7 +115,7 @@ def _cache_key(states: list[tuple[str, int, int]]) -> str:
 
 
 def _cache_path(directory: str, key: str) -> str:
-    return os.path.join(directory, f"rules-{zlib.crc32(key.encode()):08x}.bin")
+    return os.path.join(directory, f"rules-{checksum(key)}.bin")
 
 
 def _read_cache(key: str, details: bool = True) -> list[Any] | None:

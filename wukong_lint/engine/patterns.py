@@ -21,7 +21,6 @@ from __future__ import annotations
 import marshal
 import os
 import sys
-import zlib
 from collections.abc import Iterable
 from typing import Any
 
@@ -91,8 +90,17 @@ def _compile_and_record(pattern: str) -> Any:
     return compiled
 
 
+def checksum(key: str) -> str:
+    """A short, stable checksum of a cache key, for a cache file's name (the full key, kept
+    inside the file, decides). Not zlib.crc32: zlib is an extension module, ~0.4 ms to load
+    on every run. The hash of an int is not randomised per process as a str's is: it is the
+    number modulo a fixed prime (2**61 - 1 on 64-bit builds)."""
+    number = int.from_bytes(key.encode("utf-8", "surrogatepass"), "little")
+    return f"{hash(number) & 0xFFFFFFFF:08x}"
+
+
 def _cache_file(directory: str, key: str) -> str:
-    return os.path.join(directory, f"patterns-{zlib.crc32(key.encode()):08x}.bin")
+    return os.path.join(directory, f"patterns-{checksum(key)}.bin")
 
 
 def prepare(patterns: Iterable[str], cache_dir: str | None) -> None:
