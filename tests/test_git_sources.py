@@ -10,6 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.conftest import git
 from wukong_lint.cli import main
@@ -342,3 +344,55 @@ def test_cat_file_is_started_only_when_a_blob_must_be_read(in_repo: Path):
     assert not slow.ended()
     assert slow.communicate() == (0, b"done\n", b"")
     assert slow.ended()
+
+
+def _reference_sections(patch: bytes) -> list[bytes]:  # the regex split this replaced
+    import re
+
+    chunks = re.split(rb"(?m)^(?=diff --git )", patch) if patch else []
+    return [c for c in chunks if c.startswith(b"diff --git ")]
+
+
+def _reference_content(section: bytes) -> bytes | None:  # the line-by-line version
+    from wukong_lint.sources.git import _HUNK
+
+    start = section.find(b"\n@@ ")
+    if start < 0 or section.find(b"\n@@ ", start + 1) >= 0:
+        return None
+    match = _HUNK.match(section, start + 1)
+    body = section.find(b"\n", start + 1) + 1
+    if match is None or not body or not section.startswith(b"@@ -0,0 +1", start + 1):
+        return None
+    count = int(match.group(2)) if match.group(2) is not None else 1
+    lines = section[body:].split(b"\n")
+    if lines.pop() != b"":
+        return None
+    end = b"\n"
+    if lines and lines[-1].startswith(b"\\"):
+        lines.pop()
+        end = b""
+    if len(lines) != count or not all(line.startswith(b"+") for line in lines):
+        return None
+    return b"\n".join([line[1:] for line in lines]) + end
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from([
+    b"diff --git a/x b/x\n", b"new file mode 100644\n", b"--- /dev/null\n", b"+++ b/x\n",
+    b"@@ -0,0 +1,2 @@\n", b"@@ -0,0 +1 @@\n", b"@@ -0,0 +1,3 @@ f()\n", b"@@ -3 +7,2 @@\n",
+    b"+line\n", b"+\n", b"+\r\n", b"+diff --git a b\n", b"+@@ -0,0 +1 @@\n", b"-gone\n",
+    b"\\ No newline at end of file\n", b"+last", b"Binary files a/x and b/x differ\n", b"\n",
+]), max_size=14))  # fmt: skip
+def test_patch_splitting_and_added_file_content_match_the_reference(parts: list[bytes]):
+    from wukong_lint.sources.git import _HUNK, _added_file_content, _added_lines, _sections
+
+    patch = b"".join(parts)
+    sections = _sections(patch)
+    assert sections == _reference_sections(patch)
+    for section in sections:
+        assert _added_file_content(section) == _reference_content(section)
+        reference = set()
+        for match in _HUNK.finditer(section):
+            count = int(match.group(2)) if match.group(2) is not None else 1
+            reference.update(range(int(match.group(1)), int(match.group(1)) + count))
+        assert _added_lines(section) == reference

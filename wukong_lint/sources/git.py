@@ -82,18 +82,27 @@ def _parse_raw(data: bytes) -> tuple[list[tuple[str, str, str, str, str]], int]:
 
 
 def _sections(patch: bytes) -> list[bytes]:
-    if not patch:
-        return []
-    chunks = re.split(rb"(?m)^(?=diff --git )", patch)
-    return [c for c in chunks if c.startswith(b"diff --git ")]
+    """The patch of each file: from each line that starts with `diff --git ` (found with
+    bytes.find: a multi-line regex tries every position, ~10x slower)."""
+    starts = [0] if patch.startswith(b"diff --git ") else []
+    at = patch.find(b"\ndiff --git ")
+    while at >= 0:
+        starts.append(at + 1)
+        at = patch.find(b"\ndiff --git ", at + 1)
+    ends = [*starts[1:], len(patch)]
+    return [patch[a:b] for a, b in zip(starts, ends[: len(starts)], strict=True)]
 
 
 def _added_lines(section: bytes) -> frozenset[int]:
     added: set[int] = set()
-    for match in _HUNK.finditer(section):
-        start = int(match.group(1))
-        count = int(match.group(2)) if match.group(2) is not None else 1
-        added.update(range(start, start + count))
+    at = section.find(b"\n@@ ")  # hunk headers: the only lines of a patch that start so
+    while at >= 0:
+        match = _HUNK.match(section, at + 1)
+        if match is not None:
+            start = int(match.group(1))
+            count = int(match.group(2)) if match.group(2) is not None else 1
+            added.update(range(start, start + count))
+        at = section.find(b"\n@@ ", at + 1)
     return frozenset(added)
 
 
@@ -132,16 +141,21 @@ def _added_file_content(section: bytes) -> bytes | None:
     if match is None or not body or not section.startswith(b"@@ -0,0 +1", start + 1):
         return None
     count = int(match.group(2)) if match.group(2) is not None else 1
-    lines = section[body:].split(b"\n")
-    if lines.pop() != b"":  # the patch ends with a newline
+    lines = section[body:]  # "+line\n" each, maybe then "\ No newline at end of file\n"
+    marker = lines.rfind(b"\n\\")
+    if marker >= 0:  # the last line has no newline: the marker must be the patch's last line
+        if lines.find(b"\n", marker + 1) != len(lines) - 1:
+            return None
+        lines, end = lines[:marker], b""
+    elif lines.endswith(b"\n"):
+        lines, end = lines[:-1], b"\n"
+    else:
         return None
-    end = b"\n"
-    if lines and lines[-1].startswith(b"\\"):  # "\ No newline at end of file"
-        lines.pop()
-        end = b""
-    if len(lines) != count or not all(line.startswith(b"+") for line in lines):
+    # every line a + line: as many line breaks as breaks followed by +, count - 1 of each
+    breaks = lines.count(b"\n")
+    if not lines.startswith(b"+") or breaks != count - 1 or lines.count(b"\n+") != breaks:
         return None
-    return b"\n".join([line[1:] for line in lines]) + end
+    return lines[1:].replace(b"\n+", b"\n") + end
 
 
 def read_blobs(
