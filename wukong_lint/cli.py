@@ -365,7 +365,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.print_help(sys.stderr)
             return 2
         code = int(handler(args))
-        if argv is None and args.command == "check" and args.staged:
+        if argv is None and getattr(args, "command", None) == "check" and args.staged:
             _exit_now(code)
         return code
     except WukongError as err:
