@@ -6,17 +6,18 @@ input error (one line on stderr, never a traceback).
 
 from __future__ import annotations
 
-import importlib
 import os
 import sys
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
 
 from wukong_lint import __version__
 from wukong_lint.errors import UsageError, WukongError
 
+# typing costs ~3 ms to import: the pre-commit path starts git before anything imports it
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
+    from collections.abc import Sequence
+    from typing import Any
 
     from wukong_lint.sources.gitproc import StagedGit
 
@@ -110,6 +111,8 @@ def _build_parser(only: str | None = None) -> argparse.ArgumentParser:
     for name, module in COMMAND_MODULES.items():
         if only in (None, name):
             # the module adds its own sub-command: `add_parser(subparsers)` sets a `handler`
+            import importlib
+
             importlib.import_module(module).add_parser(sub)
     return parser
 
