@@ -82,15 +82,19 @@ def _parse_raw(data: bytes) -> tuple[list[tuple[str, str, str, str, str]], int]:
 
 
 def _sections(patch: bytes) -> list[bytes]:
-    """The patch of each file: from each line that starts with `diff --git ` (found with
-    bytes.find: a multi-line regex tries every position, ~10x slower)."""
-    starts = [0] if patch.startswith(b"diff --git ") else []
-    at = patch.find(b"\ndiff --git ")
+    """The patch of each file: from each line that starts with `diff --git `."""
+    return [patch[a:b] for a, b in _section_bounds(patch, 0)]
+
+
+def _section_bounds(data: bytes, offset: int) -> list[tuple[int, int]]:
+    """(start, end) of each file's patch in data[offset:], found with bytes.find (a
+    multi-line regex tries every position, ~10x slower)."""
+    starts = [offset] if data.startswith(b"diff --git ", offset) else []
+    at = data.find(b"\ndiff --git ", offset)
     while at >= 0:
         starts.append(at + 1)
-        at = patch.find(b"\ndiff --git ", at + 1)
-    ends = [*starts[1:], len(patch)]
-    return [patch[a:b] for a, b in zip(starts, ends[: len(starts)], strict=True)]
+        at = data.find(b"\ndiff --git ", at + 1)
+    return list(zip(starts, [*starts[1:], len(data)][: len(starts)], strict=True))
 
 
 def _added_lines(section: bytes) -> frozenset[int]:
@@ -114,13 +118,16 @@ def parse_diff(data: bytes) -> list[Change]:
         raise InputError(f"unexpected git diff output: {err}") from None
     # Unmerged entries have no `diff --git` section of their own.
     entries = [e for e in entries if e[0] != "U"]
-    sections = _sections(data[offset:])
-    if len(sections) != len(entries):
+    bounds = _section_bounds(data, offset)  # one file's patch copied at a time
+    if len(bounds) != len(entries):
         raise InputError(
-            f"unexpected git diff output ({len(entries)} files, {len(sections)} patches)"
+            f"unexpected git diff output ({len(entries)} files, {len(bounds)} patches)"
         )
     changes = []
-    for (status, old_mode, new_mode, new_sha, path), section in zip(entries, sections, strict=True):
+    for (status, old_mode, new_mode, new_sha, path), (start, end) in zip(
+        entries, bounds, strict=True
+    ):
+        section = data[start:end]
         binary = b"\nBinary files " in section or section.startswith(b"Binary files ")
         added = _added_lines(section)
         content = _added_file_content(section) if status == "A" and not binary else None
@@ -171,6 +178,7 @@ def read_blobs(
     request = "\n".join(unique).encode() + b"\n"
     if started is not None:
         out = _output(["cat-file"], started.communicate(request))
+        started.forget_output()  # (`out` goes when this returns)
     else:
         out = run_git(["cat-file", "--batch"], cwd, stdin=request)
     blobs: dict[str, bytes] = {}
@@ -295,6 +303,8 @@ def prepare_staged(started: StagedGit) -> None:
                 started.changes = parse_diff(out)
             except InputError:
                 started.changes = None  # staged_units says so
+            else:
+                started.diff.forget_output()
             if started.changes is not None and not _needs_blobs(started.changes):
                 return
     started.start_cat_file()
@@ -316,6 +326,8 @@ def staged_units(
             changes = _in_repository(
                 cwd, lambda: parse_diff(_output(diff.args[1:], diff.communicate()))
             )
+            diff.forget_output()
+        started.changes = None  # the caller's to keep or drop
     except BaseException:
         started.close()
         raise

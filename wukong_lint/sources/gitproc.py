@@ -140,8 +140,14 @@ class GitProcess:
         self._pump(None)
         _, status = os.waitpid(self.pid, 0)
         out, err = (b"".join(c) for c in self._chunks.values())
+        self._chunks = {}
         self.result = (os.waitstatus_to_exitcode(status), out, err)
         return self.result
+
+    def forget_output(self) -> None:
+        """Drop its stdout, once parsed (a large staged change: megabytes)."""
+        if self.result is not None:
+            self.result = (self.result[0], b"", self.result[2])
 
     def ended(self) -> bool:
         """Whether its output has ended, reading what its pipes hold without waiting (False
@@ -154,7 +160,7 @@ class GitProcess:
         return self._pump(0)
 
     def _start_reading(self) -> None:
-        if self._chunks:
+        if self._poller is not None:
             return
         import select
 
