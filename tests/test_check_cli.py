@@ -177,3 +177,32 @@ def test_jobs_give_identical_results(tmp_path: Path, capsys):
         reports.append(report)
     assert reports[0] == reports[1] == reports[2]
     assert len(reports[0]["findings"]) == 22 and reports[0]["stats"]["skipped"] == 1
+
+
+def test_pre_commit_words_skip_argparse_with_the_same_namespace(tmp_path, monkeypatch):
+    """`check --staged` (what the pre-commit hook runs) is parsed without argparse: its
+    namespace must be the one argparse would make, and argparse must stay unimported."""
+    from wukong_lint import cli
+
+    parsed = vars(cli._build_parser("check").parse_args(cli.PRE_COMMIT_WORDS))
+    seen = {}
+    monkeypatch.setattr(cli, "_cmd_check", lambda args: seen.update(vars(args)) or 0)
+    assert cli.main(list(cli.PRE_COMMIT_WORDS)) == 0
+    assert seen.pop("handler") is cli._cmd_check  # (the stand-in: it was looked up by name)
+    assert parsed.pop("handler").__name__ == "_cmd_check"
+    assert seen == parsed
+    assert parsed["staged"] is True
+    probe = (
+        "import sys; from wukong_lint.cli import main; code = main(['check', '--staged']); "
+        "print(sorted(m for m in ('argparse', 'gettext', 'locale') if m in sys.modules), "
+        "file=sys.stderr)"
+    )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path.parent))
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parent.parent)}
+    for _ in range(2):  # the first run may fill the rule cache (which imports much more)
+        proc = subprocess.run(
+            [sys.executable, "-c", probe], capture_output=True, text=True, env=env
+        )
+    assert proc.stderr.splitlines()[-1] == "[]", proc.stderr

@@ -150,6 +150,72 @@ def test_cache_is_invalidated_when_a_rule_changes(tmp_path, capsys):
     assert run_check(tmp_path, rules, capsys)[0] == 0  # low < default fail-on high
 
 
+def test_cache_is_invalidated_when_a_rule_file_is_added_or_removed(tmp_path, capsys):
+    rules = tmp_path / "rules"
+    write_rule(rules, "a.yaml", GOOD.replace("severity: high", "severity: low"))
+    assert run_check(tmp_path, rules, capsys)[0] == 0
+    sub = rules / "more"
+    sub.mkdir()
+    write_rule(sub, "b.yaml", GOOD.replace("custom.internal-token", "custom.other-token"))
+    assert run_check(tmp_path, rules, capsys)[0] == 1  # the new high rule runs
+    (sub / "b.yaml").unlink()
+    assert run_check(tmp_path, rules, capsys)[0] == 0
+    # hidden files and folders are not rule files
+    write_rule(rules, ".hidden.yaml", GOOD.replace("custom.internal-token", "custom.x"))
+    (rules / ".git").mkdir()
+    write_rule(rules / ".git", "c.yaml", GOOD.replace("custom.internal-token", "custom.y"))
+    assert run_check(tmp_path, rules, capsys)[0] == 0
+
+
+def test_scan_reads_rules_without_docs_and_examples_from_one_cache_file(tmp_path, monkeypatch):
+    from wukong_lint.engine import loader
+
+    monkeypatch.setenv("WUKONG_LINT_CACHE_DIR", str(tmp_path / "cache"))
+    rules = tmp_path / "rules"
+    write_rule(rules, "a.yaml", GOOD)
+
+    def load(details: bool):
+        (rule,) = loader.load_rules((str(rules),), builtin=False, details=details).rules
+        return rule
+
+    first = load(details=False)  # a cache miss: validated, so everything is there
+    assert first.docs == "Internal service token." and first.examples_match
+    slim, full = load(details=False), load(details=True)
+    assert (slim.docs, slim.examples_match, slim.examples_no_match) == ("", (), ())
+    assert full == first and slim == full._replace(docs="", examples_match=(), examples_no_match=())
+    (cache_file,) = (tmp_path / "cache").glob("rules-*.bin")
+    data = cache_file.read_bytes()
+    # a file cut short, or with another layout, is rebuilt (and rewritten whole)
+    for broken in (data[: len(data) - 50], data[:100], b"", b"x" * 500, data[:4] + b"\xff" * 8):
+        cache_file.write_bytes(broken)
+        assert load(details=True) == first
+        assert load(details=False) == slim
+        assert cache_file.read_bytes() == data
+    # a file of another key (same name, another content) does not count
+    other = data.replace(str(rules / "a.yaml").encode(), str(rules / "b.yaml").encode())
+    assert other != data
+    cache_file.write_bytes(other)
+    assert load(details=True) == first
+    assert cache_file.read_bytes() == data
+
+
+def test_rules_show_and_sarif_get_docs_after_a_scan_cached_them_without(tmp_path, capsys):
+    rules = tmp_path / "rules"
+    write_rule(rules, "a.yaml", GOOD)
+    assert run_check(tmp_path, rules, capsys)[0] == 1
+    assert run_check(tmp_path, rules, capsys)[0] == 1  # read from the cache, without docs
+    assert main(["rules", "show", "custom.internal-token", "--rules", str(rules)]) == 0
+    out = capsys.readouterr().out
+    assert "Internal service token." in out and "itk_a8d7f6g5h4j3k2l1m0n9" in out
+    target = tmp_path / "t.txt"
+    code = main(["check", str(target), "--rules", str(rules), "--no-builtin-rules",
+                 "--format", "sarif"])  # fmt: skip
+    assert code == 1
+    sarif = json.loads(capsys.readouterr().out)
+    (rule,) = sarif["runs"][0]["tool"]["driver"]["rules"]
+    assert "Internal service token." in json.dumps(rule)
+
+
 def test_rules_test_command_on_user_pack(tmp_path, capsys):
     rules = tmp_path / "rules"
     write_rule(rules, "a.yaml", GOOD)
@@ -178,3 +244,61 @@ def test_after_keyword_drops_keyword_occurrences_it_does_not_match(tmp_path, cap
     assert [f["line"] for f in found] == [1]
     write_rule(rules, "a.yaml", rule + "after_keyword: 's'\n")  # refuses `key =`: nothing
     assert main(args) == 0
+
+
+PATTERN_PROBE = r"""
+import sys
+from wukong_lint.engine import patterns
+wanted = [r"\bitk_[a-z0-9]{20}\b", r"ab+c"]
+patterns.prepare(wanted, sys.argv[1])
+first, second = (patterns.compile_pattern(p) for p in wanted)
+assert first.search("x itk_a8d7f6g5h4j3k2l1m0n9 y") and not first.search("itk_short")
+assert second.search("xabbbc") and not second.search("ac")
+print("regex._regex_core" in sys.modules)
+"""
+
+
+def test_pattern_cache_entries_decode_on_use_and_a_bad_entry_is_recompiled(tmp_path):
+    import marshal
+
+    cache = tmp_path / "cache"
+    command = [sys.executable, "-c", PATTERN_PROBE, str(cache)]
+
+    def run() -> str:
+        proc = subprocess.run(command, capture_output=True, text=True)
+        assert proc.returncode == 0, proc.stderr
+        return proc.stdout.strip()
+
+    assert run() == "True"  # recorded with the compiler
+    assert run() == "False"  # built from the cache, no compiler
+    (path,) = cache.glob("patterns-*.bin")
+    key, stored = marshal.loads(path.read_bytes())
+    assert all(isinstance(v, bytes) for v in stored.values())
+    stored[r"ab+c"] = b"not marshal data"
+    path.write_bytes(marshal.dumps((key, stored)))
+    assert run() == "True"  # the bad entry compiled the ordinary way, correctly
+    path.write_bytes(b"garbage")
+    assert run() == "True"
+    assert run() == "False"  # and the file was written again
+
+
+def test_cache_file_names_do_not_depend_on_the_hash_seed(tmp_path):
+    """A cache file's name comes from a checksum of its key that must be the same in every
+    process (str hashes are randomised per process; int hashes are not)."""
+    key = "3:id,...\n" + "".join(f"/rules/r{i}.yaml|{i * 37}|{i * 10**9}\n" for i in range(300))
+    probe = (
+        "import sys; from wukong_lint.engine.patterns import checksum; "
+        "print(checksum(sys.stdin.read()))"
+    )
+    names = set()
+    for seed in ("0", "1", "12345", "random"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        proc = subprocess.run([sys.executable, "-c", probe], input=key, env=env,
+                              capture_output=True, text=True)  # fmt: skip
+        assert proc.returncode == 0, proc.stderr
+        names.add(proc.stdout.strip())
+    assert len(names) == 1 and len(names.pop()) == 8
+    from wukong_lint.engine.patterns import checksum
+
+    changed = {checksum(key.replace("|370|", f"|{n}|")) for n in range(371, 400)}
+    assert len(changed) == 29 and checksum(key) not in changed  # a one-field change renames

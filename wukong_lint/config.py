@@ -23,8 +23,6 @@ Keys (kebab-case, as in ruff):
                                   # (bandit nosec, ruff noqa with S codes: code rules only)
 """
 
-from __future__ import annotations
-
 import os
 from typing import Any, NamedTuple
 

@@ -4,8 +4,6 @@ Everything here is immutable and cheap to import: this module is on the pre-comm
 so it uses only the standard library.
 """
 
-from __future__ import annotations
-
 import enum
 from typing import Any, NamedTuple
 
@@ -41,7 +39,7 @@ class Severity(enum.IntEnum):
         return self.name.lower()
 
     @classmethod
-    def parse(cls, text: str) -> Severity:
+    def parse(cls, text: str) -> "Severity":
         try:
             return cls[text.strip().upper()]
         except KeyError:

@@ -5,11 +5,13 @@ On the pre-commit path: every import that costs more than a few stat calls is do
 
 from __future__ import annotations
 
-import argparse
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wukong_lint.config import Config
+
+if TYPE_CHECKING:
+    import argparse
 
 
 def split(values: list[str] | None) -> list[str]:
@@ -22,18 +24,18 @@ def load_config(args: argparse.Namespace) -> Config:
     return resolve_config(getattr(args, "config", None))
 
 
-def build_ruleset(args: argparse.Namespace, config: Config) -> Any:
+def build_ruleset(args: argparse.Namespace, config: Config, *, details: bool = True) -> Any:
     """The rules that run: built-in (unless turned off) + the config's and --rules packs,
-    with `rule-params` applied and --select/--ignore merged with the config's."""
+    with `rule-params` applied and --select/--ignore merged with the config's. Without
+    `details`, the rules' docs and examples are left empty (see `load_rules`)."""
     from wukong_lint.engine.loader import load_rules
-    from wukong_lint.engine.selection import is_selected
     from wukong_lint.errors import UsageError
 
     no_builtin = getattr(args, "no_builtin_rules", False) or not config.builtin_rules
     dirs = (*config.rule_dirs, *getattr(args, "rules", ()))
     if no_builtin and not dirs:
         raise UsageError("check: --no-builtin-rules needs --rules DIR (or rule-dirs in config)")
-    ruleset = load_rules(tuple(dirs), builtin=not no_builtin)
+    ruleset = load_rules(tuple(dirs), builtin=not no_builtin, details=details)
     if config.rule_params:
         from wukong_lint.config import apply_rule_params
         from wukong_lint.engine.rules import RuleSet
@@ -42,7 +44,12 @@ def build_ruleset(args: argparse.Namespace, config: Config) -> Any:
     select, ignore = config.selection(
         split(getattr(args, "select", None)), split(getattr(args, "ignore", None))
     )
-    selected = ruleset.select(lambda rule: is_selected(rule, select, ignore))
+    if select or ignore:
+        from wukong_lint.engine.selection import is_selected
+
+        selected = ruleset.select(lambda rule: is_selected(rule, select, ignore))
+    else:  # what is_selected decides for empty lists: the rules that are on
+        selected = ruleset.select(lambda rule: rule.enabled)
     selected.allow_comments = config.allow_comments
     return selected
 

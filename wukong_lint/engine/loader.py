@@ -3,7 +3,11 @@
 The compiled rule set is cached per set of rule files (keyed by their paths, sizes and
 modification times and the tool version), so a pre-commit run reads one small file instead of
 importing YAML and pydantic and validating every rule. This module is on the hot path: it
-uses `os.path` and `zlib` rather than pathlib and hashlib, which cost milliseconds to import.
+uses `os.path` rather than pathlib, and no hashing module: they cost milliseconds to import.
+
+A cache file holds two marshal blobs: the rules without their docs and examples, then those
+(two thirds of the bytes), which only `rules show`, `rules test`, `rules docs` and SARIF
+reports need. A scan reads and decodes the first blob only (`load_rules(details=False)`).
 """
 
 from __future__ import annotations
@@ -11,16 +15,21 @@ from __future__ import annotations
 import marshal
 import os
 import sys
-import zlib
 from typing import Any
 
 from wukong_lint import __version__
+from wukong_lint.engine.patterns import checksum
 from wukong_lint.engine.rules import CompiledRule, RuleSet
 from wukong_lint.errors import RuleError
 
 RULE_SUFFIXES = (".yaml", ".yml")
 # Part of the cache key: a change of the record layout invalidates every cache file.
-CACHE_FORMAT = f"2:{','.join(CompiledRule._fields)}"
+CACHE_FORMAT = f"3:{','.join(CompiledRule._fields)}"
+# The fields kept apart in a cache file (see above), and what a rule read without them holds.
+DETAIL_FIELDS = ("docs", "examples_match", "examples_no_match")
+_DETAIL_INDEXES = tuple(CompiledRule._fields.index(name) for name in DETAIL_FIELDS)
+_NO_DETAILS = tuple(CompiledRule._field_defaults[name] for name in DETAIL_FIELDS)
+_MAGIC = b"WKR3"
 
 
 def builtin_rules_dir() -> str:
@@ -49,6 +58,35 @@ def rule_files(directory: str | os.PathLike[str]) -> list[str]:
     return sorted(found)
 
 
+def _rule_file_states(directory: str | os.PathLike[str]) -> list[tuple[str, int, int]]:
+    """`rule_files(directory)`, each with its size and modification time, from one walk."""
+    directory = os.fspath(directory)
+    if os.path.isfile(directory):
+        st = os.stat(directory)
+        return [(directory, st.st_size, st.st_mtime_ns)]
+    if not os.path.isdir(directory):
+        raise RuleError(f"{directory}: rules directory not found")
+    found = []
+    folders = [directory]
+    while folders:  # as os.walk: hidden names skipped, symbolic links to folders not entered
+        try:
+            entries = list(os.scandir(folders.pop()))
+        except OSError:
+            continue
+        for entry in entries:
+            name = entry.name
+            if name.startswith("."):
+                continue
+            if entry.is_dir():
+                if not entry.is_symlink():
+                    folders.append(entry.path)
+            elif name.endswith(RULE_SUFFIXES):
+                st = entry.stat()
+                found.append((entry.path, st.st_size, st.st_mtime_ns))
+    found.sort()
+    return found
+
+
 def cache_dir() -> str | None:
     explicit = os.environ.get("WUKONG_LINT_CACHE_DIR")
     if explicit:
@@ -65,43 +103,73 @@ _COMPILER_FILES = ("schema.py", "validate.py", "filters.py", "rules.py")
 CACHE_KEEP = 8  # cache files kept per cache folder (one per distinct set of rule files)
 
 
-def _cache_key(files: list[str]) -> str:
+def _cache_key(states: list[tuple[str, int, int]]) -> str:
+    """The key of a set of rule files, from (path, size, mtime) of each."""
     parts = [CACHE_FORMAT, __version__, sys.version]
     here = os.path.dirname(os.path.abspath(__file__))
     for name in _COMPILER_FILES:
         parts.append(f"{name}\0{os.stat(os.path.join(here, name)).st_mtime_ns}")
-    for path in files:
-        st = os.stat(path)
-        parts.append(f"{os.path.abspath(path)}\0{st.st_size}\0{st.st_mtime_ns}")
+    abspath = os.path.abspath
+    parts += [f"{abspath(path)}\0{size}\0{mtime}" for path, size, mtime in states]
     return "\n".join(parts)
 
 
 def _cache_path(directory: str, key: str) -> str:
-    return os.path.join(directory, f"rules-{zlib.crc32(key.encode()):08x}.bin")
+    return os.path.join(directory, f"rules-{checksum(key)}.bin")
 
 
-def _read_cache(key: str) -> list[Any] | None:
+def _read_cache(key: str, details: bool = True) -> list[Any] | None:
+    """The cached rule records of `key` (with their docs and examples when `details`), or
+    None: no cache, another key, or a file that is not whole."""
     directory = cache_dir()
     if directory is None:
         return None
     try:
         with open(_cache_path(directory, key), "rb") as handle:
-            stored_key, data = marshal.loads(handle.read())
+            head = handle.read(12)
+            if len(head) != 12 or head[:4] != _MAGIC:
+                return None
+            size = int.from_bytes(head[4:], "little")
+            if size > os.fstat(handle.fileno()).st_size - 12:
+                return None
+            stored_key, data = marshal.loads(handle.read(size))
+            # The file name is only a checksum of the key: the full key decides.
+            if stored_key != key or not isinstance(data, list):
+                return None
+            if not details:
+                return data
+            stored_key, extra = marshal.loads(handle.read())
     except (OSError, ValueError, EOFError, TypeError):
         return None
-    # The file name is only a checksum of the key: the full key decides.
-    return data if stored_key == key and isinstance(data, list) else None
+    if stored_key != key or not isinstance(extra, list) or len(extra) != len(data):
+        return None
+    rows = []
+    for row, more in zip(data, extra, strict=True):
+        row = list(row)
+        for index, value in zip(_DETAIL_INDEXES, more, strict=True):
+            row[index] = value
+        rows.append(tuple(row))
+    return rows
 
 
 def _write_cache(key: str, data: list[Any]) -> None:
     directory = cache_dir()
     if directory is None:
         return
+    slim, extra = [], []
+    for row in data:
+        row = list(row)
+        extra.append(tuple(row[i] for i in _DETAIL_INDEXES))
+        for index, value in zip(_DETAIL_INDEXES, _NO_DETAILS, strict=True):
+            row[index] = value
+        slim.append(tuple(row))
+    head = marshal.dumps((key, slim))
+    blob = _MAGIC + len(head).to_bytes(8, "little") + head + marshal.dumps((key, extra))
     try:
         from wukong_lint.fsutil import atomic_write_bytes
 
         os.makedirs(directory, exist_ok=True)
-        atomic_write_bytes(_cache_path(directory, key), marshal.dumps((key, data)))
+        atomic_write_bytes(_cache_path(directory, key), blob)
         _prune(directory)
     except (OSError, ValueError):
         pass  # a cache we cannot write only costs speed
@@ -119,16 +187,21 @@ def _prune(directory: str) -> None:
             os.unlink(path)
 
 
-def load_rules(extra_dirs: tuple[str, ...] = (), *, builtin: bool = True) -> RuleSet:
-    files: list[str] = []
+def load_rules(
+    extra_dirs: tuple[str, ...] = (), *, builtin: bool = True, details: bool = True
+) -> RuleSet:
+    """The rules of the built-in pack (unless `builtin` is false) and of `extra_dirs`.
+    Without `details`, the rules' docs and examples are left empty (a scan never reads
+    them)."""
+    states: list[tuple[str, int, int]] = []
     if builtin:
-        files += rule_files(builtin_rules_dir())
+        states += _rule_file_states(builtin_rules_dir())
     for directory in extra_dirs:
-        files += rule_files(directory)
-    key = _cache_key(files)
-    data = _read_cache(key)
+        states += _rule_file_states(directory)
+    key = _cache_key(states)
+    data = _read_cache(key, details)
     if data is None:
-        data = [rule.to_data() for rule in validate_files(files)]
+        data = [rule.to_data() for rule in validate_files([path for path, _, _ in states])]
         _write_cache(key, data)
     rules = [CompiledRule.from_data(d) for d in data]
     from wukong_lint.engine import patterns

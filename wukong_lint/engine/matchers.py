@@ -4,8 +4,6 @@ A hit is a span of the unit's text plus the span of the secret inside it (to has
 Turning hits into findings (lines, snippets, suppression, fingerprints) is shared, in scan.py.
 """
 
-from __future__ import annotations
-
 import time
 from collections.abc import Callable, Iterator
 from typing import NamedTuple

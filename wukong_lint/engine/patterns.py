@@ -10,6 +10,10 @@ compiler at all.
 The cache is keyed by the engine's shared library (path, size, mtime) and the Python version,
 so an upgraded `regex` recompiles. Anything unexpected (a different packaging of `regex`, a
 missing entry) falls back to the ordinary `regex.compile`: the cache can only cost speed.
+
+A run compiles a few of the hundreds of patterns it prepares, so each pattern's arguments are
+stored as their own marshal string and decoded on first use, and the engine's library is
+loaded only when a pattern is first compiled.
 """
 
 from __future__ import annotations
@@ -17,7 +21,6 @@ from __future__ import annotations
 import marshal
 import os
 import sys
-import zlib
 from collections.abc import Iterable
 from typing import Any
 
@@ -26,8 +29,10 @@ from wukong_lint.extensions import library_path, load_extension
 FLAGS_VERSION0 = 0x2000  # regex.VERSION0, without importing regex to read it
 
 _compiled: dict[str, Any] = {}
-_recorded: dict[str, tuple[Any, ...]] = {}
+# pattern -> the engine's arguments, or (as read from the cache) their marshal bytes
+_recorded: dict[str, tuple[Any, ...] | bytes] = {}
 _engine: Any = None
+_engine_library: str | None = None  # loaded on first use
 _engine_key: str | None = None
 
 
@@ -37,15 +42,27 @@ def compile_pattern(pattern: str) -> Any:
     if compiled is not None:
         return compiled
     args = _recorded.get(pattern)
-    if args is not None and _engine is not None:
+    if args is not None and (_engine is not None or _engine_library is not None):
         try:
-            compiled = _engine.compile(pattern, *args)
+            if isinstance(args, bytes):
+                args = _recorded[pattern] = marshal.loads(args)
+            compiled = _load_engine().compile(pattern, *args)
         except Exception:
             compiled = None
     if compiled is None:
         compiled = _compile_and_record(pattern)
     _compiled[pattern] = compiled
     return compiled
+
+
+def _load_engine() -> Any:
+    global _engine, _engine_library
+    if _engine is None:
+        library, _engine_library = _engine_library, None
+        _engine = load_extension("regex", "_regex", library)
+        if _engine is None:
+            raise ImportError("regex._regex")
+    return _engine
 
 
 def _compile_and_record(pattern: str) -> Any:
@@ -73,13 +90,22 @@ def _compile_and_record(pattern: str) -> Any:
     return compiled
 
 
+def checksum(key: str) -> str:
+    """A short, stable checksum of a cache key, for a cache file's name (the full key, kept
+    inside the file, decides). Not zlib.crc32: zlib is an extension module, ~0.4 ms to load
+    on every run. The hash of an int is not randomised per process as a str's is: it is the
+    number modulo a fixed prime (2**61 - 1 on 64-bit builds)."""
+    number = int.from_bytes(key.encode("utf-8", "surrogatepass"), "little")
+    return f"{hash(number) & 0xFFFFFFFF:08x}"
+
+
 def _cache_file(directory: str, key: str) -> str:
-    return os.path.join(directory, f"patterns-{zlib.crc32(key.encode()):08x}.bin")
+    return os.path.join(directory, f"patterns-{checksum(key)}.bin")
 
 
 def prepare(patterns: Iterable[str], cache_dir: str | None) -> None:
     """Make `patterns` cheap to compile in this run, from the cache or by recording them."""
-    global _engine, _engine_key
+    global _engine_library, _engine_key
     wanted = [p for p in dict.fromkeys(patterns) if p not in _recorded]
     if not wanted or cache_dir is None:
         return
@@ -88,13 +114,15 @@ def prepare(patterns: Iterable[str], cache_dir: str | None) -> None:
         if library is None:
             return
         st = os.stat(library)
-        key = f"1\0{library}\0{st.st_size}\0{st.st_mtime_ns}\0{sys.version}"
+        key = f"2\0{library}\0{st.st_size}\0{st.st_mtime_ns}\0{sys.version}"
         path = _cache_file(cache_dir, key)
         try:
             with open(path, "rb") as handle:
                 stored_key, stored = marshal.loads(handle.read())
             if stored_key == key and isinstance(stored, dict):
-                _recorded.update(stored)
+                for pattern, args in stored.items():
+                    # decoded entries of this run (the same, or newer) are kept
+                    _recorded.setdefault(pattern, args)
         except (OSError, ValueError, EOFError, TypeError):
             pass
         missing = [p for p in wanted if p not in _recorded]
@@ -104,8 +132,13 @@ def prepare(patterns: Iterable[str], cache_dir: str | None) -> None:
             from wukong_lint.fsutil import atomic_write_bytes
 
             os.makedirs(cache_dir, exist_ok=True)
-            atomic_write_bytes(path, marshal.dumps((key, dict(_recorded))))
-        _engine = load_extension("regex", "_regex", library)
+            stored = {
+                pattern: args if isinstance(args, bytes) else marshal.dumps(args)
+                for pattern, args in _recorded.items()
+            }
+            atomic_write_bytes(path, marshal.dumps((key, stored)))
+        if _engine is None:
+            _engine_library = library
         _engine_key = key
     except (OSError, ImportError, ValueError):
         return  # no cache this time: patterns compile the ordinary way

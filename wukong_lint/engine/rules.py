@@ -5,8 +5,6 @@ These records hold only plain data so that the whole rule set can be cached with
 Regexes are compiled lazily: a rule whose keywords never occur costs nothing.
 """
 
-from __future__ import annotations
-
 import fnmatch
 import re
 from collections.abc import Iterable, Iterator
@@ -65,7 +63,7 @@ class CompiledRule(NamedTuple):
         return tuple(self)
 
     @classmethod
-    def from_data(cls, data: tuple[Any, ...]) -> CompiledRule:
+    def from_data(cls, data: tuple[Any, ...]) -> "CompiledRule":
         return cls(*data)
 
 
@@ -256,7 +254,7 @@ class RuleSet:
         # Other scanners' inline allow comments to honour (config `allow-comments`).
         self.allow_comments: tuple[str, ...] = ()
 
-    def select(self, keep: Any) -> RuleSet:
+    def select(self, keep: Any) -> "RuleSet":
         selected = RuleSet([r for r in self.rules if keep(r)])
         selected.allow_comments = self.allow_comments
         return selected

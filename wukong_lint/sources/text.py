@@ -1,7 +1,5 @@
 """Bytes -> text, the same way for every source."""
 
-from __future__ import annotations
-
 from typing import NamedTuple
 
 BINARY_SNIFF = 8192
