@@ -1,0 +1,123 @@
+"""Cheap text tests that prove a check of code_python.py cannot report anything in a file, so
+that the file is not parsed for it.
+
+A Python rule's keywords are broad on purpose (`execute`, `environ`, `debug`): most files that
+hold one hold nothing the check reports (`os.environ.get("X")`, `logger.debug(...)`,
+`self.db.execute(SELECT_ITEM, (item_id,))`). Each gate below looks at the text for what the
+analysis needs to report a check at all and answers False only when that is missing. A gate
+must be sound for every way the file can be analysed: the syntax tree of the whole file, of a
+skeleton (python_skeleton.py keeps a subset of its lines, verbatim) and the line patterns of
+code_lines.py when nothing parses. Identifiers outside ASCII are NFKC-normalised by Python
+(`ｅnviron` is `environ`), so a text that is not ASCII always passes.
+"""
+
+from __future__ import annotations
+
+import re
+
+_WORD = "[A-Za-z0-9_]"
+
+# -- environment: `os.environ` (or an alias of it) as a whole value, or `.copy()`, `.items()`,
+# `.keys()`, `.values()` of it. `os.environ["X"]`, `os.environ.get(...)` and any other
+# attribute of it are one variable or a lookup, never the environment (Analyser.kinds).
+# Only an immediate `[` or `.name` counts as safe: that is a subscript or an attribute of the
+# `environ` before it, whatever the code around it; anything else (`environ` at the end of a
+# line, in an import, before `)`, `.copy`) passes.
+_ENVIRON = re.compile(
+    rf"(?<!{_WORD})environ(?!{_WORD})(?!\[)(?!\.(?!(?:copy|items|keys|values)(?!{_WORD}))[A-Za-z_])"
+)
+
+
+def environment(text: str) -> bool:
+    return not text.isascii() or _ENVIRON.search(text) is not None
+
+
+# -- debug-setting: an assignment of the constant `True` to the name `DEBUG`.
+_DEBUG_NAME = re.compile(rf"(?<!{_WORD})DEBUG(?!{_WORD})")
+_TRUE = re.compile(rf"(?<!{_WORD})True(?!{_WORD})")
+
+
+def debug_setting(text: str) -> bool:
+    return not text.isascii() or (
+        _DEBUG_NAME.search(text) is not None and _TRUE.search(text) is not None
+    )
+
+
+# -- sql: a call of a database method or function (code_python.SQL_METHODS, SQL_FUNCTIONS)
+# whose query is built by formatting. The tree only knows such a call by the name of the method
+# or function (or an import alias of one: `from sqlalchemy import text as sa_text`), so every
+# call needs that name in the text. A call is harmless when it has no arguments, or when its
+# first argument is a bare name that occurs nowhere else in the file (`execute(SELECT_ITEM,
+# params)` with SELECT_ITEM imported from elsewhere: nothing in the file can have built it by
+# formatting, since a name is marked as formatted only where it is assigned or appended to)
+# and no call in the file may pass the query by keyword (`sql=`, `query=`, `statement=`,
+# `where=`). `.extra()` and `RawSQL()` are reported for any non-literal SQL: always possible.
+_SQL_NAMES = (
+    "execute", "executemany", "executescript", "mogrify", "raw", "extra", "fetch", "fetchrow",
+    "fetchval", "fetch_all", "fetch_one", "fetch_val", "read_sql", "read_sql_query", "text",
+    "RawSQL",
+)  # fmt: skip
+_RAW = frozenset({"extra", "RawSQL"})
+_SQL_NAME = re.compile(rf"(?<!{_WORD})({'|'.join(_SQL_NAMES)})(?!{_WORD})")
+# what may stand between two tokens: blanks, line breaks (inside brackets), backslash
+# continuations, comments (each up to its line break: one way to match, no backtracking)
+_GAP_PATTERN = r"(?:[ \t\f\v\r\n\\]|#[^\n]*(?![^\n]))*"
+_GAP = re.compile(_GAP_PATTERN)
+_QUERY_KEYWORD = re.compile(rf"(?<!{_WORD})(?:sql|query|statement|where){_GAP_PATTERN}=(?!=)")
+_IDENT = re.compile(rf"[A-Za-z_]{_WORD}*")
+_ALIAS = re.compile(rf"as(?!{_WORD})")
+_DEFINED = re.compile(rf"(?<!{_WORD})(?:def|class)[ \t]+\Z")
+
+
+def _skip(text: str, pos: int) -> int:
+    return _GAP.match(text, pos).end()  # type: ignore[union-attr]
+
+
+def sql(text: str) -> bool:
+    if not text.isascii() or _QUERY_KEYWORD.search(text):
+        return True
+    first_args: dict[str, int] = {}
+    for match in _SQL_NAME.finditer(text):
+        name = match.group(1)
+        at = _skip(text, match.end())
+        following = text[at : at + 1]
+        while following == ")":  # `len(text)`; or a parenthesised callee, `(cur.execute)(q)`
+            at = _skip(text, at + 1)
+            following = text[at : at + 1]
+            if following == "(":
+                return True
+        if following != "(":
+            if _ALIAS.match(text, at):  # `import ... text as sa_text`
+                return True
+            continue  # not a call: an attribute, a name, a word in a string
+        at = _skip(text, at + 1)
+        if text.startswith(")", at):
+            continue  # no argument: nothing to check
+        if _DEFINED.search(text, max(0, match.start() - 16), match.start()):
+            # `def fetch(self, ...)`: a definition, not a call, when a parameter follows
+            # (what the line patterns for unparsable code look for starts with a quote)
+            param = _IDENT.match(text, at)
+            end = _skip(text, param.end()) if param else at
+            if (param or text.startswith("*", at)) and (
+                not param or text[end : end + 1] in (",", ")", ":", "=")
+            ):
+                continue
+            return True
+        if name in _RAW:
+            return True
+        arg = _IDENT.match(text, at)
+        if arg is None:
+            return True
+        end = _skip(text, arg.end())
+        if text[end : end + 1] not in (",", ")"):
+            return True
+        first_args[arg.group()] = first_args.get(arg.group(), 0) + 1
+    for ident, count in first_args.items():
+        occurrences = re.findall(rf"(?<!{_WORD}){ident}(?!{_WORD})", text)
+        if len(occurrences) != count:
+            return True
+    return False
+
+
+# check -> gate; a check without one is always analysed
+GATES = {"environment": environment, "debug-setting": debug_setting, "sql": sql}
