@@ -14,8 +14,30 @@ code_lines.py when nothing parses. Identifiers outside ASCII are NFKC-normalised
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from typing import Any
 
 _WORD = "[A-Za-z0-9_]"
+_WORD_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+
+# (Patterns start with their literal and the character before it is looked at in Python: a
+# pattern that starts with a look-behind or \b is tried at every position of the text.)
+
+
+def _words(text: str, word: str) -> Iterator[int]:
+    """Where `word` stands as a whole identifier in the (ASCII) text."""
+    size = len(word)
+    at = text.find(word)
+    while at >= 0:
+        end = at + size
+        if (not at or text[at - 1] not in _WORD_CHARS) and text[end : end + 1] not in _WORD_CHARS:
+            yield at
+        at = text.find(word, end)
+
+
+def _any_word(text: str, word: str) -> bool:
+    return next(_words(text, word), None) is not None
+
 
 # -- environment: `os.environ` (or an alias of it) as a whole value, or `.copy()`, `.items()`,
 # `.keys()`, `.values()` of it. `os.environ["X"]`, `os.environ.get(...)` and any other
@@ -23,24 +45,20 @@ _WORD = "[A-Za-z0-9_]"
 # Only an immediate `[` or `.name` counts as safe: that is a subscript or an attribute of the
 # `environ` before it, whatever the code around it; anything else (`environ` at the end of a
 # line, in an import, before `)`, `.copy`) passes.
-_ENVIRON = re.compile(
-    rf"(?<!{_WORD})environ(?!{_WORD})(?!\[)(?!\.(?!(?:copy|items|keys|values)(?!{_WORD}))[A-Za-z_])"
-)
+_SAFE_AFTER_ENVIRON = re.compile(rf"\[|\.(?!(?:copy|items|keys|values)(?!{_WORD}))[A-Za-z_]")
 
 
 def environment(text: str) -> bool:
-    return not text.isascii() or _ENVIRON.search(text) is not None
+    if not text.isascii():
+        return True
+    return any(not _SAFE_AFTER_ENVIRON.match(text, at + 7) for at in _words(text, "environ"))
 
 
 # -- debug-setting: an assignment of the constant `True` to the name `DEBUG`.
-_DEBUG_NAME = re.compile(rf"(?<!{_WORD})DEBUG(?!{_WORD})")
-_TRUE = re.compile(rf"(?<!{_WORD})True(?!{_WORD})")
 
 
 def debug_setting(text: str) -> bool:
-    return not text.isascii() or (
-        _DEBUG_NAME.search(text) is not None and _TRUE.search(text) is not None
-    )
+    return not text.isascii() or (_any_word(text, "DEBUG") and _any_word(text, "True"))
 
 
 # -- sql: a call of a database method or function (code_python.SQL_METHODS, SQL_FUNCTIONS)
@@ -57,29 +75,45 @@ _SQL_NAMES = (
     "fetchval", "fetch_all", "fetch_one", "fetch_val", "read_sql", "read_sql_query", "text",
     "RawSQL",
 )  # fmt: skip
+_QUERY_KEYWORDS = ("sql", "query", "statement", "where")
 _RAW = frozenset({"extra", "RawSQL"})
-_SQL_NAME = re.compile(rf"(?<!{_WORD})({'|'.join(_SQL_NAMES)})(?!{_WORD})")
 # what may stand between two tokens: blanks, line breaks (inside brackets), backslash
 # continuations, comments (each up to its line break: one way to match, no backtracking)
 _GAP_PATTERN = r"(?:[ \t\f\v\r\n\\]|#[^\n]*(?![^\n]))*"
 _GAP = re.compile(_GAP_PATTERN)
-_QUERY_KEYWORD = re.compile(rf"(?<!{_WORD})(?:sql|query|statement|where){_GAP_PATTERN}=(?!=)")
+_ASSIGNED = re.compile(_GAP_PATTERN + "=(?!=)")
 _IDENT = re.compile(rf"[A-Za-z_]{_WORD}*")
 _ALIAS = re.compile(rf"as(?!{_WORD})")
 _DEFINED = re.compile(rf"(?<!{_WORD})(?:def|class)[ \t]+\Z")
+_FINDER: list[Any] = []
 
 
 def _skip(text: str, pos: int) -> int:
     return _GAP.match(text, pos).end()  # type: ignore[union-attr]
 
 
+def _names(text: str) -> list[tuple[int, int, int]]:
+    """(key number, start, end) of every SQL name and query keyword name in the text."""
+    if not _FINDER:
+        import ahocorasick_rs
+
+        _FINDER.append(ahocorasick_rs.AhoCorasick([*_SQL_NAMES, *_QUERY_KEYWORDS]))
+    return _FINDER[0].find_matches_as_indexes(text, overlapping=True)  # type: ignore[no-any-return]
+
+
 def sql(text: str) -> bool:
-    if not text.isascii() or _QUERY_KEYWORD.search(text):
+    if not text.isascii():
         return True
     first_args: dict[str, int] = {}
-    for match in _SQL_NAME.finditer(text):
-        name = match.group(1)
-        at = _skip(text, match.end())
+    for number, start, end in _names(text):
+        if (start and text[start - 1] in _WORD_CHARS) or text[end : end + 1] in _WORD_CHARS:
+            continue  # part of a longer name
+        if number >= len(_SQL_NAMES):  # `query=`: a keyword argument (or an assignment)
+            if _ASSIGNED.match(text, end):
+                return True
+            continue
+        name = _SQL_NAMES[number]
+        at = _skip(text, end)
         following = text[at : at + 1]
         while following == ")":  # `len(text)`; or a parenthesised callee, `(cur.execute)(q)`
             at = _skip(text, at + 1)
@@ -93,13 +127,13 @@ def sql(text: str) -> bool:
         at = _skip(text, at + 1)
         if text.startswith(")", at):
             continue  # no argument: nothing to check
-        if _DEFINED.search(text, max(0, match.start() - 16), match.start()):
+        if _DEFINED.search(text, max(0, start - 16), start):
             # `def fetch(self, ...)`: a definition, not a call, when a parameter follows
             # (what the line patterns for unparsable code look for starts with a quote)
             param = _IDENT.match(text, at)
-            end = _skip(text, param.end()) if param else at
+            after = _skip(text, param.end()) if param else at
             if (param or text.startswith("*", at)) and (
-                not param or text[end : end + 1] in (",", ")", ":", "=")
+                not param or text[after : after + 1] in (",", ")", ":", "=")
             ):
                 continue
             return True
@@ -108,13 +142,13 @@ def sql(text: str) -> bool:
         arg = _IDENT.match(text, at)
         if arg is None:
             return True
-        end = _skip(text, arg.end())
-        if text[end : end + 1] not in (",", ")"):
+        after = _skip(text, arg.end())
+        if text[after : after + 1] not in (",", ")"):
             return True
         first_args[arg.group()] = first_args.get(arg.group(), 0) + 1
     for ident, count in first_args.items():
-        occurrences = re.findall(rf"(?<!{_WORD}){ident}(?!{_WORD})", text)
-        if len(occurrences) != count:
+        # (every occurrence as a substring is one as a word when the counts agree)
+        if text.count(ident) != count and sum(1 for _ in _words(text, ident)) != count:
             return True
     return False
 
