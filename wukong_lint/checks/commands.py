@@ -26,10 +26,18 @@ from __future__ import annotations
 
 import fnmatch
 import re
+from bisect import bisect_left
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, NamedTuple
 
-from wukong_lint.checks.shell import WRITE_REDIRECTS, Command, parse, split_options
+from wukong_lint.checks.shell import (
+    _JOINED,
+    WRITE_REDIRECTS,
+    Command,
+    Script,
+    parse,
+    split_options,
+)
 from wukong_lint.engine.matchers import Hit
 from wukong_lint.engine.patterns import compile_pattern
 from wukong_lint.engine.rules import CompiledRule
@@ -200,7 +208,8 @@ def _run(rules: list[CompiledRule], unit: Unit) -> dict[str, list[Hit]]:
     text, base = found
     select = _selector(rules) if len(text) >= SELECT_FROM else None
     try:
-        script = parse(text, select)
+        # (a script in which no statement can be selected is not parsed at all)
+        script = parse(text, select) if select is None or select.may_match(text) else _NOTHING
     except Exception:  # a parser failure must never end a scan
         return {}
     results: dict[str, list[Hit]] = {rule.id: [] for rule in rules}
@@ -284,6 +293,7 @@ class Selector:
         # statement needs, one of: "name" (nothing), "|" (a pipe), "$(" (a substitution)
         self.needs = [None if key in words else frozenset(names[key]) for key in self.keys]
         self.self_calls = self_calls
+        self._last: _Whole | None = None  # the last script looked at whole
         self.automaton = (
             ahocorasick_rs.AhoCorasick(
                 self.keys, implementation=ahocorasick_rs.Implementation.ContiguousNFA
@@ -310,14 +320,128 @@ class Selector:
                     return True
         return self.self_calls and _may_call_itself(piece)
 
+    def _whole(self, text: str) -> _Whole:
+        """`text` as `search` sees a statement (quotes, backslashes and line continuations
+        removed) and where the keys occur in it: computed once per script."""
+        if self._last is not None and self._last.text is text:
+            return self._last
+        removed = [m.start() for m in _REMOVED.finditer(text)]
+        pairs = [m.start() for m in _CONTINUATION.finditer(text)]
+        removed = sorted(removed + [at + 1 for at in pairs])
+        joined = text.replace("\\\n", "").translate(_JOINED)
+        # where a removed line break joined two lines (offsets in `joined`)
+        joins = frozenset(at - bisect_left(removed, at) for at in pairs)
+        found: list[tuple[int, int, int]] | None = []
+        if self.automaton is not None:
+            try:
+                found = sorted(
+                    self.automaton.find_matches_as_indexes(joined, overlapping=True),
+                    key=lambda hit: hit[1],
+                )
+            except UnicodeEncodeError:  # lone surrogates
+                found = None
+        whole = _Whole(text, joined, removed, joins, found, [hit[1] for hit in found or ()])
+        self._last = whole
+        return whole
 
+    def may_match(self, text: str) -> bool:
+        """False when `search` can find nothing in any statement of the script `text`, so that
+        it need not even be parsed. The text is searched whole, as `search` sees a statement
+        (quotes, backslashes and line continuations removed): a statement's text is a stretch
+        of it, and a word that starts or ends a statement has a separator next to it (a
+        blank, `;`, `&`, a line break) unless that line break was removed with a backslash
+        (a comment ending in `\\`): there a word boundary is assumed. What `search` asks
+        besides a word (a pipe, a substitution, a function definition) is asked of the whole
+        text."""
+        whole = self._whole(text)
+        if whole.found is None:
+            return True  # (lone surrogates: parse and see)
+        joined, joins = whole.joined, whole.joins
+        pipe = "|" in joined
+        substitution = any(s in joined for s in _SUBSTITUTIONS)
+        for number, start, end in whole.found:
+            before = joined[start - 1] if start else " "
+            if (before in _WORD_CHARS or before == ".") and start not in joins:
+                continue
+            if end < len(joined) and joined[end] in _WORD_CHARS and end not in joins:
+                continue
+            needs = self.needs[number]
+            if needs is None or "name" in needs:
+                return True
+            if ("|" in needs and pipe) or ("$(" in needs and substitution):
+                return True
+        return self.self_calls and (
+            (pipe or "&" in joined)
+            and ("function" in joined or _EMPTY_PARENS.search(joined) is not None)
+        )
+
+    def spans(self, text: str) -> Any:
+        """For an ASCII script: a function telling for text[start:end] what `search` would
+        tell of it, from the whole text's keys found once (None: search each statement)."""
+        if not text.isascii():
+            return None
+        whole = self._whole(text)
+        if whole.found is None:
+            return None
+        joined, removed, found, starts = whole.joined, whole.removed, whole.found, whole.starts
+        needs_of, search = self.needs, self.search
+
+        def search_span(start: int, end: int) -> bool:
+            if start and text[start : start + 1] == "\n" and text[start - 1] == "\\":
+                # (its line break goes with a backslash before it: search it alone)
+                piece = text[start:end].replace("\\\n", "").translate(_JOINED)
+                return search(piece)  # type: ignore[no-any-return]
+            first = start - bisect_left(removed, start)
+            last = end - bisect_left(removed, end)
+            index = bisect_left(starts, first)
+            while index < len(starts) and starts[index] < last:
+                number, begin, stop = found[index]
+                index += 1
+                if stop > last:
+                    continue
+                needs = needs_of[number]
+                if needs is None:
+                    return True
+                before = joined[begin - 1] if begin > first else " "
+                after = joined[stop] if stop < last else " "
+                if before in _WORD_CHARS or before == "." or after in _WORD_CHARS:
+                    continue
+                if "name" in needs or ("|" in needs and joined.find("|", first, last) >= 0):
+                    return True
+                if "$(" in needs and any(joined.find(s, first, last) >= 0 for s in _SUBSTITUTIONS):
+                    return True
+            if not self.self_calls:
+                return False
+            if joined.find("|", first, last) < 0 and joined.find("&", first, last) < 0:
+                return False
+            return _may_call_itself(joined[first:last])
+
+        return search_span
+
+
+class _Whole(NamedTuple):
+    text: str
+    joined: str  # the text without quotes, backslashes and line continuations
+    removed: list[int]  # offsets (in the text) of the characters removed, ascending
+    joins: frozenset[int]  # offsets (in `joined`) where a line continuation was removed
+    found: list[tuple[int, int, int]] | None  # (key, start, end) in `joined`, by start
+    starts: list[int]  # their starts
+
+
+_REMOVED = re.compile(r"[\\'\"]")
+_CONTINUATION = re.compile(r"\\\n")
 _SUBSTITUTIONS = ("$(", "<(", ">(", "`")
+
+_EMPTY_PARENS = re.compile(r"\([ \t]*\)")
+_NOTHING = Script((), ())
 
 
 def _may_call_itself(piece: str) -> bool:
     """A function defined in `piece` whose name comes before a `|` or `&` or after a `|`."""
     if "|" not in piece and "&" not in piece:
         return False
+    if "function" not in piece and _EMPTY_PARENS.search(piece) is None:
+        return False  # no function defined in it
     names = [m.group(1) for m in re.finditer(r"\bfunction\s+([^\s(){}|&;]+)", piece)]
     at = piece.find("(")
     while at >= 0:
