@@ -114,6 +114,21 @@ def _program_matches(patterns: list[str], name: str) -> bool:
     return name in literal or any(fnmatch.fnmatchcase(name, p) for p in globs)
 
 
+_SPLIT: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[list[str], list[str]]] = {}
+
+
+def _split(argv: tuple[str, ...], value_options: list[str]) -> tuple[list[str], list[str]]:
+    """split_options, remembered: the blocks asked about one command (several rules for `rm`,
+    say) mostly split its words the same way. (Callers only read the lists.)"""
+    key = (argv, tuple(value_options))
+    found = _SPLIT.get(key)
+    if found is None:
+        if len(_SPLIT) >= 4096:
+            _SPLIT.clear()
+        found = _SPLIT[key] = split_options(argv, frozenset(value_options))
+    return found
+
+
 def block_matches(block: dict[str, Any], command: Command) -> bool:
     # the cheap refusals first: a block for any program that writes a file, say, is asked
     # about every command of a script, and most commands redirect nothing
@@ -129,7 +144,7 @@ def block_matches(block: dict[str, Any], command: Command) -> bool:
         return False
     if block["via"] and not any(w in command.via for w in block["via"]):
         return False
-    options, positional = split_options(command.argv, frozenset(block["value_options"]))
+    options, positional = _split(command.argv, block["value_options"])
     if block["subcommand"]:
         if not positional or positional[0] not in block["subcommand"]:
             return False

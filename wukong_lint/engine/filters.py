@@ -120,12 +120,19 @@ def shannon_entropy(text: str) -> float:
     return -sum((n / length) * math.log2(n / length) for n in Counter(text).values())
 
 
+_ALPHABET_RUN4 = _Lazy("|".join("abcdefghijklmnopqrstuvwxyz"[i : i + 4] for i in range(23)))
+
+
 def _typed_sequences(lowered: str) -> bool:
     """Someone typed along the alphabet: five consecutive letters (`ghijk`), or two runs of
     four (`abcd1234defg`), or a value that is nothing but a digit sequence (`12345678`).
     Random letters almost never do this; digits are left alone since ids contain `1234`."""
     if len(lowered) >= 6 and lowered.isdigit():
         return all(ord(b) - ord(a) == 1 for a, b in pairwise(lowered))
+    if lowered.isascii() and not _ALPHABET_RUN4.search(lowered):
+        # every way to say yes below needs four letters in a row along the alphabet, which
+        # in lower-case ASCII text is one of `abcd` ... `wxyz`
+        return False
     longest = 6 if len(lowered) > LONG_VALUE else 5
     runs4 = 0
     run = 1
