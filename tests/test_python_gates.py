@@ -70,6 +70,10 @@ SQL = [
     "def run(q):\n    db.execute(q)\n",  # q is a parameter: bound elsewhere in the file
     "def text(f'broken {x}'):",  # unparsable: the line patterns look at it
     "x = 'caf\u00e9'\ncursor.execute(q)",
+    "cursor.execute(Q, query=f'SELECT {x}')",
+    "cursor.execute(Q, params=dict(a=1),\n    where=f'id = {x}')",
+    "cursor.execute(Q, (')',), sql=f'SELECT {x}')",  # a bracket in a string
+    "cursor.execute(Q, [a, (b)],  # note (\n    sql=f'SELECT {x}')",
 ]
 
 
@@ -108,6 +112,14 @@ def test_harmless_keyword_uses_are_skipped():
     assert not python_gates.debug_setting(HARMLESS)
     assert not python_gates.sql(HARMLESS)
     assert _findings(HARMLESS) == set()
+
+
+def test_a_query_keyword_outside_database_calls_is_harmless():
+    text = 'render_template("query.html", query=obj)\nobj = f"{x}"\n' + HARMLESS
+    assert not python_gates.sql(text)
+    assert python_gates.sql("db.execute(SELECT_ONE, query=obj)\n" + text)
+    # (HARMLESS ends with a call holding a comment: taken to run to the end of the text)
+    assert python_gates.sql(text + 'render_template("query.html", query=obj)\n')
 
 
 def test_a_name_bound_in_the_file_is_not_harmless():

@@ -68,8 +68,9 @@ def debug_setting(text: str) -> bool:
 # first argument is a bare name that occurs nowhere else in the file (`execute(SELECT_ITEM,
 # params)` with SELECT_ITEM imported from elsewhere: nothing in the file can have built it by
 # formatting, since a name is marked as formatted only where it is assigned or appended to)
-# and no call in the file may pass the query by keyword (`sql=`, `query=`, `statement=`,
-# `where=`). `.extra()` and `RawSQL()` are reported for any non-literal SQL: always possible.
+# and no `sql=`, `query=`, `statement=` or `where=` stands inside its brackets (the query
+# passed by keyword; brackets holding a string or a comment are taken to run to the end of
+# the text). `.extra()` and `RawSQL()` are reported for any non-literal SQL: always possible.
 _SQL_NAMES = (
     "execute", "executemany", "executescript", "mogrify", "raw", "extra", "fetch", "fetchrow",
     "fetchval", "fetch_all", "fetch_one", "fetch_val", "read_sql", "read_sql_query", "text",
@@ -105,12 +106,14 @@ def sql(text: str) -> bool:
     if not text.isascii():
         return True
     first_args: dict[str, int] = {}
+    keywords: list[int] = []  # where `query=` and the like stand
+    calls: list[tuple[int, int]] = []  # the argument lists of the calls checked below
     for number, start, end in _names(text):
         if (start and text[start - 1] in _WORD_CHARS) or text[end : end + 1] in _WORD_CHARS:
             continue  # part of a longer name
         if number >= len(_SQL_NAMES):  # `query=`: a keyword argument (or an assignment)
             if _ASSIGNED.match(text, end):
-                return True
+                keywords.append(start)
             continue
         name = _SQL_NAMES[number]
         at = _skip(text, end)
@@ -124,6 +127,7 @@ def sql(text: str) -> bool:
             if _ALIAS.match(text, at):  # `import ... text as sa_text`
                 return True
             continue  # not a call: an attribute, a name, a word in a string
+        opening = at
         at = _skip(text, at + 1)
         if text.startswith(")", at):
             continue  # no argument: nothing to check
@@ -146,11 +150,32 @@ def sql(text: str) -> bool:
         if text[after : after + 1] not in (",", ")"):
             return True
         first_args[arg.group()] = first_args.get(arg.group(), 0) + 1
+        calls.append((opening, _closing(text, opening)))
     for ident, count in first_args.items():
         # (every occurrence as a substring is one as a word when the counts agree)
         if text.count(ident) != count and sum(1 for _ in _words(text, ident)) != count:
             return True
-    return False
+    return any(opening < at < closing for at in keywords for opening, closing in calls)
+
+
+_BRACKET = re.compile(r"[()\[\]{}\"'#]")
+
+
+def _closing(text: str, opening: int) -> int:
+    """Where the brackets opened at `opening` close; the end of the text when a string or a
+    comment comes first (its brackets are not code: counting them could stop too soon)."""
+    depth = 0
+    for match in _BRACKET.finditer(text, opening):
+        char = match.group()
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+            if not depth:
+                return match.end()
+        else:
+            break
+    return len(text)
 
 
 # check -> gate; a check without one is always analysed
