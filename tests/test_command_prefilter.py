@@ -169,3 +169,17 @@ def test_span_search_on_every_line_start(statement: str):
             piece = text[start:end]
             expected = selector.search(piece.replace("\\\n", "").translate(shell._JOINED))
             assert search_span(start, end) == expected, (start, end, piece)
+
+
+def test_remembered_block_verdicts_follow_the_block_and_the_command():
+    """commands._verdict answers as block_matches does, whatever it answered before for the
+    same command with another block (or another rule set's copy of a block)."""
+    script = shell.parse_script("rm -rf /\nrm -rf ./build\nsudo rm -rf ~\nrm -rf /\n")
+    for _ in range(2):  # a fresh rule set: new block objects
+        rules = _command_rules()
+        blocks = [block for rule in rules for block in (rule.params or {})["match"]]
+        for command in script.commands:
+            for block in blocks:
+                if block["recursive_function"]:
+                    continue
+                assert commands._verdict(block, command) == commands.block_matches(block, command)

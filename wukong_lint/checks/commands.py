@@ -244,12 +244,28 @@ def _run(rules: list[CompiledRule], unit: Unit) -> dict[str, list[Hit]]:
     for command in script.commands:
         span = (command.start, command.end)
         for rule_id, block in literal.get(command.name, ()) + other:
-            if span in seen[rule_id] or not block_matches(block, command):
+            if span in seen[rule_id] or not _verdict(block, command):
                 continue
             seen[rule_id].add(span)
             start, end = base + command.start, base + command.end
             results[rule_id].append(Hit(start, end, start, end))
     return results
+
+
+_VERDICTS: dict[tuple[Any, ...], tuple[dict[str, Any], bool]] = {}
+
+
+def _verdict(block: dict[str, Any], command: Command) -> bool:
+    """block_matches, remembered for what it reads of a command (not its span): scripts and
+    Dockerfiles repeat the same commands (`rm -rf /var/lib/apt/lists/*`) many times."""
+    key = (id(block), command.argv, command.redirects, command.stdin_from,
+           command.substitutions, command.via)  # fmt: skip
+    found = _VERDICTS.get(key)
+    if found is None or found[0] is not block:  # (the block kept: its id is not reused)
+        if len(_VERDICTS) >= 8192:
+            _VERDICTS.clear()
+        found = _VERDICTS[key] = (block, block_matches(block, command))
+    return found[1]
 
 
 _ANY_SCOPE = {"agent": "any", "profiles": []}
@@ -355,7 +371,14 @@ class Selector:
                 )
             except UnicodeEncodeError:  # lone surrogates
                 found = None
-        whole = _Whole(text, joined, removed, joins, found, [hit[1] for hit in found or ()])
+        # what a function definition in a statement needs (see _may_call_itself)
+        defined = sorted(
+            [(m.start(), m.end()) for m in _EMPTY_PARENS.finditer(joined)]
+            + [(at, at + 8) for at in _occurrences(joined, "function")]
+        )
+        whole = _Whole(
+            text, joined, removed, joins, found, [hit[1] for hit in found or ()], defined
+        )
         self._last = whole
         return whole
 
@@ -399,6 +422,7 @@ class Selector:
         if whole.found is None:
             return None
         joined, removed, found, starts = whole.joined, whole.removed, whole.found, whole.starts
+        defined = whole.defined
         needs_of, search = self.needs, self.search
 
         def search_span(start: int, end: int) -> bool:
@@ -429,7 +453,12 @@ class Selector:
                 return False
             if joined.find("|", first, last) < 0 and joined.find("&", first, last) < 0:
                 return False
-            return _may_call_itself(joined[first:last])
+            index = bisect_left(defined, (first, 0))
+            while index < len(defined) and defined[index][0] < last:
+                if defined[index][1] <= last:  # a function may be defined in the statement
+                    return _may_call_itself(joined[first:last])
+                index += 1
+            return False
 
         return search_span
 
@@ -441,6 +470,16 @@ class _Whole(NamedTuple):
     joins: frozenset[int]  # offsets (in `joined`) where a line continuation was removed
     found: list[tuple[int, int, int]] | None  # (key, start, end) in `joined`, by start
     starts: list[int]  # their starts
+    defined: list[tuple[int, int]]  # spans of `function` and `()` in `joined`, by start
+
+
+def _occurrences(text: str, word: str) -> list[int]:
+    found = []
+    at = text.find(word)
+    while at >= 0:
+        found.append(at)
+        at = text.find(word, at + 1)
+    return found
 
 
 _REMOVED = re.compile(r"[\\'\"]")
