@@ -993,9 +993,10 @@ def prepare(unit: Unit, batch: list[tuple[CompiledRule, list[int] | None]]) -> N
     """Analyse a text once for all the rules of this kind that will run on it: the skeleton
     keeps the functions holding a keyword of any of them."""
     text = unit.text
-    wanted = [(rule, offsets) for rule, offsets in batch if _wanted(rule, text)]
-    if not any(_possible(rule, text) for rule, _ in wanted):
+    # (the cheap gates first: most files fail them, and then their words need no search)
+    if not any(_possible(rule, text) and _wanted(rule, text) for rule, _ in batch):
         return  # nothing to find: no parse (match_python asks the same)
+    wanted = [(rule, offsets) for rule, offsets in batch if _wanted(rule, text)]
     # (the skeleton still keeps the functions of every wanted rule: what a rule finds is the
     # same whether the other rules' checks are possible or not)
     if any(offsets is None for _, offsets in wanted):
@@ -1012,7 +1013,7 @@ def prepare(unit: Unit, batch: list[tuple[CompiledRule, list[int] | None]]) -> N
 def match_python(rule: CompiledRule, unit: Unit, offsets: list[int] | None) -> Iterator[Hit]:
     check = (rule.params or {}).get("check", "")
     text = unit.text
-    if not _wanted(rule, text) or not _possible(rule, text):
+    if not _possible(rule, text) or not _wanted(rule, text):
         return
     analysis = analyse(unit.path, text, offsets)
     if analysis.hits is None:
