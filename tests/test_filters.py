@@ -114,3 +114,37 @@ def test_prefilter_finds_the_same_after_switching_to_its_dfa(monkeypatch):
     first = ruleset._keyword_hits(text)  # crosses the threshold: the DFA is built
     second = ruleset._keyword_hits(text)
     assert before == first == second and before
+
+
+def _typed_sequences_reference(lowered: str) -> bool:
+    """filters._typed_sequences without its shortcut for text with no four-letter run."""
+    from itertools import pairwise
+
+    if len(lowered) >= 6 and lowered.isdigit():
+        return all(ord(b) - ord(a) == 1 for a, b in pairwise(lowered))
+    longest = 6 if len(lowered) > filters.LONG_VALUE else 5
+    runs4, run = 0, 1
+    for previous, current in pairwise(lowered):
+        if ord(current) - ord(previous) == 1 and current.isalpha() and previous.isalpha():
+            run += 1
+            if run == longest:
+                return True
+            if run == 4:
+                runs4 += 1
+                if runs4 == 2 and len(lowered) <= filters.LONG_VALUE:
+                    return True
+        else:
+            run = 1
+    return False
+
+
+def test_typed_sequences_shortcut_changes_nothing():
+    pieces = ["abc", "abcd", "bcde", "wxyz", "xyz", "123", "1234", "qr", "àáâã", "k", "-", "9"]
+    rnd = random.Random(7)
+    found = 0
+    for _ in range(20000):
+        value = "".join(rnd.choice(pieces) for _ in range(rnd.randint(0, 30)))
+        for text in (value, value.lower(), value[: filters.LONG_VALUE + 5]):
+            assert filters._typed_sequences(text) == _typed_sequences_reference(text), text
+        found += _typed_sequences_reference(value)
+    assert found > 1000  # both answers were exercised

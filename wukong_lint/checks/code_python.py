@@ -18,6 +18,7 @@ import re
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
+from wukong_lint.checks.python_gates import GATES
 from wukong_lint.checks.python_skeleton import Skeleton, has_keyword, skeleton
 from wukong_lint.engine.matchers import Hit
 from wukong_lint.engine.rules import CompiledRule
@@ -958,6 +959,24 @@ def _wanted(rule: CompiledRule, text: str) -> bool:
 _FINDERS: dict[tuple[str, ...], Any] = {}
 
 
+def _possible(rule: CompiledRule, text: str) -> bool:
+    """False when a cheap look at the text proves that the rule's check cannot report anything
+    in it (python_gates.py), on the syntax tree or by the line patterns."""
+    check = (rule.params or {}).get("check", "")
+    gate = GATES.get(check)
+    if gate is None:
+        return True
+    if _gated[0] is not text:
+        _gated[0], _gated[1] = text, {}
+    known = _gated[1].get(check)
+    if known is None:
+        known = _gated[1][check] = gate(text)
+    return known
+
+
+_gated: list[Any] = [None, {}]  # (text, {check: possible})
+
+
 def _in_function(rule: CompiledRule, offsets: list[int], text: str, start: int, end: int) -> bool:
     """Whether the function text[start:end] holds a keyword of `rule` (and one of its
     `function_requires_any` words, when it has some)."""
@@ -974,9 +993,12 @@ def prepare(unit: Unit, batch: list[tuple[CompiledRule, list[int] | None]]) -> N
     """Analyse a text once for all the rules of this kind that will run on it: the skeleton
     keeps the functions holding a keyword of any of them."""
     text = unit.text
+    # (the cheap gates first: most files fail them, and then their words need no search)
+    if not any(_possible(rule, text) and _wanted(rule, text) for rule, _ in batch):
+        return  # nothing to find: no parse (match_python asks the same)
     wanted = [(rule, offsets) for rule, offsets in batch if _wanted(rule, text)]
-    if not wanted:
-        return
+    # (the skeleton still keeps the functions of every wanted rule: what a rule finds is the
+    # same whether the other rules' checks are possible or not)
     if any(offsets is None for _, offsets in wanted):
         analyse(unit.path, text)
         return
@@ -991,7 +1013,7 @@ def prepare(unit: Unit, batch: list[tuple[CompiledRule, list[int] | None]]) -> N
 def match_python(rule: CompiledRule, unit: Unit, offsets: list[int] | None) -> Iterator[Hit]:
     check = (rule.params or {}).get("check", "")
     text = unit.text
-    if not _wanted(rule, text):
+    if not _possible(rule, text) or not _wanted(rule, text):
         return
     analysis = analyse(unit.path, text, offsets)
     if analysis.hits is None:

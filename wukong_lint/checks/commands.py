@@ -26,10 +26,18 @@ from __future__ import annotations
 
 import fnmatch
 import re
+from bisect import bisect_left
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, NamedTuple
 
-from wukong_lint.checks.shell import WRITE_REDIRECTS, Command, parse, split_options
+from wukong_lint.checks.shell import (
+    _JOINED,
+    WRITE_REDIRECTS,
+    Command,
+    Script,
+    parse,
+    split_options,
+)
 from wukong_lint.engine.matchers import Hit
 from wukong_lint.engine.patterns import compile_pattern
 from wukong_lint.engine.rules import CompiledRule
@@ -106,6 +114,21 @@ def _program_matches(patterns: list[str], name: str) -> bool:
     return name in literal or any(fnmatch.fnmatchcase(name, p) for p in globs)
 
 
+_SPLIT: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[list[str], list[str]]] = {}
+
+
+def _split(argv: tuple[str, ...], value_options: list[str]) -> tuple[list[str], list[str]]:
+    """split_options, remembered: the blocks asked about one command (several rules for `rm`,
+    say) mostly split its words the same way. (Callers only read the lists.)"""
+    key = (argv, tuple(value_options))
+    found = _SPLIT.get(key)
+    if found is None:
+        if len(_SPLIT) >= 4096:
+            _SPLIT.clear()
+        found = _SPLIT[key] = split_options(argv, frozenset(value_options))
+    return found
+
+
 def block_matches(block: dict[str, Any], command: Command) -> bool:
     # the cheap refusals first: a block for any program that writes a file, say, is asked
     # about every command of a script, and most commands redirect nothing
@@ -121,7 +144,7 @@ def block_matches(block: dict[str, Any], command: Command) -> bool:
         return False
     if block["via"] and not any(w in command.via for w in block["via"]):
         return False
-    options, positional = split_options(command.argv, frozenset(block["value_options"]))
+    options, positional = _split(command.argv, block["value_options"])
     if block["subcommand"]:
         if not positional or positional[0] not in block["subcommand"]:
             return False
@@ -200,7 +223,8 @@ def _run(rules: list[CompiledRule], unit: Unit) -> dict[str, list[Hit]]:
     text, base = found
     select = _selector(rules) if len(text) >= SELECT_FROM else None
     try:
-        script = parse(text, select)
+        # (a script in which no statement can be selected is not parsed at all)
+        script = parse(text, select) if select is None or select.may_match(text) else _NOTHING
     except Exception:  # a parser failure must never end a scan
         return {}
     results: dict[str, list[Hit]] = {rule.id: [] for rule in rules}
@@ -220,12 +244,28 @@ def _run(rules: list[CompiledRule], unit: Unit) -> dict[str, list[Hit]]:
     for command in script.commands:
         span = (command.start, command.end)
         for rule_id, block in literal.get(command.name, ()) + other:
-            if span in seen[rule_id] or not block_matches(block, command):
+            if span in seen[rule_id] or not _verdict(block, command):
                 continue
             seen[rule_id].add(span)
             start, end = base + command.start, base + command.end
             results[rule_id].append(Hit(start, end, start, end))
     return results
+
+
+_VERDICTS: dict[tuple[Any, ...], tuple[dict[str, Any], bool]] = {}
+
+
+def _verdict(block: dict[str, Any], command: Command) -> bool:
+    """block_matches, remembered for what it reads of a command (not its span): scripts and
+    Dockerfiles repeat the same commands (`rm -rf /var/lib/apt/lists/*`) many times."""
+    key = (id(block), command.argv, command.redirects, command.stdin_from,
+           command.substitutions, command.via)  # fmt: skip
+    found = _VERDICTS.get(key)
+    if found is None or found[0] is not block:  # (the block kept: its id is not reused)
+        if len(_VERDICTS) >= 8192:
+            _VERDICTS.clear()
+        found = _VERDICTS[key] = (block, block_matches(block, command))
+    return found[1]
 
 
 _ANY_SCOPE = {"agent": "any", "profiles": []}
@@ -284,6 +324,7 @@ class Selector:
         # statement needs, one of: "name" (nothing), "|" (a pipe), "$(" (a substitution)
         self.needs = [None if key in words else frozenset(names[key]) for key in self.keys]
         self.self_calls = self_calls
+        self._last: _Whole | None = None  # the last script looked at whole
         self.automaton = (
             ahocorasick_rs.AhoCorasick(
                 self.keys, implementation=ahocorasick_rs.Implementation.ContiguousNFA
@@ -310,14 +351,151 @@ class Selector:
                     return True
         return self.self_calls and _may_call_itself(piece)
 
+    def _whole(self, text: str) -> _Whole:
+        """`text` as `search` sees a statement (quotes, backslashes and line continuations
+        removed) and where the keys occur in it: computed once per script."""
+        if self._last is not None and self._last.text is text:
+            return self._last
+        removed = [m.start() for m in _REMOVED.finditer(text)]
+        pairs = [m.start() for m in _CONTINUATION.finditer(text)]
+        removed = sorted(removed + [at + 1 for at in pairs])
+        joined = text.replace("\\\n", "").translate(_JOINED)
+        # where a removed line break joined two lines (offsets in `joined`)
+        joins = frozenset(at - bisect_left(removed, at) for at in pairs)
+        found: list[tuple[int, int, int]] | None = []
+        if self.automaton is not None:
+            try:
+                found = sorted(
+                    self.automaton.find_matches_as_indexes(joined, overlapping=True),
+                    key=lambda hit: hit[1],
+                )
+            except UnicodeEncodeError:  # lone surrogates
+                found = None
+        # what a function definition in a statement needs (see _may_call_itself)
+        defined = sorted(
+            [(m.start(), m.end()) for m in _EMPTY_PARENS.finditer(joined)]
+            + [(at, at + 8) for at in _occurrences(joined, "function")]
+        )
+        whole = _Whole(
+            text, joined, removed, joins, found, [hit[1] for hit in found or ()], defined
+        )
+        self._last = whole
+        return whole
 
+    def may_match(self, text: str) -> bool:
+        """False when `search` can find nothing in any statement of the script `text`, so that
+        it need not even be parsed. The text is searched whole, as `search` sees a statement
+        (quotes, backslashes and line continuations removed): a statement's text is a stretch
+        of it, and a word that starts or ends a statement has a separator next to it (a
+        blank, `;`, `&`, a line break) unless that line break was removed with a backslash
+        (a comment ending in `\\`): there a word boundary is assumed. What `search` asks
+        besides a word (a pipe, a substitution, a function definition) is asked of the whole
+        text."""
+        whole = self._whole(text)
+        if whole.found is None:
+            return True  # (lone surrogates: parse and see)
+        joined, joins = whole.joined, whole.joins
+        pipe = "|" in joined
+        substitution = any(s in joined for s in _SUBSTITUTIONS)
+        for number, start, end in whole.found:
+            before = joined[start - 1] if start else " "
+            if (before in _WORD_CHARS or before == ".") and start not in joins:
+                continue
+            if end < len(joined) and joined[end] in _WORD_CHARS and end not in joins:
+                continue
+            needs = self.needs[number]
+            if needs is None or "name" in needs:
+                return True
+            if ("|" in needs and pipe) or ("$(" in needs and substitution):
+                return True
+        return self.self_calls and (
+            (pipe or "&" in joined)
+            and ("function" in joined or _EMPTY_PARENS.search(joined) is not None)
+        )
+
+    def spans(self, text: str) -> Any:
+        """For an ASCII script: a function telling for text[start:end] what `search` would
+        tell of it, from the whole text's keys found once (None: search each statement)."""
+        if not text.isascii():
+            return None
+        whole = self._whole(text)
+        if whole.found is None:
+            return None
+        joined, removed, found, starts = whole.joined, whole.removed, whole.found, whole.starts
+        defined = whole.defined
+        needs_of, search = self.needs, self.search
+
+        def search_span(start: int, end: int) -> bool:
+            if start and text[start : start + 1] == "\n" and text[start - 1] == "\\":
+                # (its line break goes with a backslash before it: search it alone)
+                piece = text[start:end].replace("\\\n", "").translate(_JOINED)
+                return search(piece)  # type: ignore[no-any-return]
+            first = start - bisect_left(removed, start)
+            last = end - bisect_left(removed, end)
+            index = bisect_left(starts, first)
+            while index < len(starts) and starts[index] < last:
+                number, begin, stop = found[index]
+                index += 1
+                if stop > last:
+                    continue
+                needs = needs_of[number]
+                if needs is None:
+                    return True
+                before = joined[begin - 1] if begin > first else " "
+                after = joined[stop] if stop < last else " "
+                if before in _WORD_CHARS or before == "." or after in _WORD_CHARS:
+                    continue
+                if "name" in needs or ("|" in needs and joined.find("|", first, last) >= 0):
+                    return True
+                if "$(" in needs and any(joined.find(s, first, last) >= 0 for s in _SUBSTITUTIONS):
+                    return True
+            if not self.self_calls:
+                return False
+            if joined.find("|", first, last) < 0 and joined.find("&", first, last) < 0:
+                return False
+            index = bisect_left(defined, (first, 0))
+            while index < len(defined) and defined[index][0] < last:
+                if defined[index][1] <= last:  # a function may be defined in the statement
+                    return _may_call_itself(joined[first:last])
+                index += 1
+            return False
+
+        return search_span
+
+
+class _Whole(NamedTuple):
+    text: str
+    joined: str  # the text without quotes, backslashes and line continuations
+    removed: list[int]  # offsets (in the text) of the characters removed, ascending
+    joins: frozenset[int]  # offsets (in `joined`) where a line continuation was removed
+    found: list[tuple[int, int, int]] | None  # (key, start, end) in `joined`, by start
+    starts: list[int]  # their starts
+    defined: list[tuple[int, int]]  # spans of `function` and `()` in `joined`, by start
+
+
+def _occurrences(text: str, word: str) -> list[int]:
+    found = []
+    at = text.find(word)
+    while at >= 0:
+        found.append(at)
+        at = text.find(word, at + 1)
+    return found
+
+
+_REMOVED = re.compile(r"[\\'\"]")
+_CONTINUATION = re.compile(r"\\\n")
 _SUBSTITUTIONS = ("$(", "<(", ">(", "`")
+
+_EMPTY_PARENS = re.compile(r"\([ \t]*\)")
+_NOTHING = Script((), ())
 
 
 def _may_call_itself(piece: str) -> bool:
     """A function defined in `piece` whose name comes before a `|` or `&` or after a `|`."""
     if "|" not in piece and "&" not in piece:
         return False
+    if "function" not in piece and _EMPTY_PARENS.search(piece) is None:
+        return False  # no function defined in it
     names = [m.group(1) for m in re.finditer(r"\bfunction\s+([^\s(){}|&;]+)", piece)]
     at = piece.find("(")
     while at >= 0:

@@ -476,23 +476,39 @@ def parse_script(
         if select is None:
             walker.visit(tree.root_node)
         else:
+            # a selector may answer for spans of the text from one look at all of it (byte
+            # offsets are character offsets in ASCII text, the only kind it takes)
+            spans = getattr(select, "spans", None)
+            search_span = spans(text) if spans is not None else None
+            if search_span is None:
+                search_span = _piece_search(source, select.search)
             for child in tree.root_node.children:
-                _walk_selected(walker, child, source, select.search)
+                _walk_selected(walker, child, search_span)
     return Script(tuple(walker.commands), tuple(walker.functions))
 
 
-def _walk_selected(walker: _Walker, node: Any, source: bytes, search: Any) -> None:
-    """Walk `node` if `search` finds something in its text; an `a && b || c` list is looked
-    into part by part (a Dockerfile's `RUN apt-get ... && rm -rf ...` chain, say)."""
-    piece = source[node.start_byte : node.end_byte].decode("utf-8", "replace")
-    if not search(piece.replace("\\\n", "").translate(_JOINED)):
+def _piece_search(source: bytes, search: Any) -> Any:
+    """`search` on the text of a byte span, its quotes, backslashes and line continuations
+    removed."""
+
+    def search_span(start: int, end: int) -> bool:
+        piece = source[start:end].decode("utf-8", "replace")
+        return search(piece.replace("\\\n", "").translate(_JOINED))  # type: ignore[no-any-return]
+
+    return search_span
+
+
+def _walk_selected(walker: _Walker, node: Any, search_span: Any) -> None:
+    """Walk `node` if `search_span` finds something in its text; an `a && b || c` list is
+    looked into part by part (a Dockerfile's `RUN apt-get ... && rm -rf ...` chain, say)."""
+    if not search_span(node.start_byte, node.end_byte):
         return
     if node.type != "list":
         walker.visit(node)
         return
     for child in node.children:
         if child.is_named:
-            _walk_selected(walker, child, source, search)
+            _walk_selected(walker, child, search_span)
 
 
 def parse(text: str, select: Any = None) -> Script:

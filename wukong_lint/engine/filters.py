@@ -120,12 +120,30 @@ def shannon_entropy(text: str) -> float:
     return -sum((n / length) * math.log2(n / length) for n in Counter(text).values())
 
 
+_ALPHABET_RUNS = ["abcdefghijklmnopqrstuvwxyz"[i : i + 4] for i in range(23)]
+_RUN_FINDER: list[Any] = []
+
+
+def _alphabet_run4(lowered: str) -> bool:
+    """Whether the (lower-case ASCII) text holds one of `abcd` ... `wxyz` (one automaton
+    pass: a regex alternation of them scans long values slowly)."""
+    if not _RUN_FINDER:
+        import ahocorasick_rs
+
+        _RUN_FINDER.append(ahocorasick_rs.AhoCorasick(_ALPHABET_RUNS))
+    return bool(_RUN_FINDER[0].find_matches_as_indexes(lowered))
+
+
 def _typed_sequences(lowered: str) -> bool:
     """Someone typed along the alphabet: five consecutive letters (`ghijk`), or two runs of
     four (`abcd1234defg`), or a value that is nothing but a digit sequence (`12345678`).
     Random letters almost never do this; digits are left alone since ids contain `1234`."""
     if len(lowered) >= 6 and lowered.isdigit():
         return all(ord(b) - ord(a) == 1 for a, b in pairwise(lowered))
+    if lowered.isascii() and not _alphabet_run4(lowered):
+        # every way to say yes below needs four letters in a row along the alphabet, which
+        # in lower-case ASCII text is one of `abcd` ... `wxyz`
+        return False
     longest = 6 if len(lowered) > LONG_VALUE else 5
     runs4 = 0
     run = 1
