@@ -8,6 +8,7 @@ folder is walked, skipping `.git` directories. Symbolic links are never followed
 from __future__ import annotations
 
 import os
+import stat
 import subprocess
 from collections.abc import Iterator
 
@@ -61,11 +62,29 @@ def _is_ignored(folder: str) -> bool:
     return proc.returncode == 0
 
 
-def _walk(folder: str) -> Iterator[str]:
-    for root, dirs, files in os.walk(folder, followlinks=False):
-        dirs[:] = sorted(d for d in dirs if d != ".git")
-        for name in sorted(files):
-            yield os.path.relpath(os.path.join(root, name), folder)
+def _walk(folder: str, prefix: str = "") -> Iterator[str]:
+    """Regular files under `folder` (relative paths, sorted, depth first), skipping `.git`
+    directories and symbolic links. The directory entries' types answer without a `stat`
+    per file."""
+    try:
+        with os.scandir(folder) as scan:
+            entries = sorted(scan, key=lambda e: e.name)
+    except OSError:
+        return
+    subdirs = []
+    for entry in entries:
+        try:
+            if entry.is_symlink():
+                continue
+            if entry.is_dir():
+                if entry.name != ".git":
+                    subdirs.append(entry)
+                continue
+        except OSError:
+            continue
+        yield prefix + entry.name
+    for entry in subdirs:
+        yield from _walk(entry.path, prefix + entry.name + os.sep)
 
 
 def read_file(path: str, display: str) -> Unit | ScanError | Skipped:
@@ -101,11 +120,15 @@ def iter_paths(paths: list[str]) -> Iterator[tuple[str, str]]:
     for given in paths:
         if os.path.isdir(given) and not os.path.islink(given):
             listing = _git_listing(given)
-            rels = listing if listing is not None else _walk(given)
-            for rel in rels:
+            for rel in listing if listing is not None else _walk(given):
                 full = os.path.join(given, rel)
-                if os.path.islink(full) or os.path.isdir(full) or not os.path.lexists(full):
-                    continue  # symlinks, submodules, files deleted from the work tree
+                if listing is not None:  # (a walk yields regular files only)
+                    try:
+                        mode = os.lstat(full).st_mode
+                    except OSError:
+                        continue  # deleted from the work tree
+                    if stat.S_ISLNK(mode) or stat.S_ISDIR(mode):
+                        continue  # symlinks, submodules
                 display = _display(given, rel)
                 if display not in seen:
                     seen.add(display)
