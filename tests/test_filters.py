@@ -148,3 +148,14 @@ def test_typed_sequences_shortcut_changes_nothing():
             assert filters._typed_sequences(text) == _typed_sequences_reference(text), text
         found += _typed_sequences_reference(value)
     assert found > 1000  # both answers were exercised
+
+
+def test_after_keyword_ends_the_window_on_its_own_line():
+    from wukong_lint.engine.matchers import windows
+
+    text = "a_token = 'x'\nnext line\nthird\n"
+    # lines_after 1 reaches the next line, unless the after_keyword match ended on the first
+    assert windows(text, [6], lines_after=1) == [(0, 23)]
+    assert windows(text, [6], lines_after=1, ends=[9]) == [(0, 13)]
+    # a match that ends on the next line (name: X, then value: on the next line) keeps it
+    assert windows(text, [6], lines_after=1, ends=[16]) == [(0, 23)]

@@ -88,15 +88,18 @@ def windows(
     multiline: bool = False,
     lines_after: int = 0,
     reach: int | None = None,
+    ends: list[int] | None = None,
 ) -> list[tuple[int, int]]:
     """The spans of `text` to search: each line holding a keyword hit plus `lines_after`
     following lines (merged); for a multiline rule, from the first such line to the end;
     everything when offsets are unknown. With `reach`, a span starts at most that many
-    characters before the end of its keyword instead of at the start of the line."""
+    characters before the end of its keyword instead of at the start of the line. `ends`
+    (one per offset: where the rule's `after_keyword` match ends) stops a span at the end of
+    the line where that match ends, when that comes before `lines_after` would."""
     if offsets is None:
         return [(0, len(text))]
     spans: list[tuple[int, int]] = []
-    for offset in offsets:  # ascending: the prefilter reports hits in text order
+    for index, offset in enumerate(offsets):  # ascending: the prefilter reports text order
         if spans and offset < spans[-1][1]:
             continue
         start = text.rfind("\n", 0, offset) + 1
@@ -106,8 +109,9 @@ def windows(
             stop = len(text)
         else:
             stop = text.find("\n", offset)
+            last = -1 if ends is None else text.find("\n", max(offset, ends[index] - 1))
             for _ in range(lines_after):
-                if stop < 0:
+                if stop < 0 or stop == last:
                     break
                 stop = text.find("\n", stop + 1)
             stop = len(text) if stop < 0 else stop
@@ -123,14 +127,21 @@ def match_regex(rule: CompiledRule, unit: Unit, offsets: list[int] | None) -> It
     timeout = REGEX_TIMEOUT_BASE + REGEX_TIMEOUT_PER_MB * len(text) / 1_000_000
     deadline = time.monotonic() + timeout
     pattern = rule.pattern()
+    ends = None
     if rule.after_keyword and offsets is not None:
-        after = compile_pattern(rule.after_keyword)
-        offsets = [offset for offset in offsets if after.match(text, offset + 1)]
-        if not offsets:
+        after = compile_pattern(rule.after_keyword).match
+        kept, ends = [], []
+        for offset in offsets:
+            found = after(text, offset + 1)
+            if found:
+                kept.append(offset)
+                ends.append(found.end())
+        if not kept:
             return
+        offsets = kept
     try:
         for start_pos, end_pos in windows(
-            text, offsets, rule.multiline, rule.lines_after, rule.reach
+            text, offsets, rule.multiline, rule.lines_after, rule.reach, ends
         ):
             remaining = deadline - time.monotonic()
             if remaining <= 0:
