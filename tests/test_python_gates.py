@@ -3,7 +3,6 @@ anything there: the Python rules find exactly the same with and without them."""
 
 from __future__ import annotations
 
-import ast
 from pathlib import Path
 
 import pytest
@@ -14,6 +13,8 @@ from wukong_lint.checks import code_python, python_gates
 from wukong_lint.engine.loader import load_rules
 from wukong_lint.engine.scan import scan_unit
 from wukong_lint.model import Source, Unit
+
+from .python_fixtures import top_level_statements
 
 FIXTURES = Path(__file__).parent / "fixtures" / "code"
 
@@ -154,23 +155,7 @@ def test_fixtures_find_the_same_without_gates(path: Path):
     _same_without_gates(path.read_text(encoding="utf-8"), relative)
 
 
-def _statements() -> list[str]:
-    """Top-level statements of the Python fixtures and of the gate examples."""
-    found = list(ENVIRONMENT + DEBUG + SQL)
-    for path in sorted(FIXTURES.rglob("*.py")):
-        text = path.read_text(encoding="utf-8")
-        try:
-            tree = ast.parse(text)
-        except SyntaxError:
-            continue
-        lines = text.splitlines(keepends=True)
-        for node in tree.body:
-            first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
-            found.append("".join(lines[first - 1 : node.end_lineno]))
-    return found
-
-
-STATEMENTS = _statements()
+STATEMENTS = [*ENVIRONMENT, *DEBUG, *SQL, *top_level_statements()]
 
 
 @settings(max_examples=80, deadline=None)

@@ -18,6 +18,8 @@ from wukong_lint.engine.loader import load_rules
 from wukong_lint.engine.scan import scan_unit
 from wukong_lint.model import Source, Unit
 
+from .python_fixtures import top_level_statements
+
 FIXTURES = Path(__file__).parent / "fixtures" / "code"
 
 MODULE = textwrap.dedent(
@@ -139,23 +141,7 @@ def test_the_module_example_finds_the_same_both_ways():
     assert with_skeleton == _whole_file_findings(ruleset, "svc.py", MODULE)
 
 
-def _top_level_snippets() -> list[str]:
-    """Every top-level statement (decorators included) of the Python fixtures."""
-    snippets = []
-    for path in sorted(FIXTURES.rglob("*.py")):
-        text = path.read_text(encoding="utf-8")
-        try:
-            tree = ast.parse(text)
-        except SyntaxError:
-            continue
-        lines = text.splitlines(keepends=True)
-        for node in tree.body:
-            first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
-            snippets.append("".join(lines[first - 1 : node.end_lineno]))
-    return snippets
-
-
-SNIPPETS = _top_level_snippets()
+SNIPPETS = top_level_statements()
 ODD = [
     'HELP = """\nusage: tool [options]\ndef not_code():\n"""\n',
     "class Empty:\n    pass\n",
