@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import NamedTuple
 
 from wukong_lint import redact, suppress
@@ -98,23 +98,7 @@ def _shared(text: str) -> str:
     return found
 
 
-Span = tuple[int, int, int]  # a secret's (start, end) in a unit's text, and the characters shown
-
-
-def scan_unit(
-    ruleset: RuleSet, unit: Unit, masks: Sequence[Span] = ()
-) -> tuple[list[Finding], list[ScanError]]:
-    """The findings of `ruleset` on `unit`. `masks`: secrets that other rules found in the same
-    text (engine/offload.py scans a transcript's secret rules elsewhere), masked in every
-    snippet as this scan's own are."""
-    findings, errors, _ = scan_unit_spans(ruleset, unit, masks)
-    return findings, errors
-
-
-def scan_unit_spans(
-    ruleset: RuleSet, unit: Unit, masks: Sequence[Span] = ()
-) -> tuple[list[Finding], list[ScanError], list[Span]]:
-    """`scan_unit`, and the spans of the secrets it found (to mask them in other snippets)."""
+def scan_unit(ruleset: RuleSet, unit: Unit) -> tuple[list[Finding], list[ScanError]]:
     text = unit.text
     kind = unit.source.kind
     # a change as a whole (sources/git.py) is reported as part of the diff it belongs to
@@ -149,12 +133,12 @@ def scan_unit_spans(
         except RuleTimeout as err:
             errors.append(ScanError(unit.path, str(err)))
     if not found:
-        return [], errors, []
+        return [], errors
     found = _drop_overlaps(found)
     found.sort(key=lambda c: (c.anchor, c.rule.id))
 
     # Every secret span is masked in every snippet, whichever finding the snippet belongs to.
-    own_spans = [
+    secret_spans = [
         (
             c.hit.secret_start,
             c.hit.secret_end,
@@ -163,7 +147,6 @@ def scan_unit_spans(
         for c in found
         if c.rule.redact
     ]
-    secret_spans = [*own_spans, *masks] if masks else own_spans
     occurrences: dict[tuple[str, str], int] = {}
     findings = []
     for cand in found:
@@ -214,7 +197,7 @@ def scan_unit_spans(
                 suppressed_by="inline" if suppressed else "",
             )
         )
-    return findings, errors, own_spans
+    return findings, errors
 
 
 class Tally(NamedTuple):
