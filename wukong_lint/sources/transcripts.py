@@ -625,7 +625,7 @@ def claude_units(
     # a session exported as one JSON object, {"loglines": [records...]}, or JSONL
     records = (
         _array_records(session, path, _LOGLINES)
-        if span is None and _is_loglines(path)
+        if span is None and not session.part_size and _is_loglines(path)
         else _records(session, path, span, "claude", sub_agent)
     )
     for number, record in records:
@@ -1046,7 +1046,7 @@ def _array_records(
 
 def openai_units(session: Session, path: str, span: Span | None = None) -> Iterator[Any]:
     records: Iterator[tuple[int, Any]]
-    if span is None and _is_array(path):
+    if span is None and not session.part_size and _is_array(path):
         records = _array_records(session, path)
     else:
         records = _records(session, path, span, "openai")
@@ -1094,8 +1094,8 @@ def openai_units(session: Session, path: str, span: Span | None = None) -> Itera
 
 def _is_array(path: str) -> bool:
     """A JSON array of messages (else JSONL)."""
-    with open(path, "rb") as handle:
-        return handle.read(4096).lstrip().startswith(b"[")
+    head = _read_head(path, 4096)
+    return head is not None and head.lstrip().startswith(b"[")
 
 
 # -- ReAct text histories (seed 002) -------------------------------------------------------------
@@ -1173,8 +1173,14 @@ PART_MIN, PART_MAX = 1 << 20, 4 << 20
 PARTS_PER_WORKER = 8  # enough parts that the workers finish at about the same time
 
 
-def _part_size(path: str) -> int:
-    """Bytes per part when the file is to be read in parts, else 0."""
+def _never(path: str) -> bool:
+    return False
+
+
+def _part_size(path: str, not_jsonl: Any) -> int:
+    """Bytes per part when the file is to be read in parts, else 0 (also when the test
+    `not_jsonl(path)` says it is one JSON document: asked only of a file big enough to split,
+    so that a reader's own test of the file's head is not made twice)."""
     workers = OPTIONS.get("parts") or 0
     if workers < 1:
         return 0
@@ -1182,7 +1188,7 @@ def _part_size(path: str) -> int:
         size = os.path.getsize(path)
     except OSError:
         return 0
-    if size < SPLIT_MIN:
+    if size < SPLIT_MIN or not_jsonl(path):
         return 0
     return max(PART_MIN, min(PART_MAX, size // (workers * PARTS_PER_WORKER)))
 
@@ -1207,8 +1213,7 @@ def transcript_units(full: str, display: str, fmt: str) -> Iterator[Any]:
     ctx = make_context(full, cwd)
     session = Session(display, ctx)
     if fmt == "claude":
-        if not _is_loglines(full):
-            session.part_size = _part_size(full)
+        session.part_size = _part_size(full, _is_loglines)
         yield from _read(claude_units(session, full), session)
         base_display = os.path.splitext(display)[0]
         for sub in _subagent_files(full):
@@ -1218,16 +1223,15 @@ def transcript_units(full: str, display: str, fmt: str) -> Iterator[Any]:
             sub_session.spawn_types = session.spawn_types
             sub_session.prompt_types = session.prompt_types
             sub_session.agent_types = session.agent_types
-            if not _is_loglines(sub):
-                sub_session.part_size = _part_size(sub)
+            sub_session.part_size = _part_size(sub, _is_loglines)
             try:
                 yield from _read(claude_units(sub_session, sub, identity), sub_session)
             except OSError as err:
                 yield ScanError(sub_display, f"cannot read: {err.strerror or err}")
                 continue
         return
-    if fmt == "codex" or (fmt == "openai" and not _is_array(full)):
-        session.part_size = _part_size(full)
+    if fmt in ("codex", "openai"):  # (a rollout is always JSONL)
+        session.part_size = _part_size(full, _is_array if fmt == "openai" else _never)
     reader = {"codex": codex_units, "openai": openai_units, "react": react_units}[fmt]
     yield from _read(reader(session, full), session)
 
