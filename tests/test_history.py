@@ -100,7 +100,8 @@ def test_diff_and_log_parsers_never_crash(data: bytes):
     b"\x00commit 0123456789abcdef0123456789abcdef01234567\n", b"diff --git a/x b/x\n",
     b"+++ b/x\n", b"+++ /dev/null\n", b"@@ -1,0 +1,2 @@\n", b"@@ -3 +7 @@ ctx\n",
     b"+added line\n", b"-removed\n", b"\\ No newline at end of file\n", b"+\x00bin\n",
-    b'+++ "b/\\303\\274.py"\n', b"Binary files a/x and b/x differ\n",
+    b'+++ "b/\\303\\274.py"\n', b"Binary files a/x and b/x differ\n", b"\x00end\n",
+    b"a message line\n", b"\n", b"last line\x00end\n",
 ]), max_size=30))  # fmt: skip
 def test_log_parser_structured_fuzz(lines: list[bytes]):
     for unit in parse_log(iter(lines)):

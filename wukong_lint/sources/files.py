@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import stat
-import subprocess
 from collections.abc import Iterator
 
 from wukong_lint.errors import InputError
@@ -33,18 +32,17 @@ def _display(base: str, rel: str) -> str:
 
 def _git_listing(folder: str) -> list[str] | None:
     """Paths under `folder` (relative to it) that git would consider, or None outside git."""
+    from wukong_lint.sources import gitproc
+
     try:
-        proc = subprocess.run(
-            ["git", "-C", folder, "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            check=False,
+        code, out, _ = gitproc.run(
+            ["-C", folder, "ls-files", "-z", "--cached", "--others", "--exclude-standard"]
         )
     except FileNotFoundError:
         return None
-    if proc.returncode != 0:
+    if code != 0:
         return None
-    paths = [os.fsdecode(p) for p in proc.stdout.split(b"\0") if p]
+    paths = [os.fsdecode(p) for p in out.split(b"\0") if p]
     if not paths and _is_ignored(folder):
         return None  # the user named an ignored folder explicitly: scan it as a plain folder
     # Deduplicate (ls-files repeats unmerged paths) while keeping git's order.
@@ -52,14 +50,10 @@ def _git_listing(folder: str) -> list[str] | None:
 
 
 def _is_ignored(folder: str) -> bool:
+    from wukong_lint.sources import gitproc
+
     parent, name = os.path.split(os.path.abspath(folder))
-    proc = subprocess.run(
-        ["git", "-C", parent, "check-ignore", "-q", "--", name],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        check=False,
-    )
-    return proc.returncode == 0
+    return gitproc.run(["-C", parent, "check-ignore", "-q", "--", name])[0] == 0
 
 
 def _walk(folder: str, prefix: str = "") -> Iterator[str]:
