@@ -21,11 +21,21 @@ import shlex
 import subprocess
 import sys
 
+# git's argv and environment are built where the tool builds its own (the action's source
+# is beside this script): the checked-out repository's config and the job's GIT_* variables
+# can make no git command here run a program; only `git fetch` may use the network.
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from wukong_lint.sources import gitproc
+
 ZERO = "0" * 40
 
 
 def git(*args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(["git", *args], capture_output=True, text=True, check=check)
+    fetch = args[0] == "fetch"
+    return subprocess.run(
+        gitproc.argv(args, fetch=fetch), capture_output=True, text=True, check=check,
+        env=gitproc.environment(fetch=fetch),
+    )  # fmt: skip
 
 
 def has_commit(sha: str) -> bool:

@@ -65,28 +65,42 @@ FORCED_ENV = {
 KEEP_ENV = "WUKONG_LINT_GIT_ENV"  # names (or NAME* prefixes) of other GIT_* variables to keep
 
 
-def argv(args: list[str] | tuple[str, ...]) -> list[str]:
-    """The full argv of `git ARGS`, hardened."""
-    return ["git", *HARDENING, *args]
+# The one git command that may use the network: the GitHub Action's `git fetch` of commits a
+# shallow checkout lacks, from `origin`. Only these transports, none of them a command the
+# repository's config can choose (not ext::, whose URL is a shell command; ssh and the local
+# transport's upload-pack set back to the standard programs).
+FETCH_PROTOCOLS = "https:http:ssh:file"
+FETCH_HARDENING = ("-c", "core.sshCommand=ssh", "-c", "remote.origin.uploadpack=git-upload-pack")
 
 
-def environment(base: dict[str, str] | None = None) -> dict[str, str]:
+def argv(args: list[str] | tuple[str, ...], *, fetch: bool = False) -> list[str]:
+    """The full argv of `git ARGS`, hardened (`fetch`: for a `git fetch origin`)."""
+    return ["git", *HARDENING, *(FETCH_HARDENING if fetch else ()), *args]
+
+
+def environment(base: dict[str, str] | None = None, *, fetch: bool = False) -> dict[str, str]:
     """git's environment: `base` (the process's) without the GIT_* variables that make git
-    run programs, read injected configuration or write trace files, with FORCED_ENV. The
+    run programs, read injected configuration or write trace files, with FORCED_ENV (and,
+    for `fetch`, the transports a fetch from origin may use). The
     location variables are kept (made absolute, so that `-C DIR` does not move them)."""
     base = os.environ if base is None else base
     keep = [w for w in base.get(KEEP_ENV, "").replace(",", " ").split() if w]
     env = {}
     for name, value in base.items():
-        if name.startswith("GIT_") and name not in LOCATION_VARIABLES and not any(
-            name == k or (k.endswith("*") and name.startswith(k[:-1])) for k in keep
+        if (
+            name.startswith("GIT_")
+            and name not in LOCATION_VARIABLES
+            and not any(name == k or (k.endswith("*") and name.startswith(k[:-1])) for k in keep)
         ):
             continue
         if name in _PATH_VARIABLES and value and not os.path.isabs(value):
             value = os.path.abspath(value)
         env[name] = value
     env.update(FORCED_ENV)
+    if fetch:
+        env["GIT_ALLOW_PROTOCOL"] = FETCH_PROTOCOLS
     return env
+
 
 # Options that make `git diff` output independent of the user's configuration.
 DIFF_OPTIONS = (
