@@ -28,8 +28,10 @@ T = TypeVar("T")
 class GitNotFound(InputError):
     """git is not installed (or not on PATH): its own message, not "not a git repository"."""
 
-    def __init__(self) -> None:
-        super().__init__("git not found: --staged, --diff and --history need git on PATH")
+    MESSAGE = "git not found: --staged, --diff and --history need git on PATH"
+
+    def __init__(self, message: str = MESSAGE) -> None:  # (an argument: unpickled in a worker)
+        super().__init__(message)
 
 
 def run_git(args: list[str], cwd: str | None = None, stdin: bytes | None = None) -> bytes:
@@ -318,6 +320,14 @@ def _in_repository(cwd: str | None, action: Callable[[], T]) -> T:
         raise
 
 
+def _has_work_tree(cwd: str | None) -> None:
+    """Raise when the repository is bare: with no index, its "staged change" deletes every
+    file (asked only of a change that adds nothing)."""
+    out = run_git(["rev-parse", "--is-bare-repository"], cwd)
+    if out.strip() == b"true":
+        raise InputError("--staged needs a work tree: this is a bare repository")
+
+
 def _needs_blobs(changes: list[Change]) -> bool:
     return any(c.content is None for c in _regular(changes))
 
@@ -357,6 +367,8 @@ def staged_units(
     args = staged_args(cwd)
     if started is None:
         changes = _in_repository(cwd, lambda: diff_changes(args, cwd))
+        if all(c.status == "D" for c in changes):
+            _has_work_tree(cwd)
         return chain(change_units(changes, args, cwd), change_summary(changes))
     diff = started.diff
     try:
@@ -367,6 +379,8 @@ def staged_units(
             )
             diff.forget_output()
         started.changes = None  # the caller's to keep or drop
+        if all(c.status == "D" for c in changes):
+            _has_work_tree(cwd)
     except BaseException:
         started.close()
         raise
