@@ -285,7 +285,12 @@ def _check(args: argparse.Namespace, started: StagedGit | None) -> int:
     for error in report.errors:
         print(f"wukong-lint: warning: {error.path}: {error.message}", file=sys.stderr)
     if args.output:
-        from wukong_lint.fsutil import atomic_write_text, atomic_writer
+        from wukong_lint.fsutil import atomic_write_text, atomic_writer, is_input
+
+        if is_input(args.output, args.paths):
+            raise UsageError(
+                f"check: -o {args.output} is one of the files scanned; not overwriting it"
+            )
 
         try:
             if args.format == "json":  # written as it is encoded: no copy of the whole report

@@ -105,6 +105,22 @@ def read_file(path: str, display: str) -> Unit | ScanError | Skipped:
     return Unit(display, text, Source(kind="file"), size=len(data))
 
 
+def _real_folder(given: str, rel: str, known: dict[str, bool]) -> bool:
+    """Whether folder `rel` under `given` and every folder on the way is a real folder, not
+    a symbolic link (git lists the paths of its index: a work tree can have replaced one of
+    their folders by a link leading outside). One lstat per folder, remembered."""
+    answer = known.get(rel)
+    if answer is None:
+        parent = os.path.dirname(rel)
+        try:
+            mode = os.lstat(os.path.join(given, rel)).st_mode
+            answer = stat.S_ISDIR(mode) and _real_folder(given, parent, known)
+        except OSError:
+            answer = False
+        known[rel] = answer
+    return answer
+
+
 def iter_paths(paths: list[str]) -> Iterator[tuple[str, str]]:
     """(filesystem path, display path) for every file to scan under the given paths."""
     missing = [p for p in paths if not os.path.lexists(p)]
@@ -114,9 +130,12 @@ def iter_paths(paths: list[str]) -> Iterator[tuple[str, str]]:
     for given in paths:
         if os.path.isdir(given) and not os.path.islink(given):
             listing = _git_listing(given)
+            real_dirs: dict[str, bool] = {"": True}
             for rel in listing if listing is not None else _walk(given):
                 full = os.path.join(given, rel)
                 if listing is not None:  # (a walk yields regular files only)
+                    if not _real_folder(given, os.path.dirname(rel), real_dirs):
+                        continue  # listed by git under a folder that is a symlink
                     try:
                         mode = os.lstat(full).st_mode
                     except OSError:
