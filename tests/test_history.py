@@ -218,3 +218,18 @@ def test_git_error_messages_mask_secrets(repo: Path, monkeypatch, capsys):
         err = capsys.readouterr().err
         assert code == 2 and err.count("\n") == 1, (args, err)
         assert TOKEN not in err and TOKEN2 not in err and "REDACTED" in err, err
+
+
+def test_attributes_that_mark_files_binary_hide_nothing(repo: Path, monkeypatch, capsys):
+    """`* -diff` makes git print "Binary files differ" for every file: a repository could
+    hide its secrets from --history so. Real binary content is still skipped."""
+    monkeypatch.chdir(repo)
+    (repo / ".gitattributes").write_text("* -diff\n")
+    (repo / "a.py").write_text(f"x = 1\nt = '{TOKEN}'\n")
+    (repo / "img.bin").write_bytes(b"\x89PNG\r\n\x1a\n\0\0" + TOKEN2.encode() + b"\0\n")
+    leak = commit(repo, "add")
+    code, report = history(capsys)
+    assert code == 1
+    assert [(f["path"], f["line"], f["source"]["commit"]) for f in report["findings"]] == [
+        ("a.py", 2, leak)
+    ]

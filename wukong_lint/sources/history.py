@@ -27,6 +27,9 @@ LOG_OPTIONS = (
     "--no-color",
     "--no-ext-diff",
     "--no-textconv",
+    # files that attributes mark binary (`* -diff`: a way to hide every line from a scan)
+    # are diffed as text; truly binary ones are dropped at their first line holding a NUL
+    "--text",
     "--no-renames",
     "--no-relative",
     "--inter-hunk-context=0",
