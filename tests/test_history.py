@@ -213,7 +213,8 @@ def test_git_error_messages_mask_secrets(repo: Path, monkeypatch, capsys):
     commit(repo, "base")
     # a ref named like a token, broken: git names it in its error
     (repo / ".git" / "refs" / "heads" / TOKEN).write_text("0" * 40 + "\n")
-    for args in (["--history"], ["--diff", f"{TOKEN}..HEAD"], ["--diff", f"HEAD..{TOKEN2}"]):
+    for args in (["--history"], ["--diff", f"{TOKEN}..HEAD"], ["--diff", f"HEAD..{TOKEN2}"],
+                 ["--history", "--since", TOKEN2]):  # fmt: skip
         code = main(["check", *args])
         err = capsys.readouterr().err
         assert code == 2 and err.count("\n") == 1, (args, err)

@@ -184,7 +184,9 @@ def history_units(since: str | None = None, cwd: str | None = None) -> Iterator[
         except GitNotFound:
             raise
         except InputError:
-            raise InputError(f"unknown revision {since!r} for --since") from None
+            from wukong_lint.secretmask import mask_secrets
+
+            raise InputError(mask_secrets(f"unknown revision {since!r} for --since")) from None
         revisions = [f"{since}..HEAD"]
     else:
         revisions = ["--all"]  # every ref; an unborn HEAD is skipped, no refs: no output
