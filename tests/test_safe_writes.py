@@ -160,7 +160,16 @@ def test_a_killed_write_leaves_a_temporary_the_next_run_removes(tmp_path, monkey
     assert (tmp_path / "other.json").read_bytes() == b"x"
 
 
-def test_system_streams_are_written_in_place(tmp_path, capfd):
+def test_system_streams_are_written_in_place(tmp_path):
+    """`-o /dev/stdout` (a link to the stream: here a pipe, or a file the shell redirected
+    to) is written in place, not refused as a symlink."""
     (tmp_path / "app.py").write_text("x = 1\n")
-    assert main(["check", str(tmp_path / "app.py"), "-o", "/dev/stdout"]) == 0
-    assert "No findings" in capfd.readouterr().out
+    env = {**os.environ, "PYTHONPATH": str(PROJECT)}
+    proc = subprocess.run([sys.executable, "-m", "wukong_lint", "check", "app.py", "-o",
+                           "/dev/stdout"], cwd=tmp_path, env=env, capture_output=True,
+                          text=True)  # fmt: skip
+    assert proc.returncode == 0 and "No findings" in proc.stdout, proc.stderr
+    with open(tmp_path / "redirected.txt", "w") as handle:
+        proc = subprocess.run([sys.executable, "-m", "wukong_lint", "check", "app.py", "-o",
+                               "/dev/stdout"], cwd=tmp_path, env=env, stdout=handle)  # fmt: skip
+    assert proc.returncode == 0 and "No findings" in (tmp_path / "redirected.txt").read_text()
