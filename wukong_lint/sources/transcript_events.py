@@ -64,6 +64,7 @@ class Event:
         "line",
         "new_file",
         "problem",
+        "protocol",
         "result",
         "role",
         "tool",
@@ -88,6 +89,9 @@ class Event:
         self.role: str | None = None  # for messages: user | assistant | thinking
         self.turn_reads: tuple[str, ...] | None = ()  # None: unknown (live hook)
         self.new_file: bool | None = None
+        # the 戒 protocol facts of the turn a check needs (transcripts/protocol.py; None:
+        # none, or the generic profile)
+        self.protocol: dict[str, Any] | None = None
 
 
 class EventUnit(Unit):

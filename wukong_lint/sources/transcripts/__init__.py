@@ -161,6 +161,8 @@ def transcript_units(full: str, display: str, fmt: str) -> Iterator[Any]:
             sub_session.spawn_types = session.spawn_types
             sub_session.prompt_types = session.prompt_types
             sub_session.agent_types = session.agent_types
+            if session.protocol is not None and sub_session.protocol is not None:
+                sub_session.protocol.async_agents = session.protocol.async_agents
             sub_session.part_size = _part_size(sub, is_loglines)
             try:
                 yield from _read(claude_units(sub_session, sub, identity), sub_session)
@@ -170,6 +172,7 @@ def transcript_units(full: str, display: str, fmt: str) -> Iterator[Any]:
         return
     if fmt in ("codex", "openai"):  # (a rollout is always JSONL)
         session.part_size = _part_size(full, is_array if fmt == "openai" else _never)
+    session.fmt = fmt
     reader = {"codex": codex_units, "openai": openai_units, "react": react_units}[fmt]
     yield from _read(reader(session, full), session)
 
@@ -195,7 +198,7 @@ def example_units(text: str, rule: Any) -> list[EventUnit]:
     ctx = Context("wukong", True, {}, None)
     session = Session("example.jsonl", ctx)
     stripped = text.strip()
-    if not stripped.startswith("{"):
+    if not stripped.startswith(("{", "[")):
         units = list(session.call(1, "Bash", {"command": text}, None, "main", None, True))
         return units + list(session.finish())
     import tempfile
@@ -205,9 +208,10 @@ def example_units(text: str, rule: Any) -> list[EventUnit]:
         name = f.name
     try:
         fmt = sniff_format(name) or "claude"
-        reader = {"claude": claude_units, "codex": codex_units, "openai": openai_units}.get(
-            fmt, claude_units
-        )
+        readers = {"claude": claude_units, "codex": codex_units, "openai": openai_units,
+                   "react": react_units}  # fmt: skip
+        reader: Any = readers.get(fmt, claude_units)
+        session.fmt = fmt
         units = list(reader(session, name)) + list(session.finish())
     finally:
         os.unlink(name)

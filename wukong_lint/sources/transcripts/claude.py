@@ -22,6 +22,18 @@ from wukong_lint.sources.transcripts.session import KEEP_ROOTS, Part, Session
 from wukong_lint.sources.transcripts.sniff import LOGLINES, is_loglines
 
 
+def context_tokens(usage: dict[str, Any]) -> int:
+    """The tokens in the context window after a response, from its API `usage`: the prompt
+    (fresh, cached and written to cache) and the response."""
+    total = 0
+    for key in ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens",
+                "output_tokens"):  # fmt: skip
+        value = usage.get(key)
+        if type(value) is int and value > 0:
+            total += value
+    return total
+
+
 def subagent_parent(path: str) -> str | None:
     """The session file of `<session>/subagents/agent-*.jsonl`, if it exists."""
     folder, name = os.path.split(os.path.abspath(path))
@@ -52,6 +64,12 @@ def claude_units(
             yield record
             continue
         kind = record.get("type")
+        if (
+            session.protocol is not None
+            and sub_agent is None
+            and (record.get("subtype") == "compact_boundary" or record.get("isCompactSummary"))
+        ):
+            session.protocol.compacted()  # the context holds only the summary now
         if kind not in ("user", "assistant"):
             continue
         message = record.get("message")
@@ -150,6 +168,12 @@ def claude_units(
                 )
                 continue
             content = [{"type": "text", "text": content}]
+        if is_main and session.protocol is not None:
+            usage = message.get("usage")
+            if isinstance(usage, dict):
+                unit = session.usage(number, context_tokens(usage))
+                if unit is not None:
+                    yield unit
         api_error = bool(record.get("isApiErrorMessage"))
         for block in content:
             if not isinstance(block, dict):

@@ -58,6 +58,8 @@ def react_units(session: Session, path: str) -> Iterator[Any]:
                 data = json.loads(argument) if argument else {}
             except (ValueError, RecursionError):
                 data = {"input": argument}
+            if session.protocol is not None and "thought" not in body[: action.start()].lower():
+                session.protocol.flag = "no-thought"  # seed 002 A2: every step has a Thought
             counter[0] += 1
             last_call = f"react-{counter[0]}"
             yield from session.call(number, name, data, last_call, "main", None, True)

@@ -1,0 +1,194 @@
+"""The 戒 protocol facts of a transcript, followed turn by turn (profile `wukong` only).
+
+The protocol's checks need what happened earlier in a turn: whether the main agent wrote its
+CHECKPOINT before its first tool call, how many files it has read, how many lines it has
+changed, how many avatars it has spawned, which calls it keeps repeating, how full the
+context window is. A rule sees one event at a time, so the session keeps these facts here
+and attaches the few a check needs to the event, as `event.protocol` (a small dict). The
+checks (checks/checkpoint.py, checks/behaviour.py, checks/contracts.py,
+checks/context_budget.py) decide from them, with their rule's parameters.
+
+The state is small (counters, the paths read this turn, the text written before the first
+call, at most `_KEEP_TEXT` characters per agent) and plain data, so a session snapshot for a
+part read elsewhere (engine/offload.py) carries it.
+"""
+
+from __future__ import annotations
+
+import zlib
+from typing import Any
+
+from wukong_lint.sources.transcript_events import EDIT_TOOLS, SPAWN_TOOLS
+
+# User messages that are not a new task from the user: Claude Code's local-command echoes,
+# the resumed-session summary, hook reminders, background-task notifications, interruptions.
+_NOT_A_TASK = (
+    "<command-", "<local-command", "Caveat:", "[Request interrupted", "<system-reminder>",
+    "This session is being continued", "<task-notification>", "<user-memory-input>",
+    "<bash-input>", "<bash-stdout>", "<bash-stderr>",
+)  # fmt: skip
+FILE_READS = frozenset({"Read", "NotebookRead", "View", "read_file"})
+SEARCHES = frozenset({"Glob", "Grep", "grep_search", "file_search", "codebase_search"})
+# Shell programs that search a tree (one search per command, as a Glob/Grep call).
+_SHELL_SEARCH = ("grep -r", "grep -R", "rg ", "find ", "ag ", "fd ", "git grep")
+_KEEP_TEXT = 16384  # characters of an agent's text kept: the CHECKPOINT, a final answer
+_KEEP_PATHS = 64  # paths read in a turn handed to a check (more: it has fired already)
+
+
+class Turn:
+    """One agent's current turn."""
+
+    __slots__ = ("called", "checkpoint", "edit_lines", "maxes", "reads", "repeats",
+                 "searches", "spawns", "task", "text")  # fmt: skip
+
+    def __init__(self, task: bool, checkpoint: Any = None) -> None:
+        self.task = task  # started by a user's task (not a command echo or reminder)
+        self.text: list[str] = []  # the agent's text before its first call
+        self.called = False
+        self.checkpoint = checkpoint
+        self.reads: list[str] = []  # distinct files read
+        self.searches = 0
+        self.edit_lines = 0
+        self.spawns = 0
+        self.repeats: dict[tuple[str, int], int] = {}
+        self.maxes: dict[str, int] = {}  # tool -> the most repeats of one of its calls
+
+    def __getstate__(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, n) for n in self.__slots__)
+
+    def __setstate__(self, state: tuple[Any, ...]) -> None:
+        for name, value in zip(self.__slots__, state, strict=True):
+            setattr(self, name, value)
+
+
+class ProtocolState:
+    """The protocol facts of one transcript file (and its sub-agents' outputs)."""
+
+    def __init__(self) -> None:
+        self.turns: dict[str, Turn] = {}
+        self.peak = 0  # the most context tokens in use since the last compaction
+        self.last_text: dict[str, tuple[int, str, str | None]] = {}  # agent -> line, text, type
+        self.async_agents: set[str] = set()  # sub-agents spawned in the background
+        self.flag: str | None = None  # a reader's note on the next call (ReAct: no Thought)
+
+    def __getstate__(self) -> tuple[Any, ...]:
+        return (self.turns, self.peak, self.last_text, self.async_agents, self.flag)
+
+    def __setstate__(self, state: tuple[Any, ...]) -> None:
+        self.turns, self.peak, self.last_text, self.async_agents, self.flag = state
+
+    def _turn(self, agent: str) -> Turn:
+        turn = self.turns.get(agent)
+        if turn is None:
+            turn = self.turns[agent] = Turn(False)
+        return turn
+
+    # -- what the readers report --------------------------------------------------------------
+
+    def user(self, agent: str, text: str) -> None:
+        """A user message to `agent`: a new task turn, unless it is not the user's task."""
+        stripped = text.lstrip()
+        if stripped.startswith(_NOT_A_TASK):
+            return
+        old = self.turns.get(agent)
+        # A CHECKPOINT written in a turn that ended without a call (the agent asked the user
+        # to confirm its plan) still holds when the user answers.
+        carried = old.checkpoint if old is not None and not old.called else None
+        self.turns[agent] = Turn(True, carried)
+
+    def text(self, agent: str, text: str, line: int, agent_type: str | None, main: bool) -> None:
+        turn = self._turn(agent)
+        if main and not turn.called and sum(map(len, turn.text)) < _KEEP_TEXT:
+            turn.text.append(text[:_KEEP_TEXT])
+        if not main:
+            self.last_text[agent] = (line, text[-_KEEP_TEXT:], agent_type)
+
+    def compacted(self) -> None:
+        self.peak = 0
+
+    def usage(self, used: int) -> tuple[int, int] | None:
+        """(the peak before, tokens now) when the context holds more than ever since the last
+        compaction, else None."""
+        if used <= self.peak:
+            return None
+        before, self.peak = self.peak, used
+        return before, used
+
+    def call_seen(self, event: Any, pending_spawns: list[Any]) -> None:
+        """A tool call, when it is read: the first call of a task turn carries the checkpoint
+        written before it; a spawning call carries the avatars still running."""
+        turn = self._turn(event.agent)
+        facts: dict[str, Any] = {}
+        if event.is_main and not turn.called:
+            turn.called = True
+            if turn.task:
+                if turn.text:
+                    from wukong_lint.checks.checkpoint import parse_checkpoint
+
+                    point = parse_checkpoint("\n".join(turn.text))
+                    if point is not None:
+                        turn.checkpoint = point
+                facts["first"] = True
+                facts["checkpoint"] = turn.checkpoint
+            turn.text = []
+        if event.tool in SPAWN_TOOLS:
+            if event.is_main:
+                turn.spawns += 1  # counted when issued: parallel spawns precede any result
+                facts["spawn"] = turn.spawns
+            facts["running"] = tuple(
+                (c.input.get("subagent_type"), c.input.get("isolation"))
+                for c in pending_spawns
+                if isinstance(c.input, dict)
+            )
+        if self.flag is not None:
+            facts["react"], self.flag = self.flag, None
+        if facts:
+            event.protocol = facts
+
+    def call_done(self, event: Any) -> None:
+        """A tool call, when its result is in (or the file ends): the turn's running totals."""
+        turn = self._turn(event.agent)
+        facts = event.protocol if event.protocol is not None else {}
+        tool = event.tool
+        if event.is_main:
+            if tool in FILE_READS and event.input:
+                from wukong_lint.sources.transcript_events import target_paths
+
+                path = next(iter(target_paths(tool, event.input)), None)
+                if path is not None and path not in turn.reads and len(turn.reads) < _KEEP_PATHS:
+                    facts["reads"] = (tuple(turn.reads), path)
+                    turn.reads.append(path)
+            elif tool in SEARCHES or (
+                event.command is not None and event.command.lstrip().startswith(_SHELL_SEARCH)
+            ):
+                turn.searches += 1
+                facts["searches"] = turn.searches
+            elif tool in EDIT_TOOLS and not event.is_error:
+                from wukong_lint.checks.agents import edit_size
+
+                size = edit_size(tool, event.input, event.result, event.new_file)
+                facts["edit"] = (turn.edit_lines, size)
+                turn.edit_lines += size
+                if turn.checkpoint is not None:
+                    facts["checkpoint"] = turn.checkpoint
+            elif tool in SPAWN_TOOLS:
+                # the spawns issued by the time this one's result is in: a parallel summons
+                # issues them all before the first result arrives
+                facts["first_spawn"] = facts.get("spawn") == 1
+                facts["spawns_in_turn"] = turn.spawns
+                facts["checkpoint"] = turn.checkpoint
+        if tool is not None and tool not in SPAWN_TOOLS:
+            key = (tool, zlib.crc32(repr(event.input).encode("utf-8", "replace")))
+            count = turn.repeats.get(key, 0) + 1
+            if len(turn.repeats) < 4096:
+                turn.repeats[key] = count
+            if count > 1:
+                facts["repeat"] = (count, tuple(turn.maxes.items()))
+                if count > turn.maxes.get(tool, 0):
+                    turn.maxes[tool] = count
+        if facts:
+            event.protocol = facts
+
+    def spawn_result(self, agent_id: str | None, is_async: bool) -> None:
+        if agent_id and is_async:
+            self.async_agents.add(agent_id)
