@@ -57,8 +57,10 @@ _NO = re.compile(r"(?i)(?<![a-z])(?:no|n|false|none)(?![a-z])|否|❌|不需要|
 _TEMPLATE = re.compile(r"\[\s*(?:是\s*/\s*否|yes\s*/\s*no|y\s*/\s*n)\s*\]|是/否|yes/no", re.I)
 _NUMBER = re.compile(r"(?<![\w.])(\d{1,6})(?![\w.])")
 _LINES = re.compile(r"(?i)(?:约|~|≈|about|approx\.?\s*)?(\d{1,6})\s*(?:\+\s*)?(?:行|lines?|loc)")
-_SELF = re.compile(r"(?i)本体执行|本体直接|本体处理|本体完成|\bself\b|\bmyself\b|main agent|"
-                   r"\bbody executes\b|\bdo it (?:myself|directly)\b|\bdirectly\b|自己执行|直接执行")
+_SELF = re.compile(
+    r"(?i)本体执行|本体直接|本体处理|本体完成|\bself\b|\bmyself\b|main agent|"
+    r"\bbody executes\b|\bdo it (?:myself|directly)\b|\bdirectly\b|自己执行|直接执行"
+)
 _DELEGATE = re.compile(r"(?i)委派|召唤|分身|delegat|summon|spawn|dispatch|@\S")
 # Avatar names in a decision, to their role.
 _AVATARS = (
@@ -99,9 +101,8 @@ def parse_checkpoint(text: str) -> Checkpoint | None:
         number = int(match.group(1))
         if number not in questions:
             questions[number] = _answer(match.group(2))
-    if len(questions) < 2 and not (_MARKER.search(text) and questions):
-        if not _MARKER.search(text):
-            return None
+    if len(questions) < 2 and not _MARKER.search(text):
+        return None
     skill = _yes_no(questions[0]) if 0 in questions else None
     explore = _yes_no(questions[1]) if 1 in questions else None
     design = _yes_no(questions[3]) if 3 in questions else None
@@ -137,10 +138,9 @@ def _decision(text: str) -> tuple[str | None, tuple[str, ...]]:
     # the template's "[本体执行 / 召唤分身: ___]" offers both: no decision
     is_self = bool(_SELF.search(value))
     delegates = bool(_DELEGATE.search(_SELF.sub(" ", value)))
-    if is_self and delegates:
-        if "/" in value and _BLANK.search(value):
-            return None, ()
-        # "本体执行 Q4, 委派 @身": a decision that delegates is a delegation
+    if is_self and delegates and "/" in value and _BLANK.search(value):
+        return None, ()
+    # "本体执行 Q4, 其余委派 @身": a decision that delegates is a delegation
     avatars = tuple(name for name, pattern in _AVATARS if pattern.search(value))
     if delegates or avatars:
         return "delegate", avatars
@@ -207,8 +207,12 @@ def match_checkpoint(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[H
     if point.decision != "self":
         return
     if check == "explore" and point.explore:
-        yield _hit(unit, "Q1 = yes (exploration) but 本体执行: delegate to @眼 eye, in the background")
-    elif check == "code-size" and point.lines is not None and point.lines > rule.params["max_lines"]:
+        yield _hit(
+            unit, "Q1 = yes (exploration) but 本体执行: delegate to @眼 eye, in the background"
+        )
+    elif (
+        check == "code-size" and point.lines is not None and point.lines > rule.params["max_lines"]
+    ):
         yield _hit(unit, f"Q2 = {point.lines} lines but 本体执行: delegate to @身 (斗战胜佛)")
     elif check == "design" and point.design:
         yield _hit(unit, "Q3 = yes (design) but 本体执行: delegate to @意 mind")

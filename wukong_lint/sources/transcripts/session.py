@@ -217,7 +217,7 @@ class Session:
                     else:  # the avatar's final output: its contract is checked on it
                         event.protocol = {"avatar": avatar, "output": None}
             if self.fmt == "react" and self.protocol is not None:
-                event.protocol = {"react": call.tool}
+                event.protocol = {"react": call.tool, "content": content}
             yield self.unit(call, call_text)
         self._done(call_id)
         if is_error or (isinstance(extra, str) and extra.startswith("Error")):
