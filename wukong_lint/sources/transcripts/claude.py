@@ -195,6 +195,8 @@ def claude_units(
                 text = block.get(btype)
                 if isinstance(text, str) and text:
                     problem = classify_error(text) if api_error else None
+                    if btype == "thinking" and not block.get("signature"):
+                        problem = "thinking-block-error"  # the API rejects it when replayed
                     role = "thinking" if btype == "thinking" else "assistant"
                     yield session.message(number, role, text, agent, agent_type, is_main, problem)
             elif btype not in ("redacted_thinking", "image"):
