@@ -128,7 +128,10 @@ def _add_check(sub: argparse._SubParsersAction) -> None:
     )
     check.add_argument("--since", metavar="REV", help="with --history: only commits after REV")
     check.add_argument(
-        "--format", choices=("text", "json", "sarif", "github", "junit"), default="text"
+        "--format", choices=("text", "json", "sarif", "github", "junit", "jie"), default="text"
+    )
+    check.add_argument(
+        "--lang", choices=("zh", "en"), default="zh", help="language of --format jie"
     )
     check.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE")
     check.add_argument(
@@ -279,6 +282,8 @@ def _check(args: argparse.Namespace, started: StagedGit | None) -> int:
             bar.close()
     report = common.postfilter(scanner.report(), config, args)
     context = common.render_context(args, ruleset, args.format)
+    if args.format == "jie":  # the 戒关检查 report: its status follows the verdicts
+        context = {"lang": args.lang, "fail_on": args.fail_on or config.fail_on or "high"}
 
     from wukong_lint.report import render
 
