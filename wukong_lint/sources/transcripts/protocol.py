@@ -35,6 +35,15 @@ _KEEP_TEXT = 16384  # characters of an agent's text kept: the CHECKPOINT, a fina
 _KEEP_PATHS = 64  # paths read in a turn handed to a check (more: it has fired already)
 
 
+def _parse(texts: list[str]) -> Any:
+    """The CHECKPOINT in an agent's texts (None: none)."""
+    if not texts:
+        return None
+    from wukong_lint.checks.checkpoint import parse_checkpoint
+
+    return parse_checkpoint("\n".join(texts))
+
+
 class Turn:
     """One agent's current turn."""
 
@@ -93,7 +102,9 @@ class ProtocolState:
         old = self.turns.get(agent)
         # A CHECKPOINT written in a turn that ended without a call (the agent asked the user
         # to confirm its plan) still holds when the user answers.
-        carried = old.checkpoint if old is not None and not old.called else None
+        carried = None
+        if old is not None and old.task and not old.called:
+            carried = _parse(old.text) or old.checkpoint
         self.turns[agent] = Turn(True, carried)
 
     def text(self, agent: str, text: str, line: int, agent_type: str | None, main: bool) -> None:
@@ -122,12 +133,9 @@ class ProtocolState:
         if event.is_main and not turn.called:
             turn.called = True
             if turn.task:
-                if turn.text:
-                    from wukong_lint.checks.checkpoint import parse_checkpoint
-
-                    point = parse_checkpoint("\n".join(turn.text))
-                    if point is not None:
-                        turn.checkpoint = point
+                point = _parse(turn.text)
+                if point is not None:
+                    turn.checkpoint = point
                 facts["first"] = True
                 facts["checkpoint"] = turn.checkpoint
             turn.text = []
