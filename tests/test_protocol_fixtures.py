@@ -96,3 +96,29 @@ def test_generic_profile_reports_no_protocol_findings(tmp_path: Path) -> None:
                      str(FIXTURES / name)]) in (0, 1)  # fmt: skip
         found = json.loads(out.read_text(encoding="utf-8"))["findings"]
         assert not [f["rule_id"] for f in found if f["category"] in protocol]
+
+
+def test_parts_report_what_a_whole_read_reports(tmp_path: Path, monkeypatch) -> None:
+    """The protocol facts travel with the session state: a session read in parts on two
+    processes (every line its own part) reports the same protocol findings as one read."""
+    from wukong_lint.sources import transcripts
+
+    session = tmp_path / "all.jsonl"
+    lines: list[str] = []
+    for name in ("layer1.jsonl", "layer2.jsonl", "layer3.jsonl", "contracts.jsonl",
+                 "spawns.jsonl", "context.jsonl", "errors.jsonl"):  # fmt: skip
+        text = (FIXTURES / name).read_text(encoding="utf-8")
+        lines += text.replace("toolu_", f"toolu_{len(lines)}_").splitlines()  # ids stay unique
+    session.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    whole = _scan(session, tmp_path)
+    monkeypatch.setattr(transcripts, "SPLIT_MIN", 0)
+    monkeypatch.setattr(transcripts, "PART_MIN", 1)
+    monkeypatch.setattr(transcripts, "PART_MAX", 1)
+    out = tmp_path / "parts.json"
+    assert main(["check", "--profile", "wukong", "--format", "json", "-o", str(out), "--jobs",
+                 "2", str(session)]) == 1  # fmt: skip
+    parts = json.loads(out.read_text(encoding="utf-8"))["findings"]
+    key = lambda f: (f["line"], f["rule_id"], f["message"])  # noqa: E731
+    assert sorted(map(key, parts)) == sorted(map(key, whole))
+    protocol = {"body-boundary", "avatar-boundary", "context"}
+    assert protocol <= {f["category"] for f in whole}

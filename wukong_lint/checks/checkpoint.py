@@ -137,11 +137,12 @@ def _decision(text: str) -> tuple[str | None, tuple[str, ...]]:
         return None, ()
     # the template's "[本体执行 / 召唤分身: ___]" offers both: no decision
     is_self = bool(_SELF.search(value))
-    delegates = bool(_DELEGATE.search(_SELF.sub(" ", value)))
+    rest = _SELF.sub(" ", value)  # "body executes it": the body (本体), not 身 the avatar
+    delegates = bool(_DELEGATE.search(rest))
     if is_self and delegates and "/" in value and _BLANK.search(value):
         return None, ()
     # "本体执行 Q4, 其余委派 @身": a decision that delegates is a delegation
-    avatars = tuple(name for name, pattern in _AVATARS if pattern.search(value))
+    avatars = tuple(name for name, pattern in _AVATARS if pattern.search(rest))
     if delegates or avatars:
         return "delegate", avatars
     if is_self:
