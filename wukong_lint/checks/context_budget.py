@@ -149,6 +149,16 @@ def match_react_history(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterato
                 )
 
 
+def _react_gate(unit: Unit) -> bool:
+    """Only ReAct tool results and calls, and user messages that mention files, can match."""
+    event = unit.event  # type: ignore[attr-defined]
+    facts = event.protocol
+    if facts is not None and "react" in facts:
+        return True
+    return event.kind == "message" and "mentioned @" in unit.text
+
+
+match_react_history.gate = _react_gate  # type: ignore[attr-defined]
 match_react_history.accepts = lambda rule, event: (  # type: ignore[attr-defined]
     event.kind in ("result", "call", "message") and event.ctx.profile == "wukong"
 )

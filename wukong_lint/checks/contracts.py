@@ -106,9 +106,10 @@ def _json_output(text: str) -> dict[str, Any] | None:
     stripped = text.strip()
     candidates = [stripped] if stripped.startswith("{") else []
     candidates += [m.group(1) for m in _JSON_BLOCK.finditer(text[:200_000])]
+    decoder = json.JSONDecoder()
     for candidate in candidates:
         try:
-            value = json.loads(candidate)
+            value = decoder.raw_decode(candidate)[0]  # (text may follow the object)
         except (ValueError, RecursionError):
             continue
         if isinstance(value, dict):

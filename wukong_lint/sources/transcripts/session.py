@@ -215,7 +215,10 @@ class Session:
                     if _is_async(extra, text):
                         self.protocol.spawn_result(agent_id, True)
                     else:  # the avatar's final output: its contract is checked on it
-                        event.protocol = {"avatar": avatar, "output": None}
+                        output = content if isinstance(content, str) else None
+                        if output is None:
+                            output = "\n".join(strings(content, []))
+                        event.protocol = {"avatar": avatar, "output": output}
             if self.fmt == "react" and self.protocol is not None:
                 event.protocol = {"react": call.tool, "content": content}
             yield self.unit(call, call_text)
