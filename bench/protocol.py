@@ -20,7 +20,8 @@ import sys
 import time
 
 PROTOCOL = ("body-boundary", "avatar-boundary", "context")
-WORDS = "the of and to in is for that on with as this by be are from function value return".split()
+WORDS = ["the", "of", "and", "to", "in", "is", "for", "that", "on", "with", "as", "this", "by",
+         "be", "are", "from", "function", "value", "return"]  # fmt: skip
 
 
 def _rec(**kw: object) -> str:
@@ -41,7 +42,11 @@ def _checkpoint(rng: random.Random, explore: bool, lines: int, files: int, decis
 
 def generate_compliant(path: str, megabytes: int, seed: int = 11) -> None:
     rng = random.Random(seed)
-    code = "\n".join(f"{i:>6}→def f{i}(x):\n{i:>6}→    return x * {i}  # " + " ".join(rng.choice(WORDS) for _ in range(6)) for i in range(1, 80))
+    code = "\n".join(
+        f"{i:>6}→def f{i}(x):\n{i:>6}→    return x * {i}  # "
+        + " ".join(rng.choice(WORDS) for _ in range(6))
+        for i in range(1, 80)
+    )
     base = {"sessionId": "proto", "cwd": "/nonexistent/proj", "version": "2.0.0"}
     target = megabytes << 20
     written = n = 0
@@ -51,20 +56,62 @@ def generate_compliant(path: str, megabytes: int, seed: int = 11) -> None:
             n += 1
             lines: list[str] = []
 
-            def say(text: str, side: str | None = None) -> None:
+            def say(text: str, side: str | None = None, lines: list[str] = lines) -> None:
                 nonlocal tokens
                 tokens += rng.randint(500, 3000)
-                usage = {"input_tokens": 10, "cache_read_input_tokens": tokens, "output_tokens": 300}
+                usage = {
+                    "input_tokens": 10,
+                    "cache_read_input_tokens": tokens,
+                    "output_tokens": 300,
+                }
                 extra = {"isSidechain": True, "agentId": side} if side else {}
-                lines.append(_rec(type="assistant", message={"role": "assistant", "content": [{"type": "text", "text": text}], "usage": usage}, **base, **extra))
+                lines.append(
+                    _rec(
+                        type="assistant",
+                        message={
+                            "role": "assistant",
+                            "content": [{"type": "text", "text": text}],
+                            "usage": usage,
+                        },
+                        **base,
+                        **extra,
+                    )
+                )
 
-            def call(name: str, data: dict, result: str, side: str | None = None, extra: dict | None = None) -> None:
+            def call(
+                name: str,
+                data: dict,
+                result: str,
+                side: str | None = None,
+                extra: dict | None = None,
+                lines: list[str] = lines,
+            ) -> None:
                 nonlocal n
                 n += 1
                 tid = f"toolu_{n:08d}"
                 sidekw = {"isSidechain": True, "agentId": side} if side else {}
-                lines.append(_rec(type="assistant", message={"role": "assistant", "content": [{"type": "tool_use", "id": tid, "name": name, "input": data}]}, **base, **sidekw))
-                record = {"type": "user", "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": tid, "content": result}]}, **base, **sidekw}
+                lines.append(
+                    _rec(
+                        type="assistant",
+                        message={
+                            "role": "assistant",
+                            "content": [
+                                {"type": "tool_use", "id": tid, "name": name, "input": data}
+                            ],
+                        },
+                        **base,
+                        **sidekw,
+                    )
+                )
+                record = {
+                    "type": "user",
+                    "message": {
+                        "role": "user",
+                        "content": [{"type": "tool_result", "tool_use_id": tid, "content": result}],
+                    },
+                    **base,
+                    **sidekw,
+                }
                 if extra:
                     record["toolUseResult"] = extra
                 lines.append(_rec(**record))
@@ -76,29 +123,105 @@ def generate_compliant(path: str, megabytes: int, seed: int = 11) -> None:
             if kind < 0.15:  # conversation
                 say(" ".join(rng.choice(WORDS) for _ in range(80)))
             elif kind < 0.45:  # a small fix by the body
-                say(_checkpoint(rng, False, 2, 1, "本体执行" if rng.random() < 0.5 else "body executes it (2 lines)"))
+                say(
+                    _checkpoint(
+                        rng,
+                        False,
+                        2,
+                        1,
+                        "本体执行" if rng.random() < 0.5 else "body executes it (2 lines)",
+                    )
+                )
                 call("Read", {"file_path": f"/nonexistent/proj/{module}"}, code)
-                call("Edit", {"file_path": f"/nonexistent/proj/{module}", "old_string": "return x * 1", "new_string": "return x * 2"}, "The file has been updated.")
+                call(
+                    "Edit",
+                    {
+                        "file_path": f"/nonexistent/proj/{module}",
+                        "old_string": "return x * 1",
+                        "new_string": "return x * 2",
+                    },
+                    "The file has been updated.",
+                )
                 say("Done: one line changed.")
             elif kind < 0.65:  # exploration by 眼 in the background
                 agent = f"e{n}"
                 say(_checkpoint(rng, True, 0, 1, "召唤分身: @眼 (后台)"))
-                call("Agent", {"description": "explore", "prompt": f"Explore {task[:40]}", "subagent_type": "eye", "run_in_background": True},
-                     f"Async agent launched successfully. agentId: {agent}", extra={"isAsync": True, "status": "async_launched", "agentId": agent})
-                lines.append(_rec(type="user", isSidechain=True, agentId=agent, parentUuid=None, message={"role": "user", "content": f"Explore {task[:40]}"}, **base))
-                call("Grep", {"pattern": "def f", "path": "src"}, "\n".join(f"src/m{i}.py:1:def f{i}(x):" for i in range(5)), side=agent)
+                call(
+                    "Agent",
+                    {
+                        "description": "explore",
+                        "prompt": f"Explore {task[:40]}",
+                        "subagent_type": "eye",
+                        "run_in_background": True,
+                    },
+                    f"Async agent launched successfully. agentId: {agent}",
+                    extra={"isAsync": True, "status": "async_launched", "agentId": agent},
+                )
+                lines.append(
+                    _rec(
+                        type="user",
+                        isSidechain=True,
+                        agentId=agent,
+                        parentUuid=None,
+                        message={"role": "user", "content": f"Explore {task[:40]}"},
+                        **base,
+                    )
+                )
+                call(
+                    "Grep",
+                    {"pattern": "def f", "path": "src"},
+                    "\n".join(f"src/m{i}.py:1:def f{i}(x):" for i in range(5)),
+                    side=agent,
+                )
                 call("Read", {"file_path": f"/nonexistent/proj/{module}"}, code, side=agent)
-                say(f"## Files\n- {module}\n## Findings\n- {module}:3 — f3 doubles its input\n## Summary\nThe logic lives in {module}.", side=agent)
+                say(
+                    f"## Files\n- {module}\n## Findings\n- {module}:3 — f3 doubles its input\n## Summary\nThe logic lives in {module}.",
+                    side=agent,
+                )
                 say("The explorer is on it; I will report when it is back.")
             elif kind < 0.9:  # implementation by 身, tests run
                 agent = f"b{n}"
                 say(_checkpoint(rng, False, 40, 1, "召唤分身: @身"))
-                lines.append(_rec(type="user", isSidechain=True, agentId=agent, parentUuid=None, message={"role": "user", "content": f"Implement {task[:40]}"}, **base))
+                lines.append(
+                    _rec(
+                        type="user",
+                        isSidechain=True,
+                        agentId=agent,
+                        parentUuid=None,
+                        message={"role": "user", "content": f"Implement {task[:40]}"},
+                        **base,
+                    )
+                )
                 call("Read", {"file_path": f"/nonexistent/proj/{module}"}, code, side=agent)
-                call("Edit", {"file_path": f"/nonexistent/proj/{module}", "old_string": "pass", "new_string": "\n".join(f"    step_{k}()" for k in range(30))}, "The file has been updated.", side=agent)
-                call("Bash", {"command": "python -m pytest -q tests/"}, "42 passed in 1.2s", side=agent)
-                contract = json.dumps({"files_changed": [module], "summary": "implemented", "tests_run": True})
-                call("Agent", {"description": "implement", "prompt": f"Implement {task[:40]}", "subagent_type": "body"}, contract, extra={"agentId": agent, "status": "completed"})
+                call(
+                    "Edit",
+                    {
+                        "file_path": f"/nonexistent/proj/{module}",
+                        "old_string": "pass",
+                        "new_string": "\n".join(f"    step_{k}()" for k in range(30)),
+                    },
+                    "The file has been updated.",
+                    side=agent,
+                )
+                call(
+                    "Bash",
+                    {"command": "python -m pytest -q tests/"},
+                    "42 passed in 1.2s",
+                    side=agent,
+                )
+                contract = json.dumps(
+                    {"files_changed": [module], "summary": "implemented", "tests_run": True}
+                )
+                call(
+                    "Agent",
+                    {
+                        "description": "implement",
+                        "prompt": f"Implement {task[:40]}",
+                        "subagent_type": "body",
+                    },
+                    contract,
+                    extra={"agentId": agent, "status": "completed"},
+                )
                 say("Implemented and tested by 身.")
             else:  # two independent files: two 身 in parallel, each in its own worktree
                 say(_checkpoint(rng, False, 30, 2, "并行召唤分身: @身 x2"))
@@ -106,13 +229,51 @@ def generate_compliant(path: str, megabytes: int, seed: int = 11) -> None:
                 for k in range(2):
                     n += 1
                     ids.append(f"toolu_{n:08d}")
-                    lines.append(_rec(type="assistant", message={"role": "assistant", "content": [{"type": "tool_use", "id": ids[-1], "name": "Agent", "input": {"prompt": f"Change part {k}", "subagent_type": "body", "isolation": "worktree"}}]}, **base))
+                    lines.append(
+                        _rec(
+                            type="assistant",
+                            message={
+                                "role": "assistant",
+                                "content": [
+                                    {
+                                        "type": "tool_use",
+                                        "id": ids[-1],
+                                        "name": "Agent",
+                                        "input": {
+                                            "prompt": f"Change part {k}",
+                                            "subagent_type": "body",
+                                            "isolation": "worktree",
+                                        },
+                                    }
+                                ],
+                            },
+                            **base,
+                        )
+                    )
                 for tid in ids:
                     contract = "**files_changed**: src/x.py\n**summary**: done\n**tests_run**: true (pytest: 12 passed)"
-                    lines.append(_rec(type="user", message={"role": "user", "content": [{"type": "tool_result", "tool_use_id": tid, "content": contract}]}, **base))
+                    lines.append(
+                        _rec(
+                            type="user",
+                            message={
+                                "role": "user",
+                                "content": [
+                                    {"type": "tool_result", "tool_use_id": tid, "content": contract}
+                                ],
+                            },
+                            **base,
+                        )
+                    )
                 say("Both parts are done.")
             if tokens > 130_000:  # compaction before the context fills
-                lines.append(_rec(type="system", subtype="compact_boundary", content="Conversation compacted", **base))
+                lines.append(
+                    _rec(
+                        type="system",
+                        subtype="compact_boundary",
+                        content="Conversation compacted",
+                        **base,
+                    )
+                )
                 tokens = 20_000
             chunk = "\n".join(lines) + "\n"
             out.write(chunk)
@@ -121,7 +282,19 @@ def generate_compliant(path: str, megabytes: int, seed: int = 11) -> None:
 
 def measure(path: str, out_dir: str, jobs: int | None) -> dict:
     report = os.path.join(out_dir, "protocol-report.json")
-    argv = [sys.executable, "-m", "wukong_lint", "check", "--profile", "wukong", "--format", "json", "-o", report, path]
+    argv = [
+        sys.executable,
+        "-m",
+        "wukong_lint",
+        "check",
+        "--profile",
+        "wukong",
+        "--format",
+        "json",
+        "-o",
+        report,
+        path,
+    ]
     if jobs:
         argv[4:4] = ["--jobs", str(jobs)]
     start = time.perf_counter()
@@ -159,7 +332,10 @@ def main() -> None:
         bench_transcripts.generate(plain, args.mb)
     if not os.path.exists(compliant):
         generate_compliant(compliant, args.mb)
-    for name, path in (("bench session (no CHECKPOINT)", plain), ("compliant wukong session", compliant)):
+    for name, path in (
+        ("bench session (no CHECKPOINT)", plain),
+        ("compliant wukong session", compliant),
+    ):
         print(name, json.dumps(measure(path, args.out, args.jobs or None), ensure_ascii=False))
 
 

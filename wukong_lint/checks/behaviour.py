@@ -80,7 +80,8 @@ def match_turn_budget(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[
             )
 
 
-match_turn_budget.gate = lambda unit: bool(getattr(unit.event, "protocol", None))  # type: ignore[attr-defined]
+_BUDGET_KEYS = frozenset({"reads", "searches", "edit"})
+match_turn_budget.gate = lambda unit: not _BUDGET_KEYS.isdisjoint(unit.event.protocol or ())  # type: ignore[attr-defined]
 match_turn_budget.accepts = lambda rule, event: (  # type: ignore[attr-defined]
     event.kind == "call" and _wukong_main(rule, event)
 )
@@ -143,6 +144,9 @@ def match_shell_create(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator
         return
 
 
+match_shell_create.gate = lambda unit: (  # type: ignore[attr-defined]
+    unit.event.command is not None and _CREATES.search(unit.event.command) is not None
+)
 match_shell_create.accepts = lambda rule, event: (  # type: ignore[attr-defined]
     event.kind == "call" and _wukong_main(rule, event)
 )
@@ -192,6 +196,7 @@ def match_long_operation(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterat
         yield _hit(unit, f"{reason} in the foreground: hand it to an avatar, in the background")
 
 
+match_long_operation.gate = lambda unit: unit.event.command is not None  # type: ignore[attr-defined]
 match_long_operation.accepts = lambda rule, event: (  # type: ignore[attr-defined]
     event.kind == "call" and _wukong_main(rule, event)
 )

@@ -52,8 +52,11 @@ class Checkpoint(NamedTuple):
 _QUESTION = re.compile(r"(?im)^[ \t>*\-|#]*\**Q([0-4])(?!\.\d)\**\s*[.:：)、]?\s*(.*)$")
 _MARKER = re.compile(r"(?i)checkpoint|检查点|自检")
 _DECISION = re.compile(r"(?im)^[ \t>*\-|#⚡]*\**\s*(?:决策|decision|决定)\s*\**\s*[:：]\s*(.+)$")
-_YES = re.compile(r"(?i)(?<![a-z])(?:yes|y|true)(?![a-z])|是|✅|需要|有")
-_NO = re.compile(r"(?i)(?<![a-z])(?:no|n|false|none)(?![a-z])|否|❌|不需要|无")
+# yes or no, whichever comes first ("不需要" is a no, though it holds "需要")
+_YES_NO = re.compile(
+    r"(?i)(?P<no>(?<![a-z])(?:no|n|false|none)(?![a-z])|否|❌|不需要|无)|"
+    r"(?P<yes>(?<![a-z])(?:yes|y|true)(?![a-z])|是|✅|需要|有)"
+)
 _TEMPLATE = re.compile(r"\[\s*(?:是\s*/\s*否|yes\s*/\s*no|y\s*/\s*n)\s*\]|是/否|yes/no", re.I)
 _NUMBER = re.compile(r"(?<![\w.])(\d{1,6})(?![\w.])")
 _LINES = re.compile(r"(?i)(?:约|~|≈|about|approx\.?\s*)?(\d{1,6})\s*(?:\+\s*)?(?:行|lines?|loc)")
@@ -83,15 +86,11 @@ def _answer(rest: str) -> str:
 
 
 def _yes_no(text: str) -> bool | None:
-    text = _TEMPLATE.sub(" ", text.split("→", 1)[0].split("->", 1)[0])
-    yes, no = _YES.search(text), _NO.search(text)
-    if yes and no:
-        return yes.start() < no.start()  # "是 (不需要 ...)": the first word answers
-    if yes:
-        return True
-    if no:
-        return False
-    return None
+    text = text.split("→", 1)[0].split("->", 1)[0]
+    if "/" in text:
+        text = _TEMPLATE.sub(" ", text)
+    found = _YES_NO.search(text)  # "是 (不需要 ...)": the first word answers
+    return None if found is None else found.lastgroup == "yes"
 
 
 def parse_checkpoint(text: str) -> Checkpoint | None:
@@ -219,7 +218,9 @@ def match_checkpoint(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[H
         yield _hit(unit, "Q3 = yes (design) but 本体执行: delegate to @意 mind")
 
 
-match_checkpoint.gate = lambda unit: bool(_facts(unit))  # type: ignore[attr-defined]
+_KEYS = frozenset({"first", "edit", "first_spawn"})
+# the facts a checkpoint rule reads: most calls carry none of them
+match_checkpoint.gate = lambda unit: not _KEYS.isdisjoint(_facts(unit) or ())  # type: ignore[attr-defined]
 match_checkpoint.accepts = lambda rule, event: (  # type: ignore[attr-defined]
     event.kind == "call" and event.is_main and event.ctx.profile == "wukong"
 )

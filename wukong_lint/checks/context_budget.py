@@ -71,6 +71,7 @@ def match_repeated_call(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterato
     )
 
 
+match_repeated_call.gate = lambda unit: "repeat" in (unit.event.protocol or ())  # type: ignore[attr-defined]
 match_repeated_call.accepts = lambda rule, event: (  # type: ignore[attr-defined]
     event.kind == "call"
     and event.tool in (rule.params or {})["keep"]

@@ -136,8 +136,19 @@ _NEXT_LABEL = re.compile(
 )
 
 
+_LAST: list[Any] = [None, None, None]  # the last output, contract and sections: 3 rules ask
+
+
 def sections(text: str, contract: dict[str, tuple[str, ...]]) -> dict[str, str | None]:
     """Each section of `contract` -> its content (None: absent)."""
+    if _LAST[0] is text and _LAST[1] is contract:
+        return _LAST[2]  # type: ignore[no-any-return]
+    found = _sections(text, contract)
+    _LAST[:] = [text, contract, found]
+    return found
+
+
+def _sections(text: str, contract: dict[str, tuple[str, ...]]) -> dict[str, str | None]:
     data = _json_output(text)
     found: dict[str, str | None] = {}
     for name, labels in contract.items():
@@ -203,6 +214,7 @@ def match_contract(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit
             yield _hit(unit, "身 reports done without running the tests: hand them to @舌")
 
 
+match_contract.gate = lambda unit: "avatar" in (unit.event.protocol or ())  # type: ignore[attr-defined]
 match_contract.accepts = lambda rule, event: (  # type: ignore[attr-defined]
     event.kind in ("result", "contract")
     and event.tool in SPAWN_TOOLS

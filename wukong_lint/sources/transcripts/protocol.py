@@ -31,6 +31,9 @@ FILE_READS = frozenset({"Read", "NotebookRead", "View", "read_file"})
 SEARCHES = frozenset({"Glob", "Grep", "grep_search", "file_search", "codebase_search"})
 # Shell programs that search a tree (one search per command, as a Glob/Grep call).
 _SHELL_SEARCH = ("grep -r", "grep -R", "rg ", "find ", "ag ", "fd ", "git grep")
+# Tools dynamic context pruning never prunes (seed 004: protected) or that change files: their
+# repeats are not counted (and their often large inputs are not hashed).
+_NOT_PRUNED = SPAWN_TOOLS | EDIT_TOOLS | {"TodoWrite", "lsp_rename"}
 _KEEP_TEXT = 16384  # characters of an agent's text kept: the CHECKPOINT, a final answer
 _KEEP_PATHS = 64  # paths read in a turn handed to a check (more: it has fired already)
 
@@ -48,13 +51,16 @@ class Turn:
     """One agent's current turn."""
 
     __slots__ = ("called", "checkpoint", "edit_lines", "maxes", "reads", "repeats",
-                 "searches", "spawns", "task", "text")  # fmt: skip
+                 "searches", "spawns", "task", "text", "unparsed")  # fmt: skip
 
-    def __init__(self, task: bool, checkpoint: Any = None) -> None:
+    def __init__(self, task: bool, text: list[str] | None = None) -> None:
         self.task = task  # started by a user's task (not a command echo or reminder)
-        self.text: list[str] = []  # the agent's text before its first call
+        self.text: list[str] = text or []  # the agent's text before its first call
         self.called = False
-        self.checkpoint = checkpoint
+        # The CHECKPOINT, parsed when a check first needs it (a read that only follows the
+        # state for parts read elsewhere never does): until then its text is `unparsed`.
+        self.checkpoint: Any = None
+        self.unparsed: str | None = None
         self.reads: list[str] = []  # distinct files read
         self.searches = 0
         self.edit_lines = 0
@@ -68,6 +74,15 @@ class Turn:
     def __setstate__(self, state: tuple[Any, ...]) -> None:
         for name, value in zip(self.__slots__, state, strict=True):
             setattr(self, name, value)
+
+    def point(self) -> Any:
+        """The turn's CHECKPOINT (None: none was written before its first call)."""
+        if self.unparsed is not None:
+            self.checkpoint, self.unparsed = _parse([self.unparsed]), None
+        return self.checkpoint
+
+
+_KEEP_AGENTS = 256  # agents whose turn is followed; the oldest sub-agents are forgotten
 
 
 class ProtocolState:
@@ -99,45 +114,47 @@ class ProtocolState:
         stripped = text.lstrip()
         if stripped.startswith(_NOT_A_TASK):
             return
-        old = self.turns.get(agent)
+        old = self.turns.pop(agent, None)
         # A CHECKPOINT written in a turn that ended without a call (the agent asked the user
-        # to confirm its plan) still holds when the user answers.
-        carried = None
-        if old is not None and old.task and not old.called:
-            carried = _parse(old.text) or old.checkpoint
+        # to confirm its plan) still holds when the user answers: its text carries over.
+        carried = old.text[-4:] if old is not None and old.task and not old.called else None
         self.turns[agent] = Turn(True, carried)
+        if len(self.turns) > _KEEP_AGENTS:
+            oldest = next(a for a in self.turns if a != "main")
+            del self.turns[oldest]
 
     def text(self, agent: str, text: str, line: int, agent_type: str | None, main: bool) -> None:
         turn = self._turn(agent)
         if main and not turn.called and sum(map(len, turn.text)) < _KEEP_TEXT:
             turn.text.append(text[:_KEEP_TEXT])
-        if not main:
+        if not main and agent.rpartition(":")[2] in self.async_agents:
+            # a background sub-agent's last message is its final output (no result holds it)
             self.last_text[agent] = (line, text[-_KEEP_TEXT:], agent_type)
 
     def compacted(self) -> None:
         self.peak = 0
 
     def usage(self, used: int) -> tuple[int, int] | None:
-        """(the peak before, tokens now) when the context holds more than ever since the last
-        compaction, else None."""
-        if used <= self.peak:
+        """(the peak reported before, tokens now) when the context holds some 3 % more than
+        ever reported since the last compaction, else None: a level is reported when the
+        first usage at or over it is (a few hundred reports per window, not one a message)."""
+        if used < self.peak + max(2000, self.peak >> 5):
             return None
         before, self.peak = self.peak, used
         return before, used
 
-    def call_seen(self, event: Any, pending_spawns: list[Any]) -> None:
+    def call_seen(self, event: Any, pending_spawns: list[Any], follow: bool = False) -> None:
         """A tool call, when it is read: the first call of a task turn carries the checkpoint
-        written before it; a spawning call carries the avatars still running."""
+        written before it; a spawning call carries the avatars still running. (`follow`: no
+        unit will be made of it, only the state matters.)"""
         turn = self._turn(event.agent)
         facts: dict[str, Any] = {}
         if event.is_main and not turn.called:
             turn.called = True
             if turn.task:
-                point = _parse(turn.text)
-                if point is not None:
-                    turn.checkpoint = point
+                turn.unparsed = "\n".join(turn.text) if turn.text else None
                 facts["first"] = True
-                facts["checkpoint"] = turn.checkpoint
+                facts["text"] = turn.unparsed  # parsed when the call is reported (call_done)
             turn.text = []
         if event.tool in SPAWN_TOOLS:
             if event.is_main:
@@ -153,11 +170,18 @@ class ProtocolState:
         if facts:
             event.protocol = facts
 
-    def call_done(self, event: Any) -> None:
-        """A tool call, when its result is in (or the file ends): the turn's running totals."""
+    def call_done(self, event: Any, follow: bool = False) -> None:
+        """A tool call, when its result is in (or the file ends): the turn's running totals.
+        (`follow`: no unit will be made of it: the CHECKPOINT is left unparsed.)"""
         turn = self._turn(event.agent)
         facts = event.protocol if event.protocol is not None else {}
         tool = event.tool
+        if "text" in facts and not follow:
+            text = facts.pop("text")
+            if text is not None and turn.unparsed is text:
+                facts["checkpoint"] = turn.point()
+            else:  # (the turn has moved on, or its CHECKPOINT was parsed already)
+                facts["checkpoint"] = _parse([text]) if text else None
         if event.is_main:
             if tool in FILE_READS and event.input:
                 from wukong_lint.sources.transcript_events import target_paths
@@ -177,15 +201,16 @@ class ProtocolState:
                 size = edit_size(tool, event.input, event.result, event.new_file)
                 facts["edit"] = (turn.edit_lines, size)
                 turn.edit_lines += size
-                if turn.checkpoint is not None:
-                    facts["checkpoint"] = turn.checkpoint
+                if turn.task and turn.called:
+                    facts["checkpoint"] = turn.point()
             elif tool in SPAWN_TOOLS:
                 # the spawns issued by the time this one's result is in: a parallel summons
                 # issues them all before the first result arrives
                 facts["first_spawn"] = facts.get("spawn") == 1
                 facts["spawns_in_turn"] = turn.spawns
-                facts["checkpoint"] = turn.checkpoint
-        if tool is not None and tool not in SPAWN_TOOLS:
+                if turn.task:
+                    facts["checkpoint"] = turn.point()
+        if tool is not None and tool not in _NOT_PRUNED:
             key = (tool, zlib.crc32(repr(event.input).encode("utf-8", "replace")))
             count = turn.repeats.get(key, 0) + 1
             if len(turn.repeats) < 4096:

@@ -159,7 +159,7 @@ class Session:
                 if tool in SPAWN_TOOLS
                 else []
             )
-            self.protocol.call_seen(event, spawns)
+            self.protocol.call_seen(event, spawns, self.follow)
         if tool in SPAWN_TOOLS and isinstance(data, dict):
             kind = data.get("subagent_type")
             if isinstance(kind, str):
@@ -174,7 +174,7 @@ class Session:
             self.pending[call_id] = (event, text)
             return
         if self.protocol is not None:
-            self.protocol.call_done(event)
+            self.protocol.call_done(event, self.follow)
         yield self.unit(event, text)
 
     def result(
@@ -240,7 +240,7 @@ class Session:
         if is_error and call.tool in EDIT_TOOLS:
             call.new_file = False  # a failed Write (EACCES, not found) created nothing
         if self.protocol is not None:
-            self.protocol.call_done(call)
+            self.protocol.call_done(call, self.follow)
 
     def _learn_agent(self, call_id: Any, content: Any, extra: Any, text: str | None) -> str | None:
         """The type of the sub-agent a spawning call's result names (and its id)."""
@@ -295,7 +295,7 @@ class Session:
         """Calls that never got a result, then a last unit carrying the remaining bytes."""
         for call_id, (call, text) in self.pending.items():
             if self.protocol is not None:
-                self.protocol.call_done(call)
+                self.protocol.call_done(call, self.follow)
             yield self.unit(call, text)
             event = Event("integrity", call.line, self.ctx)
             event.problem = "tool-result-missing"
