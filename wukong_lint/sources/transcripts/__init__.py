@@ -26,57 +26,43 @@ from typing import Any
 
 from wukong_lint.model import ScanError
 from wukong_lint.sources.transcript_events import Context, EventUnit
-from wukong_lint.sources.transcripts.claude import (
-    claude_units,
-    subagent_files,
-    subagent_identity,
-    subagent_parent,
-)
-from wukong_lint.sources.transcripts.codex import codex_units
 from wukong_lint.sources.transcripts.environment import (
     AVATAR_NAMES,
     FORMATS,
+    MEMORY_FILES,
     OPTIONS,
     configure,
     first_cwd,
     load_agent_defs,
     make_context,
 )
-from wukong_lint.sources.transcripts.errors import classify_error
-from wukong_lint.sources.transcripts.openai import openai_units
-from wukong_lint.sources.transcripts.react import react_units
-from wukong_lint.sources.transcripts.session import MEMORY_FILES, Part, Session
-from wukong_lint.sources.transcripts.sniff import is_array, is_loglines, sniff_format
-from wukong_lint.sources.transcripts.turn import TURN_LIMIT, current_turn_reads
 
-__all__ = [
-    "AVATAR_NAMES",
-    "FORMATS",
-    "MEMORY_FILES",
-    "OPTIONS",
-    "PARTS_PER_WORKER",
-    "PART_MAX",
-    "PART_MIN",
-    "SPLIT_MIN",
-    "TURN_LIMIT",
-    "Part",
-    "Session",
-    "classify_error",
-    "claude_units",
-    "codex_units",
-    "configure",
-    "current_turn_reads",
-    "example_units",
-    "is_transcript_path",
-    "load_agent_defs",
-    "make_context",
-    "open_transcript",
-    "openai_units",
-    "part_units",
-    "react_units",
-    "sniff_format",
-    "transcript_units",
-]
+# Imported here (the rest of the package's names: `_LAZY`).
+__all__ = ["AVATAR_NAMES", "FORMATS", "MEMORY_FILES", "OPTIONS", "PARTS_PER_WORKER", "PART_MAX",
+           "PART_MIN", "SPLIT_MIN", "configure", "example_units", "first_cwd",
+           "is_transcript_path", "load_agent_defs", "make_context", "open_transcript",
+           "part_units", "transcript_units"]  # fmt: skip
+
+# Names imported from their module on first use (PEP 562), so that the live hook, which needs
+# only the environment and the backwards turn read, does not load every reader.
+_LAZY = {
+    "claude_units": "claude", "subagent_files": "claude", "subagent_identity": "claude",
+    "subagent_parent": "claude", "codex_units": "codex", "openai_units": "openai",
+    "react_units": "react", "classify_error": "errors", "Part": "session", "Session": "session",
+    "sniff_format": "sniff", "is_array": "sniff", "is_loglines": "sniff",
+    "TURN_LIMIT": "turn", "current_turn_reads": "turn",
+}  # fmt: skip
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
 
 
 def is_transcript_path(display: str) -> bool:
@@ -88,6 +74,9 @@ def is_transcript_path(display: str) -> bool:
 
 def open_transcript(full: str, display: str) -> Iterator[Any]:
     """The dispatch opener: a transcript's units, or the file as plain text if it is none."""
+    from wukong_lint.sources.transcripts.claude import subagent_parent
+    from wukong_lint.sources.transcripts.sniff import sniff_format
+
     if subagent_parent(full) is not None:
         return  # read with its session file, which knows what spawned it
     fmt = OPTIONS["format"] or sniff_format(full)
@@ -131,7 +120,7 @@ def _part_size(path: str, not_jsonl: Any) -> int:
     return max(PART_MIN, min(PART_MAX, size // (workers * PARTS_PER_WORKER)))
 
 
-def _read(units: Iterator[Any], session: Session) -> Iterator[Any]:
+def _read(units: Iterator[Any], session: Any) -> Iterator[Any]:
     """The units of a file read whole, or only its `Part`s when it is read in parts."""
     state = session.snapshot() if session.part_size else None
     if state is None:
@@ -139,6 +128,8 @@ def _read(units: Iterator[Any], session: Session) -> Iterator[Any]:
         yield from units
         yield from session.finish()
         return
+    from wukong_lint.sources.transcripts.session import Part
+
     session.part = (0, 1, state)
     session.follow = True
     for item in units:  # this read only follows the state; the parts make the units
@@ -147,6 +138,17 @@ def _read(units: Iterator[Any], session: Session) -> Iterator[Any]:
 
 
 def transcript_units(full: str, display: str, fmt: str) -> Iterator[Any]:
+    from wukong_lint.sources.transcripts.claude import (
+        claude_units,
+        subagent_files,
+        subagent_identity,
+    )
+    from wukong_lint.sources.transcripts.codex import codex_units
+    from wukong_lint.sources.transcripts.openai import openai_units
+    from wukong_lint.sources.transcripts.react import react_units
+    from wukong_lint.sources.transcripts.session import Session
+    from wukong_lint.sources.transcripts.sniff import is_array, is_loglines
+
     cwd = first_cwd(full) if fmt in ("claude", "codex") else None
     ctx = make_context(full, cwd)
     session = Session(display, ctx)
@@ -177,8 +179,13 @@ def transcript_units(full: str, display: str, fmt: str) -> Iterator[Any]:
     yield from _read(reader(session, full), session)
 
 
-def part_units(part: Part) -> Iterator[EventUnit]:
+def part_units(part: Any) -> Iterator[EventUnit]:
     """The units of a `Part`, read from the state the session had at its start."""
+    from wukong_lint.sources.transcripts.claude import claude_units
+    from wukong_lint.sources.transcripts.codex import codex_units
+    from wukong_lint.sources.transcripts.openai import openai_units
+    from wukong_lint.sources.transcripts.session import Session
+
     session = Session(part.display, Context())
     session.restore(part.state)
     span = (part.start, part.end, part.first_line)
@@ -195,6 +202,13 @@ def part_units(part: Part) -> Iterator[EventUnit]:
 def example_units(text: str, rule: Any) -> list[EventUnit]:
     """Units for a rule example: JSONL records of a transcript, or a bare command line (run as
     a Bash call by the main agent). Examples run in the `wukong` profile with a memory bank."""
+    from wukong_lint.sources.transcripts.claude import claude_units
+    from wukong_lint.sources.transcripts.codex import codex_units
+    from wukong_lint.sources.transcripts.openai import openai_units
+    from wukong_lint.sources.transcripts.react import react_units
+    from wukong_lint.sources.transcripts.session import Session
+    from wukong_lint.sources.transcripts.sniff import sniff_format
+
     ctx = Context("wukong", True, {}, None)
     session = Session("example.jsonl", ctx)
     stripped = text.strip()

@@ -11,6 +11,8 @@ from typing import Any
 from wukong_lint.sources.transcript_events import Context
 from wukong_lint.sources.transcripts.records import read_head
 
+MEMORY_FILES = ("memory-bank/MEMORY.md", "memory-bank/patterns.md")
+
 FORMATS = ("auto", "claude", "codex", "openai", "react")
 # Options of `check` (set by the CLI before a scan; forked workers inherit them).
 OPTIONS: dict[str, Any] = {"profile": None, "agents": None, "format": None, "parts": 0}

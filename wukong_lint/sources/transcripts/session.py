@@ -24,10 +24,10 @@ from wukong_lint.sources.transcript_events import (
     strings,
     target_paths,
 )
+from wukong_lint.sources.transcripts.environment import MEMORY_FILES
 from wukong_lint.sources.transcripts.errors import classify_error
 from wukong_lint.sources.transcripts.protocol import ProtocolState
 
-MEMORY_FILES = ("memory-bank/MEMORY.md", "memory-bank/patterns.md")
 _AGENT_ID = re.compile(r"\bagent_?[Ii]d:\s*([\w.@-]{1,80})")
 # Completed call ids remembered to skip a repeated record (Codex writes some results twice,
 # next to each other), and sidechain records remembered to name the sub-agent of a record
