@@ -47,6 +47,7 @@ _CHECK_DEFAULTS: dict[str, Any] = {
     "history": False,
     "since": None,
     "format": "text",
+    "lang": "zh",
     "output": None,
     "fail_on": None,
     "config": None,

@@ -212,6 +212,8 @@ def match_contract(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit
         tests_run = found.get("tests_run")
         if tests_run is not None and _NO.search(tests_run.strip()[:80]):
             yield _hit(unit, "身 reports done without running the tests: hand them to @舌")
+        elif facts.get("tested") is False:
+            yield _hit(unit, "身 ran no test command in its transcript: hand the tests to @舌")
 
 
 match_contract.gate = lambda unit: "avatar" in (unit.event.protocol or ())  # type: ignore[attr-defined]

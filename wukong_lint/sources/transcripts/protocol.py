@@ -15,6 +15,7 @@ part read elsewhere (engine/offload.py) carries it.
 
 from __future__ import annotations
 
+import re
 import zlib
 from typing import Any
 
@@ -34,6 +35,12 @@ _SHELL_SEARCH = ("grep -r", "grep -R", "rg ", "find ", "ag ", "fd ", "git grep")
 # Tools dynamic context pruning never prunes (seed 004: protected) or that change files: their
 # repeats are not counted (and their often large inputs are not hashed).
 _NOT_PRUNED = SPAWN_TOOLS | EDIT_TOOLS | {"TodoWrite", "lsp_rename"}
+# A command that runs tests (for 身's 跳过测试: a sub-agent that ran none).
+_TEST_COMMAND = re.compile(
+    r"\b(?:pytest|py\.test|tox|nox|jest|vitest|mocha|phpunit|rspec|ctest|unittest)\b|"
+    r"\b(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?test|\b(?:go|cargo|dotnet|mix|swift|deno)\s+test\b|"
+    r"\bmake\s+(?:test|check)\b|run_?tests?[\w.-]*\.sh|\bgradlew?\s+test"
+)
 _KEEP_TEXT = 16384  # characters of an agent's text kept: the CHECKPOINT, a final answer
 _KEEP_PATHS = 64  # paths read in a turn handed to a check (more: it has fired already)
 
@@ -94,12 +101,14 @@ class ProtocolState:
         self.last_text: dict[str, tuple[int, str, str | None]] = {}  # agent -> line, text, type
         self.async_agents: set[str] = set()  # sub-agents spawned in the background
         self.flag: str | None = None  # a reader's note on the next call (ReAct: no Thought)
+        self.tested: dict[str, bool] = {}  # sub-agent id -> whether it ran a test command
 
     def __getstate__(self) -> tuple[Any, ...]:
-        return (self.turns, self.peak, self.last_text, self.async_agents, self.flag)
+        return (self.turns, self.peak, self.last_text, self.async_agents, self.flag, self.tested)
 
     def __setstate__(self, state: tuple[Any, ...]) -> None:
-        self.turns, self.peak, self.last_text, self.async_agents, self.flag = state
+        (self.turns, self.peak, self.last_text, self.async_agents, self.flag,
+         self.tested) = state  # fmt: skip
 
     def _turn(self, agent: str) -> Turn:
         turn = self.turns.get(agent)
@@ -210,6 +219,13 @@ class ProtocolState:
                 facts["spawns_in_turn"] = turn.spawns
                 if turn.task:
                     facts["checkpoint"] = turn.point()
+        if not event.is_main:
+            agent_id = event.agent.rpartition(":")[2]
+            ran = event.command is not None and _TEST_COMMAND.search(event.command) is not None
+            if ran or agent_id not in self.tested:
+                self.tested[agent_id] = ran or self.tested.get(agent_id, False)
+                if len(self.tested) > 4096:
+                    del self.tested[next(iter(self.tested))]
         if tool is not None and tool not in _NOT_PRUNED:
             key = (tool, zlib.crc32(repr(event.input).encode("utf-8", "replace")))
             count = turn.repeats.get(key, 0) + 1

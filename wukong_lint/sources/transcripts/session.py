@@ -219,6 +219,9 @@ class Session:
                         if output is None:
                             output = "\n".join(strings(content, []))
                         event.protocol = {"avatar": avatar, "output": output}
+                        # whether its own records ran a test (None: they were not seen)
+                        if agent_id is not None:
+                            event.protocol["tested"] = self.protocol.tested.get(agent_id)
             if self.fmt == "react" and self.protocol is not None:
                 event.protocol = {"react": call.tool, "content": content}
             yield self.unit(call, call_text)
