@@ -1,7 +1,7 @@
 """The YAML schema of the 戒 protocol rule kinds: `checkpoint` (Layers 1-2), `turn-budget`,
 `shell-create`, `long-operation` (Layer 3), `contract`, `spawn`, `role-paths` (avatars),
-`context-usage`, `repeated-call`, `react-history` (context). Kept apart from their matchers
-so that a transcript scan never imports pydantic."""
+`context-usage`, `repeated-call`, `react-history`, `dcp-config` (context). Kept apart from
+their matchers so that a transcript scan never imports pydantic."""
 
 from __future__ import annotations
 
@@ -87,3 +87,7 @@ class ReactHistoryRule(RuleBase):
     max_grep_matches: int = 5
     max_stderr_lines: int = 20
     max_files: int = 5
+
+
+class DcpConfigRule(RuleBase):
+    kind: Literal["dcp-config"]

@@ -52,6 +52,7 @@ KINDS: dict[str, tuple[str, str]] = {
             ("context-usage", "ContextUsageRule", "context_budget:match_context_usage"),
             ("repeated-call", "RepeatedCallRule", "context_budget:match_repeated_call"),
             ("react-history", "ReactHistoryRule", "context_budget:match_react_history"),
+            ("dcp-config", "DcpConfigRule", "dcp_config:match_dcp_config"),
         )
     },
     # code in files and diffs (issue 5)
