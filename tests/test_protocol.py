@@ -100,3 +100,46 @@ def test_context_category_in_the_json_contract(tmp_path: Path) -> None:
                  str(FIXTURES / "context.jsonl")]) in (0, 1)  # fmt: skip
     categories = {f["category"] for f in json.loads(out.read_text())["findings"]}
     assert "context" in categories
+
+
+def test_agent_definitions_declare_their_own_contract(tmp_path: Path, monkeypatch) -> None:
+    """A contract in `.claude/agents/*.md` (a YAML block under `## Output Contract`, or
+    `name:` bullets) replaces seed 004's for that agent, also for agents outside the six."""
+    agents = tmp_path / ".claude" / "agents"
+    agents.mkdir(parents=True)
+    (agents / "eye.md").write_text(
+        "---\nname: eye\ntools: Glob, Grep, Read\n---\n## Output Contract\n\n```yaml\n"
+        "output_contract:\n  files: paths\n  answer: one paragraph\n```\n## Rules\n- read only\n",
+        encoding="utf-8",
+    )
+    (agents / "scout.md").write_text(
+        "---\nname: scout\n---\n## 输出契约\n- `report`: what was found\n- confidence: high\n",
+        encoding="utf-8",
+    )
+
+    def spawn(call: str, kind: str, output: str) -> list[str]:
+        use = {"type": "tool_use", "id": call, "name": "Agent",
+               "input": {"prompt": f"go {call}", "subagent_type": kind}}  # fmt: skip
+        done = {"type": "tool_result", "tool_use_id": call, "content": output}
+        return [
+            json.dumps({"type": "assistant", "message": {"role": "assistant", "content": [use]}}),
+            json.dumps({"type": "user", "message": {"role": "user", "content": [done]}}),
+        ]
+
+    session = tmp_path / "s.jsonl"
+    lines = spawn("a", "eye", "## Files\n- a.py\n## Answer\nin a.py")
+    lines += spawn("b", "eye", "## Files\n- a.py\n## Findings\n- a.py:1\n## Summary\nok")
+    lines += spawn("c", "scout", "report: found\nconfidence: high")
+    lines += spawn("d", "scout", "found it")
+    session.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    out = tmp_path / "r.json"
+    main(["check", "--profile", "wukong", "--select", "avatar-boundary.contract-missing",
+          "--format", "json", "-o", str(out), str(session)])  # fmt: skip
+    found = {
+        (f["line"], f["message"].rsplit("(", 1)[1]) for f in json.loads(out.read_text())["findings"]
+    }
+    assert found == {
+        (4, "眼 eye output lacks answer: send it back to redo)"),
+        (8, "scout output lacks report, confidence: send it back to redo)"),
+    }

@@ -80,6 +80,18 @@ CONTRACTS: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 
+_DECLARED: dict[tuple[str, ...], dict[str, tuple[str, ...]]] = {}
+
+
+def _declared(names: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
+    """A contract from an agent definition's section names (kept: the label patterns are
+    cached per contract)."""
+    found = _DECLARED.get(names)
+    if found is None:
+        found = _DECLARED[names] = {n: (n,) for n in names}
+    return found
+
+
 def role_of(name: str | None) -> str | None:
     if not name:
         return None
@@ -193,13 +205,17 @@ def match_contract(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit
     if not facts or "avatar" not in facts:
         return
     role = role_of(facts["avatar"])
-    if role is None:
+    declared = unit.event.ctx.contracts.get(str(facts["avatar"]).lstrip("@").lower())  # type: ignore[attr-defined]
+    if declared:  # the agent's own definition (.claude/agents/*.md) says what it returns
+        contract = _declared(declared)
+    elif role is None:
         return
-    contract = CONTRACTS[role]
+    else:
+        contract = CONTRACTS[role]
     output = facts["output"] if facts["output"] is not None else unit.text
     found = sections(output, contract)
     check = rule.params["check"]
-    who = f"{_ZH[role]} {role}"
+    who = f"{_ZH[role]} {role}" if role else str(facts["avatar"])
     if check == "missing":
         gaps = [name for name, content in found.items() if content is None]
         if gaps:
