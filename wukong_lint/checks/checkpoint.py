@@ -85,8 +85,17 @@ def _answer(rest: str) -> str:
     return rest
 
 
+def _answer_part(text: str) -> str:
+    """The answer of "是 → 是则 @眼" (the template's hint follows the answer) or of
+    "? → No" (the answer follows the arrow when nothing comes before it)."""
+    parts = text.replace("->", "→").split("→")
+    if len(parts) > 1 and not parts[0].strip():
+        return parts[1]
+    return parts[0]
+
+
 def _yes_no(text: str) -> bool | None:
-    text = text.split("→", 1)[0].split("->", 1)[0]
+    text = _answer_part(text)
     if "/" in text:
         text = _TEMPLATE.sub(" ", text)
     found = _YES_NO.search(text)  # "是 (不需要 ...)": the first word answers
@@ -107,7 +116,7 @@ def parse_checkpoint(text: str) -> Checkpoint | None:
     design = _yes_no(questions[3]) if 3 in questions else None
     code = lines = None
     if 2 in questions:
-        q2 = questions[2].split("→", 1)[0].split("->", 1)[0]
+        q2 = _answer_part(questions[2])
         found = _LINES.search(q2)
         lines = int(found.group(1)) if found else None
         code = _yes_no(q2)
@@ -117,7 +126,7 @@ def parse_checkpoint(text: str) -> Checkpoint | None:
             code = lines > 0
     files = None
     if 4 in questions:
-        q4 = questions[4].split("→", 1)[0].split("->", 1)[0]
+        q4 = _answer_part(questions[4])
         found = _NUMBER.search(q4)
         if found:
             files = int(found.group(1))
