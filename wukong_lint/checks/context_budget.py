@@ -128,6 +128,10 @@ def match_react_history(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterato
                 unit, f"@file reminders for {len(mentioned)} files, at most 5 then (and N more…)"
             )
         return
+    if check == "broken-pair":
+        if event.kind == "result" and facts.get("broken_pair"):
+            yield _hit(unit, "a tool result whose call was compacted away (A4: keep pairs)")
+        return
     if check == "no-thought":
         if event.kind == "call" and facts.get("react") == "no-thought":
             yield _hit(unit, "an Action without a Thought (seed 002 A2)")
@@ -154,7 +158,7 @@ def _react_gate(unit: Unit) -> bool:
     """Only ReAct tool results and calls, and user messages that mention files, can match."""
     event = unit.event  # type: ignore[attr-defined]
     facts = event.protocol
-    if facts is not None and "react" in facts:
+    if facts is not None and ("react" in facts or "broken_pair" in facts):
         return True
     return event.kind == "message" and "mentioned @" in unit.text
 

@@ -81,7 +81,7 @@ class RepeatedCallRule(RuleBase):
 
 class ReactHistoryRule(RuleBase):
     kind: Literal["react-history"]
-    check: Literal["oversize", "dropped-fields", "no-thought", "file-reminders"]
+    check: Literal["oversize", "dropped-fields", "no-thought", "file-reminders", "broken-pair"]
     max_chars: int = 2000
     max_read_lines: int = 500
     max_grep_matches: int = 5

@@ -102,13 +102,15 @@ class ProtocolState:
         self.async_agents: set[str] = set()  # sub-agents spawned in the background
         self.flag: str | None = None  # a reader's note on the next call (ReAct: no Thought)
         self.tested: dict[str, bool] = {}  # sub-agent id -> whether it ran a test command
+        self.compactions = 0  # compactions so far (a broken call/result pair after one)
 
     def __getstate__(self) -> tuple[Any, ...]:
-        return (self.turns, self.peak, self.last_text, self.async_agents, self.flag, self.tested)
+        return (self.turns, self.peak, self.last_text, self.async_agents, self.flag, self.tested,
+                self.compactions)  # fmt: skip
 
     def __setstate__(self, state: tuple[Any, ...]) -> None:
         (self.turns, self.peak, self.last_text, self.async_agents, self.flag,
-         self.tested) = state  # fmt: skip
+         self.tested, self.compactions) = state  # fmt: skip
 
     def _turn(self, agent: str) -> Turn:
         turn = self.turns.get(agent)
@@ -142,6 +144,7 @@ class ProtocolState:
 
     def compacted(self) -> None:
         self.peak = 0
+        self.compactions += 1
 
     def usage(self, used: int) -> tuple[int, int] | None:
         """(the peak reported before, tokens now) when the context holds some 3 % more than

@@ -69,6 +69,9 @@ def react_units(session: Session, path: str) -> Iterator[Any]:
             except (ValueError, RecursionError):
                 content = body
             is_error = isinstance(content, dict) and content.get("status") == "error"
+            if last_call is None:  # a tool block no Action asked for: a result without its call
+                counter[0] += 1
+                last_call = f"react-orphan-{counter[0]}"
             yield from session.result(
                 number, last_call, content, is_error, None, "main", None, True
             )
@@ -76,5 +79,9 @@ def react_units(session: Session, path: str) -> Iterator[Any]:
         else:
             if role == "user":
                 session.new_turn("main")
+            elif session.protocol is not None and (
+                role == "summary" or "Archived Session Summary" in body[:200]
+            ):
+                session.protocol.compacted()  # seed 002 A5: older history archived
             if body.strip():
                 yield session.message(number, role, body, "main", None, True)

@@ -230,6 +230,9 @@ class Session:
             event.problem = classify_error(text)
         if waiting is None and call_id:
             event.problem = event.problem or "orphan-result"
+            if self.protocol is not None and self.protocol.compactions:
+                # seed 002 A4: compaction keeps tool_use / tool_result pairs together
+                event.protocol = {"broken_pair": True}
         yield self.unit(event, text)
 
     def _settle(self, call: Event, content: Any, is_error: bool, extra: Any) -> None:
