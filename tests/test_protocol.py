@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 from wukong_lint.checks.checkpoint import parse_checkpoint
@@ -143,3 +145,26 @@ def test_agent_definitions_declare_their_own_contract(tmp_path: Path, monkeypatc
         (4, "眼 eye output lacks answer: send it back to redo)"),
         (8, "scout output lacks report, confidence: send it back to redo)"),
     }
+
+
+def _hook_event(cwd: Path, tool: str, data: dict) -> subprocess.CompletedProcess[str]:
+    event = {"session_id": "s1", "cwd": str(cwd), "hook_event_name": "PreToolUse",
+             "tool_name": tool, "tool_input": data}  # fmt: skip
+    return subprocess.run(
+        [sys.executable, "-m", "wukong_lint", "hook", "--profile", "wukong"],
+        input=json.dumps(event), capture_output=True, text=True, check=False, cwd=cwd,
+    )  # fmt: skip
+
+
+def test_live_hook_blocks_shell_created_files_only_when_new(tmp_path: Path) -> None:
+    """The hook runs before the command: a file that exists on disk is not being created,
+    and the block names the avatar to hand the work to."""
+    (tmp_path / "build.log").write_text("old\n", encoding="utf-8")
+    appended = _hook_event(tmp_path, "Bash", {"command": "echo done >> build.log"})
+    assert appended.returncode == 0, appended.stderr
+    created = _hook_event(tmp_path, "Bash", {"command": "cat > notes.md <<'EOF'\nhi\nEOF"})
+    assert created.returncode == 2
+    assert "body-boundary.shell-create" in created.stderr and "@身" in created.stderr
+    nested = _hook_event(tmp_path, "Agent", {"prompt": "go", "subagent_type": "body",
+                                              "run_in_background": True})  # fmt: skip
+    assert nested.returncode == 2 and "background-forbidden" in nested.stderr

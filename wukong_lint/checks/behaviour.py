@@ -120,7 +120,12 @@ def created_paths(command: str) -> list[str]:
     return found
 
 
-def _seen(path: str, event: Any) -> bool:
+def _seen(path: str, event: Any, live: bool) -> bool:
+    """Whether `path` existed before the command: on disk for the live hook (it runs before
+    the command), else touched earlier in the transcript."""
+    if live:
+        full = os.path.join(event.ctx.cwd or ".", os.path.expanduser(path))
+        return os.path.lexists(full)
     seen = event.ctx.seen_paths
     if path in seen:
         return True
@@ -137,8 +142,9 @@ def match_shell_create(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator
     if event.is_error:
         return  # the command failed: nothing was made
     ignore = rule.params["ignore_paths"]
+    live = unit.path == "<hook>"
     for path in created_paths(event.command):
-        if path.endswith("/") or _exempt(path, ignore) or _seen(path, event):
+        if path.endswith("/") or _exempt(path, ignore) or _seen(path, event, live):
             continue
         yield _hit(unit, f"creates {path} through the shell: file creation goes to @身")
         return
