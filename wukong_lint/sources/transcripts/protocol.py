@@ -41,7 +41,9 @@ _TEST_COMMAND = re.compile(
     r"\b(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?test|\b(?:go|cargo|dotnet|mix|swift|deno)\s+test\b|"
     r"\bmake\s+(?:test|check)\b|run_?tests?[\w.-]*\.sh|\bgradlew?\s+test"
 )
-_KEEP_TEXT = 16384  # characters of an agent's text kept: the CHECKPOINT, a final answer
+_KEEP_TEXT = 16384  # characters of the main agent's text kept: the CHECKPOINT
+_KEEP_OUTPUT = 8192  # characters of a background sub-agent's last message kept
+_KEEP_OUTPUTS = 32  # background sub-agents whose last message is kept (the most recent)
 _KEEP_PATHS = 64  # paths read in a turn handed to a check (more: it has fired already)
 
 
@@ -99,18 +101,20 @@ class ProtocolState:
         self.turns: dict[str, Turn] = {}
         self.peak = 0  # the most context tokens in use since the last compaction
         self.last_text: dict[str, tuple[int, str, str | None]] = {}  # agent -> line, text, type
-        self.async_agents: set[str] = set()  # sub-agents spawned in the background
+        self.async_agents: dict[str, None] = {}  # sub-agents spawned in the background
         self.flag: str | None = None  # a reader's note on the next call (ReAct: no Thought)
         self.tested: dict[str, bool] = {}  # sub-agent id -> whether it ran a test command
         self.compactions = 0  # compactions so far (a broken call/result pair after one)
+        # background sub-agents' final outputs to check now: (agent, line, text, type)
+        self.due: list[tuple[str, int, str, str | None]] = []
 
     def __getstate__(self) -> tuple[Any, ...]:
         return (self.turns, self.peak, self.last_text, self.async_agents, self.flag, self.tested,
-                self.compactions)  # fmt: skip
+                self.compactions, self.due)  # fmt: skip
 
     def __setstate__(self, state: tuple[Any, ...]) -> None:
         (self.turns, self.peak, self.last_text, self.async_agents, self.flag,
-         self.tested, self.compactions) = state  # fmt: skip
+         self.tested, self.compactions, self.due) = state  # fmt: skip
 
     def _turn(self, agent: str) -> Turn:
         turn = self.turns.get(agent)
@@ -140,7 +144,11 @@ class ProtocolState:
             turn.text.append(text[:_KEEP_TEXT])
         if not main and agent.rpartition(":")[2] in self.async_agents:
             # a background sub-agent's last message is its final output (no result holds it)
-            self.last_text[agent] = (line, text[-_KEEP_TEXT:], agent_type)
+            self.last_text.pop(agent, None)
+            self.last_text[agent] = (line, text[-_KEEP_OUTPUT:], agent_type)
+            if len(self.last_text) > _KEEP_OUTPUTS:  # the oldest has long finished: check it
+                oldest = next(iter(self.last_text))
+                self.due.append((oldest, *self.last_text.pop(oldest)))
 
     def compacted(self) -> None:
         self.peak = 0
@@ -213,14 +221,14 @@ class ProtocolState:
                 size = edit_size(tool, event.input, event.result, event.new_file)
                 facts["edit"] = (turn.edit_lines, size)
                 turn.edit_lines += size
-                if turn.task and turn.called:
+                if turn.task and turn.called and not follow:
                     facts["checkpoint"] = turn.point()
             elif tool in SPAWN_TOOLS:
                 # the spawns issued by the time this one's result is in: a parallel summons
                 # issues them all before the first result arrives
                 facts["first_spawn"] = facts.get("spawn") == 1
                 facts["spawns_in_turn"] = turn.spawns
-                if turn.task:
+                if turn.task and not follow:
                     facts["checkpoint"] = turn.point()
         if not event.is_main:
             agent_id = event.agent.rpartition(":")[2]
@@ -243,4 +251,6 @@ class ProtocolState:
 
     def spawn_result(self, agent_id: str | None, is_async: bool) -> None:
         if agent_id and is_async:
-            self.async_agents.add(agent_id)
+            self.async_agents[agent_id] = None
+            if len(self.async_agents) > 4096:
+                del self.async_agents[next(iter(self.async_agents))]

@@ -137,6 +137,8 @@ class Session:
         agent_type: str | None,
         is_main: bool,
     ) -> Iterator[EventUnit]:
+        if self.protocol is not None and self.protocol.due:
+            yield from self._outputs(every=False)
         event, text = call_event(self.ctx, line, tool, data, call_id, agent, agent_type, is_main)
         paths = target_paths(tool, data)
         reads = self.turn_reads.setdefault(agent, set())
@@ -188,6 +190,8 @@ class Session:
         agent_type: str | None,
         is_main: bool,
     ) -> Iterator[EventUnit]:
+        if self.protocol is not None and self.protocol.due:
+            yield from self._outputs(every=False)
         if call_id and call_id in self.done:
             return  # Codex writes some results twice
         waiting = self.pending.pop(call_id, None) if call_id else None
@@ -312,25 +316,25 @@ class Session:
             yield from self._outputs()
         yield self.unit(Event("end", 0, self.ctx), "")
 
-    def _outputs(self) -> Iterator[EventUnit]:
-        """The final output of each sub-agent spawned in the background (its last message: no
-        tool result holds it), for its contract check. The text is carried in the event, not
-        in the unit, so the other rules do not scan it twice."""
+    def _outputs(self, every: bool = True) -> Iterator[EventUnit]:
+        """The final output of sub-agents spawned in the background (their last message: no
+        tool result holds it), for their contract check: the ones due (`every`: all, at the
+        end of the file). The text is carried in the event, not in the unit, so the other
+        rules do not scan it twice."""
         state = self.protocol
         assert state is not None
-        for agent, (line, text, agent_type) in sorted(state.last_text.items()):
-            if not agent_type or agent.rpartition(":")[2] not in state.async_agents:
+        due, state.due = state.due, []
+        if every:
+            due += [(agent, *value) for agent, value in sorted(state.last_text.items())]
+            state.last_text.clear()
+        for agent, line, text, agent_type in due:
+            if not agent_type or self.follow:
                 continue
             event = Event("contract", line, self.ctx)
-            event.agent, event.agent_type, event.is_main, event.tool = (
-                agent,
-                agent_type,
-                False,
-                "Task",
-            )
+            event.agent, event.agent_type, event.is_main = agent, agent_type, False
+            event.tool = "Task"
             event.protocol = {"avatar": agent_type, "output": text}
             yield self.unit(event, "")
-        state.last_text.clear()
 
     def usage(self, line: int, used: int, window: int | None = None) -> EventUnit | None:
         """A `context` event when the main agent's context holds more tokens than ever since
