@@ -12,10 +12,12 @@ record types we do not know are skipped.
 The package, one hop per question: a format's reader is claude.py, codex.py, openai.py or
 react.py; which format a file is: sniff.py; decoding records and their line numbers:
 records.py; the state that pairs calls with results and tracks agents and turns: session.py;
-the error classes: errors.py; profile, memory bank and agent definitions: environment.py;
-the hook's backwards read of the current turn: turn.py. This module holds the entry points
-(dispatch, reading a file whole or in parts, rule examples) and re-exports the names the
-rest of the tool imports from `wukong_lint.sources.transcripts`.
+the error classes: errors.py; profile, memory bank and agent definitions (and the output
+contracts they declare): environment.py; the hook's backwards read of the current turn:
+turn.py; the 戒 protocol facts of each turn that the protocol checks read: protocol.py.
+This module holds the entry points (dispatch, reading a file whole or in parts, rule
+examples) and gives the names the rest of the tool imports from
+`wukong_lint.sources.transcripts` (the readers' on first use).
 """
 
 from __future__ import annotations
