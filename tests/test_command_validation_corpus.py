@@ -1,4 +1,4 @@
-"""The command validation corpus (bench/commands_corpus.py) is well formed: labels, no
+"""The command validation corpus (bench/command_validation_corpus.py) is well formed: labels, no
 duplicates, every class of issue 12 present, at least as many look-alikes as the rest."""
 
 from __future__ import annotations
@@ -9,16 +9,16 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-BENCH = Path(__file__).resolve().parent.parent / "bench" / "commands_corpus.py"
+BENCH = Path(__file__).resolve().parent.parent / "bench" / "command_validation_corpus.py"
 
 
 def _corpus():
-    if "commands_corpus" in sys.modules:
-        return sys.modules["commands_corpus"]
-    spec = importlib.util.spec_from_file_location("commands_corpus", BENCH)
+    if "command_validation_corpus" in sys.modules:
+        return sys.modules["command_validation_corpus"]
+    spec = importlib.util.spec_from_file_location("command_validation_corpus", BENCH)
     module = importlib.util.module_from_spec(spec)
     # dataclasses look their module up in sys.modules
-    sys.modules["commands_corpus"] = module
+    sys.modules["command_validation_corpus"] = module
     spec.loader.exec_module(module)
     return module
 

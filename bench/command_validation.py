@@ -1,8 +1,9 @@
-"""How the live hook judges the command corpus (bench/commands_corpus.py): per label and class,
-the share denied, asked and allowed, against issue 12's targets. Never part of the test suite.
+"""How the live hook judges the command validation corpus (bench/command_validation_corpus.py):
+per label and class, the share denied, asked and allowed, against issue 12's targets.
+Never part of the test suite.
 
-    python bench/commands.py                 # the hook of this checkout's .venv (or PATH)
-    python bench/commands.py --profile wukong --show-misses 40
+    python bench/command_validation.py                 # the hook of this checkout's .venv (or PATH)
+    python bench/command_validation.py --profile wukong --show-misses 40
 
 Each command goes through the real hook path a Claude Code session uses: one `wukong-lint hook
 --mode json` process per PreToolUse Bash event (cwd = the corpus's project root), its
@@ -24,7 +25,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-import commands_corpus  # noqa: E402
+import command_validation_corpus  # noqa: E402
 
 TARGETS = [
     # (label, verdicts that count, comparison, target, what)
@@ -49,7 +50,7 @@ def judge(binary: str, command: str, profile: str) -> tuple[str, str]:
     event = {
         "session_id": "bench",
         "transcript_path": "",
-        "cwd": commands_corpus.PROJECT,
+        "cwd": command_validation_corpus.PROJECT,
         "hook_event_name": "PreToolUse",
         "tool_name": "Bash",
         "tool_input": {"command": command, "description": "bench"},
@@ -81,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", metavar="FILE", help="write every verdict here")
     args = ap.parse_args(argv)
     binary = hook_binary()
-    items = commands_corpus.build()
+    items = command_validation_corpus.build()
     with ThreadPoolExecutor(max_workers=2) as pool:
         verdicts = list(pool.map(lambda it: judge(binary, it.command, args.profile), items))
 
