@@ -59,6 +59,11 @@ _CHECK_DEFAULTS: dict[str, Any] = {
     "profile": None,
     "agents": None,
     "transcript_format": None,
+    "exit_zero": False,
+    "quiet": False,
+    "color": "auto",
+    "stdin_filename": None,
+    "allow_skipped": False,
 }
 
 _parser_class: Any = None
@@ -128,12 +133,18 @@ def _add_check(sub: argparse._SubParsersAction) -> None:
     )
     check.add_argument("--since", metavar="REV", help="with --history: only commits after REV")
     check.add_argument(
-        "--format", choices=("text", "json", "sarif", "github", "junit"), default="text"
+        "--format",
+        choices=("text", "concise", "json", "sarif", "github", "junit"),
+        default="text",
+        help="concise: one `path:line:col: severity rule-id message` line per finding",
     )
     check.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE")
     check.add_argument(
         "--fail-on", choices=SEVERITY_NAMES, default=None, help="default: config, else high"
     )
+    from wukong_lint.commands.check_options import add_output_options
+
+    add_output_options(check)
     check.add_argument("--config", metavar="FILE", help="config file (default: found upwards)")
     check.add_argument("--baseline", metavar="FILE", help="report only findings not in FILE")
     check.add_argument(
@@ -206,6 +217,8 @@ def _cmd_check(args: argparse.Namespace) -> int:
         raise UsageError("check: give PATHs or --staged/--diff/--history, not both")
     if args.jobs < 0:
         raise UsageError("check: --jobs must be 1 or more")
+    if args.stdin_filename and "-" not in args.paths:
+        raise UsageError("check: --stdin-filename needs `-` (standard input) as a PATH")
     started = None
     thresholds = None
     if args.staged:
@@ -253,55 +266,53 @@ def _check(args: argparse.Namespace, started: StagedGit | None) -> int:
     # docs and examples of the rules: only the SARIF, GitHub and JUnit renderers get rules
     ruleset = common.build_ruleset(args, config, details=args.format in CONTEXT_FORMATS)
     scanner = Scanner(ruleset)
+    # the config's `exclude` globs and the named inputs (see sources/named.py)
+    excluded = common.exclude_filter(config, args) if config.exclude else None
+    named = None
+    if not args.staged and config.path:
+        common.warn_unmatched_globs(config)
     if args.staged:
         from wukong_lint.sources.git import staged_units
 
-        scanner.scan(staged_units(started=started))
+        scanner.scan(common.without(staged_units(started=started), excluded))
     elif args.diff:
         from wukong_lint.sources.git import range_units
 
-        scanner.scan(range_units(args.diff))
+        scanner.scan(common.without(range_units(args.diff), excluded))
     elif args.history:
         from wukong_lint.engine.parallel import default_jobs, scan_stream
         from wukong_lint.sources.history import history_units
 
-        scan_stream(scanner, history_units(args.since), args.jobs or default_jobs())
+        units = common.without(history_units(args.since), excluded)
+        scan_stream(scanner, units, args.jobs or default_jobs())
     else:
         from wukong_lint.engine.parallel import default_jobs, scan_paths
-        from wukong_lint.sources.files import iter_paths
+        from wukong_lint.sources.named import collect
 
-        files = list(iter_paths(args.paths or ["."]))
-        from wukong_lint.report.progress import attach
-
-        bar = attach(scanner, files)
-        scan_paths(scanner, files, args.jobs or default_jobs())
-        if bar:
-            bar.close()
-    report = common.postfilter(scanner.report(), config, args)
-    context = common.render_context(args, ruleset, args.format)
-
-    from wukong_lint.report import render
-
-    for error in report.errors:
-        print(f"wukong-lint: warning: {error.path}: {error.message}", file=sys.stderr)
-    if args.output:
-        from wukong_lint.fsutil import atomic_write_text, atomic_writer
-
+        named = collect(
+            args.paths or ["."], stdin_filename=args.stdin_filename, excluded=excluded
+        )
         try:
-            if args.format == "json":  # written as it is encoded: no copy of the whole report
-                from wukong_lint.report.json_report import chunks
+            from wukong_lint.report.progress import attach
 
-                with atomic_writer(args.output) as handle:
-                    for chunk in chunks(report):
-                        handle.write(chunk.encode("utf-8"))
-            else:
-                atomic_write_text(args.output, render(report, args.format, **context))
-        except OSError as err:
-            raise UsageError(f"cannot write {args.output}: {err.strerror or err}") from None
-    else:
-        color = args.format == "text" and sys.stdout.isatty() and "NO_COLOR" not in os.environ
-        sys.stdout.write(render(report, args.format, color=color, **context))
+            bar = attach(scanner, named.files)
+            scan_paths(scanner, named.files, args.jobs or default_jobs())
+            if bar:
+                bar.close()
+        finally:
+            named.close()
+        scanner.errors += named.problems
+        scanner.skipped += named.skipped
+    report = common.postfilter(scanner.report(), config, args)
     fail_on = args.fail_on or config.fail_on or "high"
+    context = common.render_context(args, ruleset, args.format)
+    if args.format == "junit":
+        context["fail_on"] = Severity.parse(fail_on)
+    common.emit(report, args, context, notes=named.notes if named else ())
+    if named and named.problems and not args.allow_skipped:
+        return 2  # a named input was not scanned: never a pass (--allow-skipped: a warning)
+    if args.exit_zero:
+        return 0
     return 1 if report.failing(Severity.parse(fail_on)) else 0
 
 

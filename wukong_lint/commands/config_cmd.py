@@ -31,6 +31,7 @@ def effective(config) -> dict:
         "profile": config.profile,
         "baseline": config.baseline,
         "allow-comments": list(config.allow_comments),
+        "exclude": list(config.exclude),
     }
 
 
