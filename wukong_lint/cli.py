@@ -92,8 +92,12 @@ def _parser_type() -> Any:
                 kwargs.setdefault("formatter_class", Formatter)
                 super().__init__(*args, **kwargs)  # type: ignore[arg-type]
 
+            words: list[str] | None = None  # the command line (set on the top-level one)
+
             def error(self, message: str) -> None:  # type: ignore[override]
-                raise UsageError(f"{self.prog}: {message}")
+                from wukong_lint.commands.usage_errors import parser_error
+
+                raise parser_error(self, message, self.words)
 
         _parser_class = Parser
     return _parser_class
@@ -187,7 +191,8 @@ def _add_rules(sub: argparse._SubParsersAction) -> None:
         parser_class=_parser_type(),
         prog="wukong-lint rules",
     )
-    r_list = rules_sub.add_parser("list", help="table of rules")
+    r_list = rules_sub.add_parser("list", help="table of rules, sorted by id")
+    r_list.add_argument("--format", choices=("text", "json"), default="text")
     r_show = rules_sub.add_parser("show", help="docs and examples of one rule")
     r_show.add_argument("rule_id")
     r_test = rules_sub.add_parser("test", help="run the examples of rules")
@@ -289,9 +294,7 @@ def _check(args: argparse.Namespace, started: StagedGit | None) -> int:
         from wukong_lint.engine.parallel import default_jobs, scan_paths
         from wukong_lint.sources.named import collect
 
-        named = collect(
-            args.paths or ["."], stdin_filename=args.stdin_filename, excluded=excluded
-        )
+        named = collect(args.paths or ["."], stdin_filename=args.stdin_filename, excluded=excluded)
         try:
             from wukong_lint.report.progress import attach
 
@@ -318,18 +321,17 @@ def _check(args: argparse.Namespace, started: StagedGit | None) -> int:
 
 def _cmd_rules(args: argparse.Namespace) -> int:
     if args.rules_command == "list":
-        ruleset = _load(args)
-        print(f"{'ID':<44} {'CATEGORY':<20} {'SEVERITY':<9} {'KIND':<8} ENABLED")
-        for rule in ruleset.rules:
-            state = "on" if rule.enabled else "off"
-            severity = SEVERITY_NAMES[rule.severity - 1]
-            print(f"{rule.id:<44} {rule.category:<20} {severity:<9} {rule.kind:<8} {state}")
+        from wukong_lint.commands.rules_list import render
+
+        sys.stdout.write(render(_load(args).rules, args.format))
         return 0
     if args.rules_command == "show":
         ruleset = _load(args)
         rule = ruleset.by_id.get(args.rule_id)
         if rule is None:
-            raise UsageError(f"rules show: unknown rule {args.rule_id!r}")
+            from wukong_lint.commands.rules_list import unknown_rule
+
+            raise UsageError(unknown_rule(args.rule_id, list(ruleset.by_id)))
         print(
             f"{rule.id}  ({rule.category}, {SEVERITY_NAMES[rule.severity - 1]}, kind {rule.kind})"
         )
@@ -372,6 +374,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             args: Any = SimpleNamespace(**{**fresh, "staged": True})
             args.handler = _cmd_check
         else:
+            parser.words = words
             args = parser.parse_args(words)
         handler = getattr(args, "handler", None)
         if handler is None:
@@ -383,6 +386,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             _exit_now(code)
         return code
     except WukongError as err:
+        usage = getattr(err, "usage", None)
+        if usage:
+            print(usage, file=sys.stderr)
         print(f"wukong-lint: error: {err}", file=sys.stderr)
         return err.exit_code
     except KeyboardInterrupt:
