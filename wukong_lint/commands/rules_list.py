@@ -32,7 +32,9 @@ def render(rules: Sequence[Any], fmt: str = "text") -> str:
     cells += [[*(str(r[c]) for c in COLUMNS[:-1]), "on" if r["enabled"] else "off"] for r in table]
     widths = [max(len(row[i]) for row in cells) for i in range(len(COLUMNS) - 1)]
     lines = [
-        "  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[-1]
+        "  ".join(cell.ljust(width) for cell, width in zip(row[:-1], widths, strict=True))
+        + "  "
+        + row[-1]
         for row in cells
     ]
     return "\n".join(lines) + "\n"
