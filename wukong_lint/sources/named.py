@@ -58,7 +58,7 @@ class NamedInputs:
             self._tmpdir = None
 
     def spool(self, handle: object, display: str) -> None:
-        """Copy a stream (a binary file object or a descriptor) to a temporary file."""
+        """Copy a stream (a binary file object) to a temporary file."""
         if self._tmpdir is None:
             import tempfile
 
@@ -66,7 +66,9 @@ class NamedInputs:
         target = os.path.join(self._tmpdir, f"stream-{len(self.files)}")
         limit = max_stream_bytes()
         copied, more = 0, False
-        with open(target, "wb") as out:
+        from wukong_lint.fsutil import atomic_writer
+
+        with atomic_writer(target) as out:
             while copied < limit:
                 chunk = _read(handle, min(_READ, limit - copied))
                 if not chunk:
@@ -84,9 +86,7 @@ class NamedInputs:
 
 
 def _read(handle: object, size: int) -> bytes:
-    if isinstance(handle, int):
-        return os.read(handle, size)
-    return handle.read(size)  # type: ignore[attr-defined,no-any-return]
+    return handle.read(size) or b""  # type: ignore[attr-defined,no-any-return]
 
 
 def _is_binary(path: str) -> bool | OSError:
@@ -178,18 +178,11 @@ def _collect_one(
         return
     if stat.S_ISFIFO(mode) or stat.S_ISCHR(mode):
         try:
-            fd = os.open(given, os.O_RDONLY)
+            with open(given, "rb", buffering=0) as stream:  # read() returns what is there
+                named.spool(stream, display)
         except OSError as err:
             why = err.strerror or str(err)
             named.problems.append(ScanError(display, f"cannot read: {why}: not scanned"))
-            return
-        try:
-            named.spool(fd, display)
-        except OSError as err:
-            why = err.strerror or str(err)
-            named.problems.append(ScanError(display, f"cannot read: {why}: not scanned"))
-        finally:
-            os.close(fd)
         return
     kind = "a socket" if stat.S_ISSOCK(mode) else "a block device" if stat.S_ISBLK(mode) else None
     named.problems.append(ScanError(display, f"{kind or 'not a file'}: not scanned"))
