@@ -57,7 +57,7 @@ def test_unknown_selectors_are_one_line_errors(project: Path, capsys, args, expe
 
 
 def test_valid_selectors_still_select(project: Path, capsys):
-    for selector in ("secret", "secret.github", "secret.github-pat", "all", "secret.github-"):
+    for selector in ("secret", "secret.github", "secret.github-pat", "all", "*", "secret.github-"):
         code, report, err = check(capsys, "--select", selector, "app.py")
         assert code == 1 and err == "", selector
         assert "secret.github-pat" in {f["rule_id"] for f in report["findings"]}
