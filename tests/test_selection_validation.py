@@ -149,3 +149,21 @@ def test_config_show_lists_exclude(project: Path, capsys):
     (project / ".wukong-lint.yaml").write_text("exclude: [vendor/]\n")
     assert main(["config", "show"]) == 0
     assert "exclude:\n- vendor/" in capsys.readouterr().out
+
+
+def test_a_selection_that_leaves_no_rule_is_an_error(project: Path, capsys):
+    code, report, err = check(capsys, "--ignore", "all", "app.py")
+    assert code == 2 and report is None
+    assert "no rule left to run (ignore all): nothing would be checked" in err
+    pack = project / "pack"
+    pack.mkdir()
+    (pack / "one.yaml").write_text(
+        "id: team.token\ncategory: secret\nseverity: high\nkind: regex\nmessage: m\ndocs: d\n"
+        "keywords: [tok_]\nregex: 'tok_[a-z0-9]{16}'\n"
+        "examples: {match: ['tok_a1b2c3d4e5f6g7h8'], no_match: ['tok_']}\n"
+    )
+    # a known category, but the rules loaded have none of it: nothing would run
+    args = ("--no-builtin-rules", "--rules", str(pack))
+    code, _, err = check(capsys, *args, "--select", "dangerous-command", "app.py")
+    assert code == 2 and "no rule left to run (select dangerous-command)" in err
+    assert check(capsys, *args, "--select", "team", "app.py")[0] == 0

@@ -100,3 +100,19 @@ def validate_selection(
             close = suggestion(rule_id, ids, ())
             hint = f": did you mean '{close}'?" if close else ""
             raise UsageError(f"{source}: rule-params: unknown rule {rule_id!r}{hint}")
+
+
+def require_rules(selected: Sequence[Any], select: Sequence[str], ignore: Sequence[str]) -> None:
+    """A selection that leaves no rule to run is an error: the scan would check nothing and
+    pass (`--select` of a category without rules, `--ignore all`)."""
+    if selected:
+        return
+    asked = ", ".join(
+        part
+        for part in (
+            f"select {', '.join(select)}" if select else "",
+            f"ignore {', '.join(ignore)}" if ignore else "",
+        )
+        if part
+    )
+    raise UsageError(f"no rule left to run ({asked}): nothing would be checked")
