@@ -139,6 +139,8 @@ def _collect_one(
     if given == STDIN:
         display = _display(stdin_filename) if stdin_filename else STDIN
         if excluded is None or not excluded(display):
+            if sys.stdin.isatty():  # a forgotten pipe: say why nothing happens
+                print("wukong-lint: reading standard input (end it with Ctrl-D)", file=sys.stderr)
             try:
                 named.spool(sys.stdin.buffer, display)
             except (OSError, ValueError) as err:  # ValueError: stdin closed
