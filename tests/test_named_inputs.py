@@ -171,3 +171,15 @@ def test_named_binary_file_is_a_note_not_a_failure(tmp_path: Path):
 def test_named_character_device_is_a_stream(tmp_path: Path):
     proc = wukong("check", "/dev/null", cwd=tmp_path)
     assert proc.returncode == 0 and "1 file scanned" in proc.stdout
+
+
+def test_closed_stdin_and_excluded_named_files_are_said(tmp_path: Path):
+    closed = wukong(cwd=tmp_path, shell="WUKONG check - <&-")
+    assert closed.returncode == 2 and "-: standard input is closed: not scanned" in closed.stderr
+    (tmp_path / ".wukong-lint.yaml").write_text("exclude: [secret.py]\n")
+    (tmp_path / "secret.py").write_text(LINE)
+    proc = wukong("check", "secret.py", cwd=tmp_path)
+    assert proc.returncode == 0
+    assert "note: secret.py: excluded by the config, not scanned" in proc.stderr
+    piped = wukong("check", "-", "--stdin-filename", "secret.py", cwd=tmp_path, stdin=b"x")
+    assert "note: secret.py: excluded by the config, not scanned" in piped.stderr

@@ -138,14 +138,19 @@ def _collect_one(
 ) -> None:
     if given == STDIN:
         display = _display(stdin_filename) if stdin_filename else STDIN
-        if excluded is None or not excluded(display):
-            if sys.stdin.isatty():  # a forgotten pipe: say why nothing happens
-                print("wukong-lint: reading standard input (end it with Ctrl-D)", file=sys.stderr)
-            try:
-                named.spool(sys.stdin.buffer, display)
-            except (OSError, ValueError) as err:  # ValueError: stdin closed
-                why = getattr(err, "strerror", None) or str(err)
-                named.problems.append(ScanError(display, f"cannot read: {why}: not scanned"))
+        if excluded is not None and excluded(display):
+            named.notes.append(f"{display}: excluded by the config, not scanned")
+            return
+        if sys.stdin is None:
+            named.problems.append(ScanError(display, "standard input is closed: not scanned"))
+            return
+        if sys.stdin.isatty():  # a forgotten pipe: say why nothing happens
+            print("wukong-lint: reading standard input (end it with Ctrl-D)", file=sys.stderr)
+        try:
+            named.spool(sys.stdin.buffer, display)
+        except (OSError, ValueError) as err:  # ValueError: stdin closed
+            why = getattr(err, "strerror", None) or str(err)
+            named.problems.append(ScanError(display, f"cannot read: {why}: not scanned"))
         return
     display = _display(given)
     try:
@@ -163,9 +168,13 @@ def _collect_one(
                 seen.add(shown)
                 named.files.append((full, shown))
         return
-    if display in seen or (excluded is not None and excluded(display)):
+    if display in seen:
         return
     seen.add(display)
+    if excluded is not None and excluded(display):
+        # named, but the config says no: said, not failed (pre-commit names every file)
+        named.notes.append(f"{display}: excluded by the config, not scanned")
+        return
     if stat.S_ISREG(mode):
         full = os.path.realpath(given) if os.path.islink(given) else given
         binary = _is_binary(full)
