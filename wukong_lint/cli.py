@@ -128,7 +128,9 @@ def _build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
 def _add_check(sub: argparse._SubParsersAction) -> None:
     check = sub.add_parser("check", help="scan files, folders, staged changes or a commit range")
-    check.add_argument("paths", nargs="*", metavar="PATH", help="files or folders (default: .)")
+    check.add_argument(
+        "paths", nargs="*", metavar="PATH", help="files or folders (default: .); -: standard input"
+    )
     what = check.add_mutually_exclusive_group()
     what.add_argument("--staged", action="store_true", help="only lines added in the git index")
     what.add_argument("--diff", metavar="BASE..HEAD", help="only lines added in a commit range")
