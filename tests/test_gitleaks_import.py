@@ -60,6 +60,12 @@ keywords = ["acme_"]
 [[rules.allowlists]]
 stopwords = ["sandbox"]
 
+[[rules]]
+id = "props-password"
+regex = '''password=([A-Za-z0-9]{12,})'''
+secretGroup = 1
+path = '''\.properties$'''
+
 [allowlist]
 paths = ['''(^|/)vendor/''']
 """
@@ -90,7 +96,7 @@ def test_import_runs_without_raw_warnings_and_notes_what_needs_care(pack):
     _, proc = pack
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == ""  # no Python warning (they would be errors here)
-    assert "6 rule(s) written." in proc.stdout
+    assert "7 rule(s) written." in proc.stdout
     notes = proc.stdout
     assert "gitleaks.posix-class: regex: Possible nested set" in notes
     assert "gitleaks.cfg-token: `path = " in notes and "no glob form" in notes
@@ -102,6 +108,8 @@ def test_path_limits_and_allowlists_are_kept(pack):
     base, _ = pack
     assert rule(base, "tf-token")["paths"] == ["*.[tT][fF]", "*.[hH][cC][lL]"]
     assert rule(base, "npm-auth")["paths"] == [".npmrc", "*/.npmrc"]
+    props = rule(base, "props-password")
+    assert props["paths"] == ["*.properties"] and props["keywords"] == []
     cfg_allow = rule(base, "cfg-token")["allow"]
     assert {"regex": "(^|/)vendor/", "target": "path"} in cfg_allow  # the global allowlist
     assert any(a.get("target") == "path" and "(?!" in a["regex"] for a in cfg_allow)
@@ -121,6 +129,9 @@ def test_path_limits_and_allowlists_are_kept(pack):
         (tree / rel).write_text(npm)
     (tree / "b.py").write_text("k = acme_Qw8Er7Ty6Ui5Op4As3Df2Gh1\n")
     (tree / "c.py").write_text("k = acme_sandboxQw8Er7Ty6Ui5Op4A\n")
+    # no keywords: runs on every file its path names, and only there
+    (tree / "app.properties").write_text("password=Zq7vLp2tKx9wRm4s\n")
+    (tree / "app.txt").write_text("password=Zq7vLp2tKx9wRm4s\n")
     # from the top of the tree, as gitleaks matches paths relative to where it scans
     proc = wukong("check", "--no-builtin-rules", "--rules", "../pack", "--format", "json", ".",
                   cwd=tree)  # fmt: skip
@@ -128,6 +139,7 @@ def test_path_limits_and_allowlists_are_kept(pack):
     assert found == [
         (".npmrc", "gitleaks.npm-auth"),
         ("app.cfg", "gitleaks.cfg-token"),
+        ("app.properties", "gitleaks.props-password"),
         ("b.py", "gitleaks.acme"),
         ("main.tf", "gitleaks.tf-token"),
         ("sub/.npmrc", "gitleaks.npm-auth"),
@@ -142,7 +154,7 @@ def test_examples_pass_the_rule_or_are_marked_to_be_written(pack):
     assert "todo-examples" in rule(base, "low-entropy")["tags"]  # [ab]{20} cannot reach 3.0
     proc = wukong("rules", "test", "pack", cwd=base)
     assert proc.returncode == 0, proc.stdout
-    assert "6 rules tested, 0 problem(s), 3 example(s) to be written." in proc.stdout
+    assert "7 rules tested, 0 problem(s), 3 example(s) to be written." in proc.stdout
     assert "gitleaks.low-entropy: example should match but does not" in proc.stdout
     strict = wukong("rules", "test", "--strict", "pack", cwd=base)
     assert strict.returncode == 1 and "3 problem(s)" in strict.stdout

@@ -6,7 +6,8 @@ regex on the path, as an allow entry that must *not* match... see below), `tags`
 `allowlist` / `[[rules.allowlists]]` (`regexes` with `regexTarget` secret|match|line, `paths`,
 `stopwords`) and the global `[allowlist]` / `[[allowlists]]` (with `targetRules`).
 Not convertible, and reported: rules without a regex (path-only rules), rules without keywords
-(wukong-lint's prefilter needs them), allowlist `commits`, `condition = "AND"` over several
+(wukong-lint's prefilter needs them) unless their `path` has a glob form (they then run on
+every file it names), allowlist `commits`, `condition = "AND"` over several
 kinds of criteria, `[extend]` (gitleaks' own defaults: wukong-lint's built-in rules cover the
 same providers), regexes the `regex` module rejects.
 
@@ -226,6 +227,14 @@ def _checked_examples(rule: dict[str, Any]) -> dict[str, list[str]] | None:
     return None
 
 
+def _exact_path_globs(pattern: Any) -> list[str] | None:
+    if not pattern:
+        return None
+    from wukong_lint.migrate.gitleaks_paths import path_globs
+
+    return path_globs(str(pattern))
+
+
 def _path_limit(pattern: str, out: dict[str, Any], notes: list[str]) -> None:
     """Keep a gitleaks `path` limit: as globs when exact, else as an allow entry on the
     path that matches the paths where the regex finds nothing."""
@@ -288,7 +297,8 @@ def convert(config: dict[str, Any]) -> tuple[list[dict[str, Any]], Result]:
             skipped.append((gid, why))
             continue
         keywords = [str(k).lower() for k in rule.get("keywords", []) or [] if str(k).strip()]
-        if not keywords:
+        if not keywords and not _exact_path_globs(rule.get("path")):
+            # a rule limited to some files (`path`) runs on all of them without keywords
             skipped.append((gid, "no keywords (wukong-lint runs a regex only where one occurs)"))
             continue
         pattern = str(rule["regex"])
