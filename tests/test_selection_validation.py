@@ -167,3 +167,7 @@ def test_a_selection_that_leaves_no_rule_is_an_error(project: Path, capsys):
     code, _, err = check(capsys, *args, "--select", "dangerous-command", "app.py")
     assert code == 2 and "no rule left to run (select dangerous-command)" in err
     assert check(capsys, *args, "--select", "team", "app.py")[0] == 0
+    empty = project / "empty-pack"
+    empty.mkdir()
+    code, _, err = check(capsys, "--no-builtin-rules", "--rules", str(empty), "app.py")
+    assert code == 2 and "no rule left to run (no rule is on in" in err

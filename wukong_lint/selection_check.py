@@ -102,17 +102,20 @@ def validate_selection(
             raise UsageError(f"{source}: rule-params: unknown rule {rule_id!r}{hint}")
 
 
-def require_rules(selected: Sequence[Any], select: Sequence[str], ignore: Sequence[str]) -> None:
-    """A selection that leaves no rule to run is an error: the scan would check nothing and
-    pass (`--select` of a category without rules, `--ignore all`)."""
+def require_rules(
+    selected: Sequence[Any],
+    select: Sequence[str],
+    ignore: Sequence[str],
+    dirs: Sequence[str] = (),
+) -> None:
+    """A rule set without a rule to run is an error: the scan would check nothing and pass
+    (`--select` of a category without rules, `--ignore all`, an empty `--rules` folder with
+    `--no-builtin-rules`)."""
     if selected:
         return
-    asked = ", ".join(
-        part
-        for part in (
-            f"select {', '.join(select)}" if select else "",
-            f"ignore {', '.join(ignore)}" if ignore else "",
-        )
-        if part
-    )
-    raise UsageError(f"no rule left to run ({asked}): nothing would be checked")
+    asked = [f"select {', '.join(select)}" if select else "", ""]
+    asked[1] = f"ignore {', '.join(ignore)}" if ignore else ""
+    if not select and not ignore:
+        asked = [f"no rule is on in {', '.join(dirs)}" if dirs else "no rule is on"]
+    said = ", ".join(part for part in asked if part)
+    raise UsageError(f"no rule left to run ({said}): nothing would be checked")

@@ -53,11 +53,12 @@ def build_ruleset(args: argparse.Namespace, config: Config, *, details: bool = T
         from wukong_lint.engine.selection import is_selected
 
         selected = ruleset.select(lambda rule: is_selected(rule, select, ignore))
-        from wukong_lint.selection_check import require_rules
-
-        require_rules(selected.rules, select, ignore)
     else:  # what is_selected decides for empty lists: the rules that are on
         selected = ruleset.select(lambda rule: rule.enabled)
+    if not selected.rules:  # a scan that checks nothing must not pass
+        from wukong_lint.selection_check import require_rules
+
+        require_rules(selected.rules, select, ignore, dirs)
     selected.allow_comments = config.allow_comments
     return selected
 
