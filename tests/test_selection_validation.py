@@ -106,7 +106,11 @@ def test_per_path_ignores_folders_star_and_unmatched_globs(project: Path, capsys
         "  'tests/': [secret]\n"  # a folder: everything under it, at any depth
         "  'vendor': ['*']\n"  # a folder without the slash; `*`: every rule
         "  'tset/*': [secret]\n"  # a typo: matches no file
+        "  'build/': [secret]\n"  # ignored by git, but there: no warning
     )
+    (project / ".gitignore").write_text("build/\n")
+    (project / "build").mkdir()
+    (project / "build" / "out.py").write_text("x = 1\n")
     code, report, err = check(capsys, ".")
     assert code == 1
     assert {f["path"] for f in report["findings"]} == {"app.py"}  # (suppressed: not listed)

@@ -93,9 +93,21 @@ def _project_files(root: str) -> Iterator[str]:
             yield name if rel == "." else f"{rel}/{name}".replace(os.sep, "/")
 
 
+def _on_disk(forms: Sequence[str], root: str) -> bool:
+    """Whether the literal part of a glob (up to its first wildcard) names something that
+    exists: git's listing leaves out ignored files, which a named path still scans."""
+    for form in forms:
+        literal = form.split("*", 1)[0].split("?", 1)[0].split("[", 1)[0]
+        if literal == form or "/" in literal:
+            target = literal if literal == form else literal.rsplit("/", 1)[0]
+            if target and os.path.exists(os.path.join(root, target)):
+                return True
+    return False
+
+
 def unmatched(patterns: Iterable[str], root: str) -> list[str]:
     """The patterns that match no file of the project under `root` (in the given order)."""
-    pending = dict(compile_globs(patterns, root))
+    pending = {p: f for p, f in compile_globs(patterns, root) if not _on_disk(f, root)}
     if not pending:
         return []
     for count, rel in enumerate(_project_files(root)):
