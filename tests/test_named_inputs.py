@@ -183,3 +183,14 @@ def test_closed_stdin_and_excluded_named_files_are_said(tmp_path: Path):
     assert "note: secret.py: excluded by the config, not scanned" in proc.stderr
     piped = wukong("check", "-", "--stdin-filename", "secret.py", cwd=tmp_path, stdin=b"x")
     assert "note: secret.py: excluded by the config, not scanned" in piped.stderr
+
+
+def test_a_tracked_path_replaced_by_a_fifo_does_not_hang_a_git_scan(repo: Path):
+    (repo / "data").write_text("x = 1\n")
+    (repo / "a.py").write_text(LINE)
+    subprocess.run(["git", "add", "."], cwd=repo, check=True)
+    subprocess.run(["git", "commit", "-qm", "base"], cwd=repo, check=True)
+    (repo / "data").unlink()
+    os.mkfifo(repo / "data")  # git still lists it (--cached); opening it would block
+    proc = wukong("check", "--format", "json", ".", cwd=repo)
+    assert proc.returncode == 1 and findings(proc) == [("a.py", "secret.github-pat", 1)]
