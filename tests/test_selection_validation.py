@@ -149,10 +149,13 @@ def test_exclude_removes_paths_from_every_rule_in_every_mode(project: Path, caps
     assert {f["path"] for f in report["findings"]} == {"app.py", "b.py"}
 
 
-def test_config_show_lists_exclude(project: Path, capsys):
-    (project / ".wukong-lint.yaml").write_text("exclude: [vendor/]\n")
+def test_config_show_lists_exclude_and_warns_of_unmatched_globs(project: Path, capsys):
+    (project / ".wukong-lint.yaml").write_text("exclude: [vendor/, vendr/]\n")
     assert main(["config", "show"]) == 0
-    assert "exclude:\n- vendor/" in capsys.readouterr().out
+    captured = capsys.readouterr()
+    assert "exclude:\n- vendor/\n- vendr/" in captured.out
+    assert "exclude: 'vendr/' matches no file" in captured.err
+    assert "'vendor/'" not in captured.err
 
 
 def test_a_selection_that_leaves_no_rule_is_an_error(project: Path, capsys):
