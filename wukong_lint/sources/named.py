@@ -17,6 +17,7 @@ files, plain text) takes it as it takes a file; the file is removed when the sca
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import sys
@@ -157,7 +158,8 @@ def _collect_one(
         mode = os.stat(given).st_mode  # follows a named symlink: its target is scanned
     except OSError as err:
         if os.path.islink(given):
-            why = "broken symbolic link" if err.errno == 2 else f"symbolic link: {err.strerror}"
+            broken = err.errno == errno.ENOENT
+            why = "broken symbolic link" if broken else f"symbolic link: {err.strerror}"
         else:
             why = f"cannot read: {err.strerror or err}"
         named.problems.append(ScanError(display, f"{why}: not scanned"))
