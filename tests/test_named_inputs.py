@@ -131,6 +131,10 @@ def test_named_symlinks_are_followed_or_refused(tmp_path: Path):
     report = json.loads(broken.stdout)
     assert report["errors"] == [{"path": "broken", "message": "broken symbolic link: not scanned"}]
     assert wukong("check", "broken", "--allow-skipped", cwd=tmp_path).returncode == 0
+    os.symlink("loop", tmp_path / "loop")  # a link to itself
+    loop = wukong("check", "loop", cwd=tmp_path)
+    assert loop.returncode == 2 and "loop: symbolic link: " in loop.stderr
+    assert "not scanned" in loop.stderr
     # inside a folder, symlinks are still not followed
     folder = wukong("check", "--format", "json", ".", cwd=tmp_path)
     assert {f[0] for f in findings(folder)} == {"real/a.py"}
