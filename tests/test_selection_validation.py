@@ -178,3 +178,35 @@ def test_a_selection_that_leaves_no_rule_is_an_error(project: Path, capsys):
     empty.mkdir()
     code, _, err = check(capsys, "--no-builtin-rules", "--rules", str(empty), "app.py")
     assert code == 2 and "no rule left to run (no rule is on in" in err
+
+
+def test_the_actions_args_are_validated_too(project: Path, tmp_path: Path):
+    """The Action passes `args` to `check`: a typo there fails the job (exit 2)."""
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    git(project, "add", ".")
+    git(project, "commit", "-qm", "base")
+    event = tmp_path / "event.json"
+    event.write_text("{}")
+    output = tmp_path / "output.txt"
+    output.write_text("")
+    env = {
+        **os.environ,
+        "GITHUB_EVENT_NAME": "workflow_dispatch",
+        "GITHUB_EVENT_PATH": str(event),
+        "GITHUB_WORKSPACE": str(project),
+        "GITHUB_OUTPUT": str(output),
+        "WUKONG_LINT": f"{sys.executable} -m wukong_lint",
+        "PYTHONPATH": str(root),
+        "INPUT_ARGS": "--select secrt",
+        "INPUT_SARIF_FILE": str(tmp_path / "out.sarif"),
+    }
+    proc = subprocess.run(
+        [sys.executable, str(root / "scripts" / "github_action.py")],
+        cwd=tmp_path, env=env, capture_output=True, text=True,
+    )  # fmt: skip
+    assert proc.returncode == 2
+    assert "did you mean 'secret'?" in proc.stdout + proc.stderr
