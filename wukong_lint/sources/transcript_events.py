@@ -1,6 +1,6 @@
 """Agent events (tool call, tool result, message) and the units made from them.
 
-Readers of every transcript format (transcripts.py), the live hook (hook.py) and the rule
+Readers of every transcript format (transcripts/), the live hook (hook.py) and the rule
 examples turn what an agent did into `Event`s; `EventUnit` carries one event to the matchers.
 An event knows its tool, its agent (main or a sub-agent and its type), the JSONL line of its
 record and what the structured checks need (the shell command, the edit, files read earlier
