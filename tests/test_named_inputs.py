@@ -167,6 +167,8 @@ def test_named_binary_file_is_a_note_not_a_failure(tmp_path: Path):
     assert json.loads(proc.stdout)["stats"]["skipped"] == 2
     assert "note: logo.png: binary file, not scanned" in proc.stderr
     assert "note: data.bin: binary file, not scanned" in proc.stderr
+    piped = wukong("check", "-", cwd=tmp_path, stdin=b"\x1f\x8b\x08\0\0" + TOKEN.encode())
+    assert piped.returncode == 0 and "note: -: binary data, not scanned" in piped.stderr
     quiet = wukong("check", "--quiet", "logo.png", cwd=tmp_path)
     assert quiet.returncode == 0 and quiet.stderr == "" and quiet.stdout == ""
 

@@ -83,6 +83,10 @@ class NamedInputs:
             self.problems.append(
                 ScanError(display, f"stream longer than {mib:g} MiB: only its start was scanned")
             )
+        if display.endswith(BINARY_SUFFIXES) or _is_binary(target) is True:
+            self.skipped += 1
+            self.notes.append(f"{display}: binary data, not scanned")
+            return
         self.files.append((target, display))
 
 
