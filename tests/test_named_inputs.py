@@ -200,3 +200,10 @@ def test_a_tracked_path_replaced_by_a_fifo_does_not_hang_a_git_scan(repo: Path):
     os.mkfifo(repo / "data")  # git still lists it (--cached); opening it would block
     proc = wukong("check", "--format", "json", ".", cwd=repo)
     assert proc.returncode == 1 and findings(proc) == [("a.py", "secret.github-pat", 1)]
+
+
+def test_a_named_folder_without_files_is_said(tmp_path: Path):
+    (tmp_path / "empty").mkdir()
+    proc = wukong("check", "empty", cwd=tmp_path)
+    assert proc.returncode == 0 and "0 files scanned" in proc.stdout
+    assert "note: empty: no file to scan in this folder" in proc.stderr

@@ -169,10 +169,13 @@ def _collect_one(
         named.problems.append(ScanError(display, f"{why}: not scanned"))
         return
     if stat.S_ISDIR(mode):
+        before = len(named.files)
         for full, shown in iter_paths([given], follow_named=True):
             if shown not in seen and (excluded is None or not excluded(shown)):
                 seen.add(shown)
                 named.files.append((full, shown))
+        if len(named.files) == before:  # "0 files scanned" deserves a why
+            named.notes.append(f"{display}: no file to scan in this folder")
         return
     if display in seen:
         return
