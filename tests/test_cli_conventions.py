@@ -102,6 +102,7 @@ def test_color_choices_and_environment(project: Path):
     assert not colored(env={"FORCE_COLOR": "1", "NO_COLOR": "1"})  # NO_COLOR wins over FORCE
     assert colored("--color", "always", env={"NO_COLOR": "1"})  # the command line wins
     assert not colored("--color", "never", env={"FORCE_COLOR": "1"})
+    assert colored("--color", "always", env={"TERM": "dumb"})  # asked for: not undone
 
 
 def test_junit_fails_exactly_what_fails_the_run(project: Path, capsys):

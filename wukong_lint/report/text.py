@@ -91,11 +91,13 @@ def render(report: Report, *, color: bool = False, quiet: bool = False) -> str:
     from rich.text import Text
 
     buffer = io.StringIO()
-    # no_color=False: colour was asked for (--color always beats NO_COLOR, which rich reads)
+    # Colour was decided by the caller (--color, NO_COLOR, FORCE_COLOR): rich must not undo
+    # it from the environment (it reads NO_COLOR, and TERM=dumb turns its colours off).
     console = Console(
         file=buffer,
         force_terminal=True,
         no_color=False,
+        color_system="standard",
         width=120,
         highlight=False,
         soft_wrap=True,
