@@ -46,6 +46,7 @@ _CHECK_DEFAULTS: dict[str, Any] = {
     "diff": None,
     "history": False,
     "since": None,
+    "allow_empty_range": False,
     "format": "text",
     "output": None,
     "fail_on": None,
@@ -122,11 +123,20 @@ def _add_check(sub: argparse._SubParsersAction) -> None:
     check.add_argument("paths", nargs="*", metavar="PATH", help="files or folders (default: .)")
     what = check.add_mutually_exclusive_group()
     what.add_argument("--staged", action="store_true", help="only lines added in the git index")
-    what.add_argument("--diff", metavar="BASE..HEAD", help="only lines added in a commit range")
+    what.add_argument(
+        "--diff",
+        metavar="BASE..HEAD",
+        help="lines added by each commit of a range (BASE..HEAD, BASE...HEAD, or REV: REV..HEAD)",
+    )
     what.add_argument(
         "--history", action="store_true", help="every line ever added, with its commit"
     )
     check.add_argument("--since", metavar="REV", help="with --history: only commits after REV")
+    check.add_argument(
+        "--allow-empty-range",
+        action="store_true",
+        help="with --diff: a range without commits is not an error",
+    )
     check.add_argument(
         "--format", choices=("text", "json", "sarif", "github", "junit"), default="text"
     )
@@ -202,6 +212,8 @@ def _load(args: Any, *, builtin: bool = True):
 def _cmd_check(args: argparse.Namespace) -> int:
     if args.since and not args.history:
         raise UsageError("check: --since needs --history")
+    if args.allow_empty_range and not args.diff:
+        raise UsageError("check: --allow-empty-range needs --diff")
     if (args.staged or args.diff or args.history) and args.paths:
         raise UsageError("check: give PATHs or --staged/--diff/--history, not both")
     if args.jobs < 0:
@@ -258,9 +270,11 @@ def _check(args: argparse.Namespace, started: StagedGit | None) -> int:
 
         scanner.scan(staged_units(started=started))
     elif args.diff:
-        from wukong_lint.sources.git import range_units
+        from wukong_lint.engine.parallel import default_jobs, scan_stream
+        from wukong_lint.sources.ranges import range_units
 
-        scanner.scan(range_units(args.diff))
+        units = range_units(args.diff, allow_empty=args.allow_empty_range)
+        scan_stream(scanner, units, args.jobs or default_jobs())
     elif args.history:
         from wukong_lint.engine.parallel import default_jobs, scan_stream
         from wukong_lint.sources.history import history_units
