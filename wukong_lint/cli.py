@@ -39,10 +39,13 @@ BUILTIN_COMMANDS = ("check", "rules")
 # it (with gettext and locale) and defining the parser cost ~4 ms on every commit. The
 # namespace is the one argparse makes (a test compares them).
 PRE_COMMIT_WORDS = ["check", "--staged"]
+# ... and what the hook runs now: `check --pre-commit FILE...` (see precommit.py)
+PRE_COMMIT_FLAG = "--pre-commit"
 _CHECK_DEFAULTS: dict[str, Any] = {
     "command": "check",
     "paths": [],
     "staged": False,
+    "pre_commit": False,
     "diff": None,
     "history": False,
     "since": None,
@@ -123,6 +126,12 @@ def _add_check(sub: argparse._SubParsersAction) -> None:
     check.add_argument("paths", nargs="*", metavar="PATH", help="files or folders (default: .)")
     what = check.add_mutually_exclusive_group()
     what.add_argument("--staged", action="store_true", help="only lines added in the git index")
+    what.add_argument(
+        PRE_COMMIT_FLAG,
+        action="store_true",
+        help="the pre-commit hook: in a git commit the staged lines of the PATHs, "
+        "otherwise (pre-commit run --all-files/--files, CI) the PATHs whole",
+    )
     what.add_argument(
         "--diff",
         metavar="BASE..HEAD",
@@ -210,6 +219,10 @@ def _load(args: Any, *, builtin: bool = True):
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
+    if args.pre_commit:
+        from wukong_lint.precommit import configure
+
+        configure(args)
     if args.since and not args.history:
         raise UsageError("check: --since needs --history")
     if args.allow_empty_range and not args.diff:
@@ -268,12 +281,21 @@ def _check(args: argparse.Namespace, started: StagedGit | None) -> int:
     if args.staged:
         from wukong_lint.sources.git import staged_units
 
-        scanner.scan(staged_units(started=started))
+        units = staged_units(started=started)
+        if args.pre_commit:
+            from wukong_lint.precommit import only_files
+
+            units = only_files(units, args.pre_commit_files)
+        scanner.scan(units)
     elif args.diff:
         from wukong_lint.engine.parallel import default_jobs, scan_stream
         from wukong_lint.sources.ranges import range_units
 
         units = range_units(args.diff, allow_empty=args.allow_empty_range)
+        if args.pre_commit:
+            from wukong_lint.precommit import only_files
+
+            units = only_files(units, args.pre_commit_files)
         scan_stream(scanner, units, args.jobs or default_jobs())
     elif args.history:
         from wukong_lint.engine.parallel import default_jobs, scan_stream
@@ -284,7 +306,8 @@ def _check(args: argparse.Namespace, started: StagedGit | None) -> int:
         from wukong_lint.engine.parallel import default_jobs, scan_paths
         from wukong_lint.sources.files import iter_paths
 
-        files = list(iter_paths(args.paths or ["."]))
+        # (the pre-commit hook handed no file: there is nothing to scan, not the folder)
+        files = list(iter_paths(args.paths or ([] if args.pre_commit else ["."])))
         from wukong_lint.report.progress import attach
 
         bar = attach(scanner, files)
@@ -363,7 +386,10 @@ def _cmd_rules(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     parser = None
-    if words != PRE_COMMIT_WORDS:
+    hook_files = None  # `check --pre-commit FILE...` is parsed without argparse too
+    if words[:2] == ["check", PRE_COMMIT_FLAG] and not any(w[:1] == "-" for w in words[2:]):
+        hook_files = words[2:]
+    elif words != PRE_COMMIT_WORDS:
         command = next((w for w in words if not w.startswith("-")), None)
         known = command in BUILTIN_COMMANDS or command in COMMAND_MODULES
         parser = _build_parser(command if known else None)
@@ -372,7 +398,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from types import SimpleNamespace
 
             fresh = {k: list(v) if isinstance(v, list) else v for k, v in _CHECK_DEFAULTS.items()}
-            args: Any = SimpleNamespace(**{**fresh, "staged": True})
+            if hook_files is None:
+                args: Any = SimpleNamespace(**{**fresh, "staged": True})
+            else:
+                args = SimpleNamespace(**{**fresh, "pre_commit": True, "paths": hook_files})
             args.handler = _cmd_check
         else:
             args = parser.parse_args(words)
