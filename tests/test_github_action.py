@@ -102,12 +102,10 @@ def test_push_event_and_bad_args(repo: Path, tmp_path: Path):
     assert proc.returncode == 1
     assert f"--diff {before}..{after}" in proc.stdout
     assert "::error file=b.py,line=1," in proc.stdout
-    # a new branch (before = zeros): the pushed commit against its parent
-    proc, _ = run_action(tmp_path, repo, "push", {"before": "0" * 40, "after": after})
-    assert proc.returncode == 1 and f"--diff {after}^..{after}" in proc.stdout
     proc, outputs = run_action(tmp_path, repo, "push", {"after": after}, args="--no-such-flag")
     assert proc.returncode == 2 and outputs["exit-code"] == "2"
     assert "Traceback" not in proc.stderr
+    assert "::error title=wukong-lint::" in proc.stdout  # the reason, as an annotation
 
 
 def test_action_yml_runs_the_script():
