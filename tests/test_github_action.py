@@ -34,6 +34,7 @@ def run_action(tmp: Path, workspace: Path, event_name: str, event: dict, **input
     event_path.write_text(json.dumps(event))
     output = tmp / f"{event_name}-output.txt"
     output.write_text("")
+    summary = inputs.pop("step_summary", None)
     env = {
         **os.environ,
         "GITHUB_EVENT_NAME": event_name,
@@ -43,7 +44,10 @@ def run_action(tmp: Path, workspace: Path, event_name: str, event: dict, **input
         "WUKONG_LINT": f"{sys.executable} -m wukong_lint",
         "PYTHONPATH": str(PROJECT),
         **{f"INPUT_{k.upper()}": v for k, v in inputs.items()},
+        "RUNNER_TEMP": str(tmp),
     }
+    if summary:
+        env["GITHUB_STEP_SUMMARY"] = summary
     proc = subprocess.run(
         [sys.executable, str(SCRIPT)], cwd=tmp, env=env, capture_output=True, text=True
     )
