@@ -297,6 +297,12 @@ def _check(args: argparse.Namespace, started: StagedGit | None) -> int:
 
             units = only_files(units, args.pre_commit_files)
         scan_stream(scanner, units, args.jobs or default_jobs())
+        if any(rule.kind == "weakening" for rule in ruleset.rules):
+            # what the range changes in the scan's own setup (config, baseline, ignores)
+            from wukong_lint.sources.ranges import endpoints
+            from wukong_lint.sources.weakening import weakening_units
+
+            scanner.scan(weakening_units(*endpoints(args.diff), scanner.findings))
     elif args.history:
         from wukong_lint.engine.parallel import default_jobs, scan_stream
         from wukong_lint.sources.history import history_units

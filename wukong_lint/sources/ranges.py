@@ -20,6 +20,7 @@ diff: BASE..HEAD compares the two commits, BASE...HEAD starts from their merge b
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Iterator
 from typing import NamedTuple
@@ -183,3 +184,17 @@ def net_change(diff_args: list[str], cwd: str | None = None) -> list[Unit]:
     if not paths:
         return []
     return [Unit(".", "\n".join(paths) + "\n", Source(kind="change"), size=0)]
+
+
+def endpoints(spec: str, cwd: str | None = None) -> tuple[str, str]:
+    """The commits a range's change goes from and to: (BASE, HEAD) for `BASE..HEAD`, (their
+    merge base, HEAD) for `BASE...HEAD` (BASE when they have none)."""
+    args = range_args(spec, cwd)
+    base, _, head = args[0].partition("...") if len(args) == 1 else (args[0], "", args[1])
+    shas = run_git(["rev-parse", f"{base}^{{commit}}", f"{head}^{{commit}}"], cwd)
+    base_sha, head_sha = shas.decode("ascii", "replace").split()
+    if len(args) == 1:
+        # (unrelated histories have no merge base: then compare with BASE itself)
+        with contextlib.suppress(InputError):
+            base_sha = run_git(["merge-base", base_sha, head_sha], cwd).decode().strip()
+    return base_sha, head_sha
