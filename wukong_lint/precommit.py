@@ -26,8 +26,12 @@ reported by the run that holds the first of the staged files, not by every run.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator
-from typing import Any
+
+# on the pre-commit path: typing and collections.abc cost milliseconds to import
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
+    from typing import Any
 
 # below this many bytes of arguments pre-commit never splits the file list (its smallest
 # limit on POSIX is 4096 bytes, for the whole command line)
