@@ -296,7 +296,15 @@ def _check(args: argparse.Namespace, started: StagedGit | None) -> int:
             from wukong_lint.precommit import only_files
 
             units = only_files(units, args.pre_commit_files)
-        scan_stream(scanner, units, args.jobs or default_jobs())
+        from itertools import chain, islice
+
+        from wukong_lint.engine.parallel import UNIT_CHUNK
+
+        first = list(islice(units, UNIT_CHUNK))  # a short range: no processes to start
+        if len(first) < UNIT_CHUNK:
+            scanner.scan(first)
+        else:
+            scan_stream(scanner, chain(first, units), args.jobs or default_jobs())
         if any(rule.kind == "weakening" for rule in ruleset.rules):
             # what the range changes in the scan's own setup (config, baseline, ignores)
             from wukong_lint.sources.ranges import endpoints
