@@ -6,6 +6,7 @@ SARIF), the job summary and GitHub's annotation limits."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -183,3 +184,54 @@ def test_a_misspelt_rule_name_in_args_fails_the_step(repo, tmp_path):
     commit(repo, "app.py", "x = 1\n", "clean")
     proc, outputs = run_action(tmp_path, repo, "schedule", {}, args="--select secrt")
     assert proc.returncode == 2 and outputs["exit-code"] == "2"
+
+
+RULE_PACK = """\
+id: secret.internal-ticket-key
+category: secret
+severity: high
+kind: regex
+message: Internal key
+keywords: [intkey-]
+regex: '{regex}'
+docs: Our own key format.
+examples:
+  match: ['k = "INTKEY-482913"']
+  no_match: ['k = "INTKEY-x"']
+"""
+
+
+def test_pull_request_cannot_weaken_rule_dirs_or_the_baseline(repo, tmp_path):
+    """The base commit's rule pack and baseline apply: a PR that defangs the team's own rule
+    and baselines its new secret is still reported, and the baseline entry is a finding."""
+    from wukong_lint.cli import main
+
+    (repo / "ci").mkdir()
+    commit(repo, "ci/internal.yaml", RULE_PACK.format(regex=r"\b(INTKEY-\d{6})\b"), "rules")
+    commit(repo, ".wukong-lint-baseline.json", '{"version": 1, "findings": []}\n', "baseline")
+    config = "rule-dirs: [ci/]\nbaseline: .wukong-lint-baseline.json\n"
+    base = commit(repo, ".wukong-lint.yaml", config, "config")
+    git(repo, "checkout", "-qb", "feature")
+    commit(repo, "ci/internal.yaml", RULE_PACK.format(regex=r"\b(INTKEY-\d{6})\bNEVER"), "defang")
+    commit(repo, "app.py", f"k = 'INTKEY-482913'\nKEY = '{STRIPE}'\n", "keys")
+    cwd = os.getcwd()
+    os.chdir(repo)
+    try:  # the PR accepts its own new secret into the baseline
+        assert main(["baseline", "update"]) == 0
+    finally:
+        os.chdir(cwd)
+    head = commit(
+        repo,
+        ".wukong-lint-baseline.json",
+        (repo / ".wukong-lint-baseline.json").read_text(),
+        "accept",
+    )
+    work = checkout(tmp_path, repo, "feature")
+    event = {"pull_request": {"base": {"sha": base}, "head": {"sha": head}, "commits": 3}}
+    proc, _ = run_action(tmp_path, work, "pull_request", event)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 1, out
+    assert "title=secret.internal-ticket-key" in out  # the base's rule, not the PR's
+    assert "title=secret.stripe-secret-key" in out  # the PR's baseline does not apply
+    assert "baseline secret.stripe-secret-key app.py" in out
+    assert STRIPE not in out
