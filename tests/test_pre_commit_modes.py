@@ -158,3 +158,26 @@ def test_hook_words_skip_argparse_with_the_same_namespace(monkeypatch):
     seen.clear()
     assert cli.main(["check", "--pre-commit", "--select", "secret", "a.py"]) == 0
     assert seen["select"] == ["secret"] and seen["paths"] == ["a.py"]
+
+
+@needs_pre_commit
+def test_pre_push_scans_every_pushed_commit(hooked, tmp_path):
+    repo, env = hooked
+    config = repo / ".pre-commit-config.yaml"
+    config.write_text(config.read_text() + "        stages: [pre-commit, pre-push]\n")
+    git(repo, "commit", "-qam", "pre-push too")
+    remote = tmp_path / "remote.git"
+    git(tmp_path, "init", "-q", "--bare", str(remote))
+    git(repo, "remote", "add", "origin", str(remote))
+    git(repo, "push", "-q", "origin", "main")
+    assert run(["pre-commit", "install", "-t", "pre-push"], repo, env).returncode == 0
+    (repo / "s.py").write_text(f"T = '{TOKEN}'\n")
+    git(repo, "add", "s.py")
+    git(repo, "commit", "-q", "--no-verify", "-m", "leak")
+    (repo / "s.py").write_text("T = None\n")
+    git(repo, "commit", "-q", "--no-verify", "-am", "hide it")
+    proc = run(["git", "push", "origin", "main"], repo, env)
+    output = proc.stdout + proc.stderr
+    assert proc.returncode != 0, output
+    assert "secret.github-pat" in output and TOKEN not in output
+    assert git(remote, "log", "--oneline", "main").count("\n") == 2  # nothing was pushed
