@@ -380,5 +380,13 @@ def main() -> int:
         shutil.rmtree(scratch, ignore_errors=True)
 
 
+def run() -> int:
+    """main(), with a broken event file or environment as one error line, never a traceback."""
+    try:
+        return main()
+    except (KeyError, TypeError, ValueError, OSError) as err:
+        return fail(f"cannot run the scan: {type(err).__name__}: {err}")
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run())

@@ -235,3 +235,10 @@ def test_pull_request_cannot_weaken_rule_dirs_or_the_baseline(repo, tmp_path):
     assert "title=secret.stripe-secret-key" in out  # the PR's baseline does not apply
     assert "baseline secret.stripe-secret-key app.py" in out
     assert STRIPE not in out
+
+
+def test_an_incomplete_event_is_one_error(repo, tmp_path):
+    commit(repo, "app.py", "x = 1\n", "clean")
+    proc, outputs = run_action(tmp_path, repo, "pull_request", {"pull_request": {}})
+    assert proc.returncode == 2 and outputs["exit-code"] == "2"
+    assert "Traceback" not in proc.stderr and "::error title=wukong-lint::" in proc.stdout
