@@ -166,3 +166,24 @@ def test_large_change_counts_the_net_change_once(repo: Path, monkeypatch, capsys
     assert code == 0
     large = [f for f in report["findings"] if f["rule_id"] == "dangerous-command.large-change"]
     assert len(large) == 1 and "12 files" in large[0]["message"]
+
+
+def test_a_secret_written_in_a_merge_conflict_resolution_is_found(repo: Path, monkeypatch, capsys):
+    monkeypatch.chdir(repo)
+    commit(repo, "conf.py", "a = 1\nb = 2\n", "base")
+    git(repo, "checkout", "-qb", "feature")
+    commit(repo, "conf.py", "a = 10\nb = 2\n", "feature side")
+    git(repo, "checkout", "-q", "main")
+    commit(repo, "conf.py", "a = 100\nb = 2\n", "main side")
+    git(repo, "checkout", "-q", "feature")
+    proc = __import__("subprocess").run(["git", "merge", "-q", "main"], capture_output=True)
+    assert proc.returncode != 0  # a conflict
+    (repo / "conf.py").write_text(f"a = 100\nb = 2\nt = '{TOKEN}'\n")  # the resolution
+    git(repo, "add", "conf.py")
+    git(repo, "commit", "-qm", "merge main")
+    merge = git(repo, "rev-parse", "HEAD").strip()
+    code, report, _ = run(capsys, "--diff", "main...feature", "--select", "secret")
+    assert code == 1
+    assert [(f["path"], f["line"], f["source"]["commit"]) for f in report["findings"]] == [
+        ("conf.py", 3, merge)
+    ]

@@ -9,8 +9,9 @@ as the lines that count; each finding carries the commit that added the line.
 
 Commits are read in batches: one `git diff-tree --stdin` process gives the changes and hunks
 of up to BATCH commits, one `git cat-file --batch` their new file contents, so memory stays
-bounded by a batch whatever the length of the range. Merge commits add nothing of their own
-(as in `--history`): their lines were added by the commits they merge.
+bounded by a batch whatever the length of the range. A merge commit is scanned for the lines
+it adds itself (in none of its parents: a conflict resolution can add a secret too), not for
+the lines it brings from one side, which were added, and are scanned, in that side's commits.
 
 An unknown revision is an error (exit 2), and so is a range without any commit (`HEAD..HEAD`,
 a range written the wrong way round): "nothing to scan" must never read as "clean". The
@@ -33,6 +34,7 @@ from wukong_lint.sources.git import (
     _in_repository,
     _parse_raw,
     _regular,
+    diff_changes,
     parse_diff,
     range_args,
     read_blobs,
@@ -104,7 +106,44 @@ def _units(rng: Range, cwd: str | None) -> Iterator[Item]:
     own = [(sha, parents) for sha, parents in rng.commits if len(parents) <= 1]
     for start in range(0, len(own), BATCH):
         yield from _batch(own[start : start + BATCH], cwd)
+    for sha, parents in rng.commits:
+        if len(parents) > 1:
+            yield from merge_units(sha, parents, cwd)
     yield from net_change(rng.diff_args, cwd)
+
+
+def merge_units(sha: str, parents: tuple[str, ...], cwd: str | None) -> Iterator[Item]:
+    """The lines a merge commit adds of its own: in none of its parents (what a conflict
+    resolution writes; a combined diff's added lines). The lines it brings from one side
+    were added, and are scanned, in that side's commits."""
+    kept: dict[str, Change] = {}
+    added: dict[str, set[int]] = {}
+    for number, parent in enumerate(parents):
+        changes = {c.path: c for c in _regular(diff_changes([parent, sha], cwd))}
+        lines = {
+            path: set(_full_diff_lines(c, [parent, sha], cwd) if c.binary_in_git else c.added)
+            for path, c in changes.items()
+        }
+        if number == 0:
+            kept, added = changes, lines
+        else:  # a file the merge takes whole from this parent adds nothing of its own
+            added = {path: found & lines[path] for path, found in added.items() if path in lines}
+    wanted = [kept[path] for path, found in added.items() if found]
+    if not wanted:
+        return
+    blobs = read_blobs([c.new_sha for c in wanted], cwd)
+    for change in wanted:
+        data = blobs.get(change.new_sha)
+        if data is None:
+            yield ScanError(change.path, f"cannot read blob {change.new_sha[:12]} from git")
+            continue
+        text = decode(data)
+        if text is None:
+            yield Skipped(change.path, "binary", len(data))
+            continue
+        lines = frozenset(added[change.path])
+        yield Unit(change.path, text, Source(kind="diff", commit=sha), added_lines=lines,
+                   size=len(data))  # fmt: skip
 
 
 def _split(out: bytes, shas: list[str]) -> Iterator[tuple[str, bytes]]:
