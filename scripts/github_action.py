@@ -185,6 +185,10 @@ def base_worktree(sha: str, folder: str) -> str:
     return path
 
 
+def tracked(path: str) -> bool:
+    return git("ls-files", "--error-unmatch", "--", path, check=False).returncode == 0
+
+
 def set_output(name: str, value: str) -> None:
     target = os.environ.get("GITHUB_OUTPUT")
     if target:
@@ -339,6 +343,8 @@ def main() -> int:
         write_summary("## wukong-lint: nothing to scan\n\nThe push deleted a branch.\n")
         set_output("exit-code", "0")
         return 0
+    if "." in todo.target and os.path.isfile(sarif) and not tracked(sarif):
+        os.remove(sarif)  # an earlier run's report (a kept workspace): rewritten below
     print(f"wukong-lint: scanning {' '.join(todo.target)}", flush=True)
     scratch = tempfile.mkdtemp(prefix="wukong-lint-", dir=os.environ.get("RUNNER_TEMP"))
     cwd = os.getcwd()

@@ -158,6 +158,12 @@ def test_schedule_scans_the_tree_once_and_never_its_own_sarif(repo, tmp_path):
     assert proc.returncode == 1 and second == first
     assert "wukong-lint.sarif" not in proc.stdout
     assert proc.stdout.count("scanning .") == 1
+    # a kept workspace with an older report that quotes a token: not this repository's text
+    sarif.write_text(json.dumps({"note": f"T = '{STRIPE}'"}))
+    proc, _ = run_action(tmp_path, work, "schedule", {})
+    third = [line for line in proc.stdout.splitlines() if line.startswith("::")]
+    assert third == first and "stripe" not in proc.stdout
+    assert STRIPE not in sarif.read_text()  # rewritten with this run's report
 
 
 def test_annotations_stay_within_githubs_limits(repo, tmp_path):
