@@ -113,3 +113,21 @@ def test_locally_the_repositorys_own_config_applies(repo: Path, monkeypatch, cap
     assert [(f["rule_id"], f["message"]) for f in report["findings"]] == [
         (RULE, "The change weakens security scanning (ignore secret)")
     ]
+
+
+def test_a_hostile_config_is_not_expanded(repo: Path, monkeypatch, capsys):
+    """A pull request's config is untrusted: YAML aliases (exponential expansion) are not
+    followed by the comparison."""
+    monkeypatch.chdir(repo)
+    commit(repo, "pyproject.toml", "[project]\nname = 'x'\n", "not ours")
+    git(repo, "checkout", "-qb", "feature")
+    bomb = "a: &a ['x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x']\n"
+    for i in range(1, 10):
+        bomb += f"{chr(97 + i)}: &{chr(97 + i)} [" + ", ".join([f"*{chr(96 + i)}"] * 9) + "]\n"
+    from wukong_lint.sources.weakening import config_at
+
+    (repo / ".wukong-lint.yml").write_text(bomb)
+    git(repo, "add", ".wukong-lint.yml")
+    git(repo, "commit", "-qm", "bomb")
+    assert config_at("HEAD") == (".wukong-lint.yml", bomb, {})
+    assert config_at("main") == (None, "", {})  # no config (pyproject without our table)

@@ -38,12 +38,30 @@ def _blob(rev: str, path: str, cwd: str | None) -> str | None:
     return data.decode("utf-8", "replace")
 
 
+MAX_CONFIG = 1 << 20  # a config file larger than this is not compared (a pull request's
+# config is untrusted input: no YAML aliases either, which allow exponential "bombs")
+
+
+def _safe_yaml(text: str) -> Any:
+    import yaml
+
+    class NoAliases(yaml.SafeLoader):
+        def compose_node(self, parent: Any, index: Any) -> Any:
+            if self.check_event(yaml.AliasEvent):
+                raise yaml.YAMLError("YAML aliases are not compared")
+            return super().compose_node(parent, index)
+
+    return yaml.load(text, Loader=NoAliases)  # a SafeLoader
+
+
 def config_at(rev: str, cwd: str | None = None) -> tuple[str | None, str, dict[str, Any]]:
     """(path, text, settings) of the root config in commit `rev` (None, "", {}: none)."""
     for name in (*YAML_NAMES, PYPROJECT):
         text = _blob(rev, name, cwd)
         if text is None:
             continue
+        if len(text) > MAX_CONFIG:
+            return name, "", {}
         try:
             if name == PYPROJECT:
                 import tomllib  # type: ignore[import-not-found,unused-ignore]
@@ -52,9 +70,7 @@ def config_at(rev: str, cwd: str | None = None) -> tuple[str | None, str, dict[s
                 if data is None:
                     continue
             else:
-                import yaml
-
-                data = yaml.safe_load(text)
+                data = _safe_yaml(text)
         except Exception:  # a broken file: nothing to compare (the scan says it is broken)
             return name, text, {}
         return name, text, data if isinstance(data, dict) else {}
