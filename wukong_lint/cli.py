@@ -288,29 +288,9 @@ def _check(args: argparse.Namespace, started: StagedGit | None) -> int:
             units = only_files(units, args.pre_commit_files)
         scanner.scan(units)
     elif args.diff:
-        from wukong_lint.engine.parallel import default_jobs, scan_stream
-        from wukong_lint.sources.ranges import range_units
+        from wukong_lint.sources.ranges import scan_range
 
-        units = range_units(args.diff, allow_empty=args.allow_empty_range)
-        if args.pre_commit:
-            from wukong_lint.precommit import only_files
-
-            units = only_files(units, args.pre_commit_files)
-        from itertools import chain, islice
-
-        from wukong_lint.engine.parallel import UNIT_CHUNK
-
-        first = list(islice(units, UNIT_CHUNK))  # a short range: no processes to start
-        if len(first) < UNIT_CHUNK:
-            scanner.scan(first)
-        else:
-            scan_stream(scanner, chain(first, units), args.jobs or default_jobs())
-        if any(rule.kind == "weakening" for rule in ruleset.rules):
-            # what the range changes in the scan's own setup (config, baseline, ignores)
-            from wukong_lint.sources.ranges import endpoints
-            from wukong_lint.sources.weakening import weakening_units
-
-            scanner.scan(weakening_units(*endpoints(args.diff), scanner.findings))
+        scan_range(scanner, args)
     elif args.history:
         from wukong_lint.engine.parallel import default_jobs, scan_stream
         from wukong_lint.sources.history import history_units
