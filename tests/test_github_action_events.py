@@ -130,10 +130,15 @@ def test_pull_request_reads_config_from_the_base_commit(repo, tmp_path):
     commit(repo, "pay.py", f"KEY = '{STRIPE}'\n", "add key")
     head = commit(repo, "app.py", f"x = 1\nT = '{TOKEN}'  # wukong-lint: ignore\n", "ignore")
     work = checkout(tmp_path, repo, "feature")
+    marker = tmp_path / "hook-ran"
+    hook = work / ".git" / "hooks" / "post-checkout"
+    hook.write_text(f"#!/bin/sh\ntouch {marker}\n")
+    hook.chmod(0o755)
     event = {"pull_request": {"base": {"sha": base}, "head": {"sha": head}, "commits": 3}}
     proc, outputs = run_action(tmp_path, work, "pull_request", event)
     out = proc.stdout + proc.stderr
     assert proc.returncode == 1, out
+    assert not marker.exists()  # checking out the base ran no hook
     assert "configuration from the base commit" in out
     assert "file=pay.py,line=1," in out and "title=secret.stripe-secret-key" in out
     assert "dangerous-command.weakened-scanning" in out
