@@ -231,6 +231,9 @@ def annotations(report: dict) -> list[str]:
             )
             continue
         message = f"{finding['message']} [{finding['severity']}]"
+        commit = (finding.get("source") or {}).get("commit")
+        if commit:  # a range scan: the line may be gone from the head since
+            message += f" in commit {commit[:12]}"
         if finding.get("snippet"):
             message += f"\n{finding['snippet']}"
         props: dict[str, object] = {}

@@ -78,7 +78,7 @@ def test_pull_request_on_a_shallow_clone(repo: Path, tmp_path: Path):
     annotations = [line for line in proc.stdout.splitlines() if line.startswith("::")]
     assert annotations == [
         "::error file=app/pay.py,line=2,endLine=2,col=8,title=secret.stripe-secret-key::"
-        'Stripe live secret key [critical]%0AKEY = "sk_live_****"'
+        f'Stripe live secret key [critical] in commit {head[:12]}%0AKEY = "sk_live_****"'
     ]
     sarif_path = work / "reports" / "wukong.sarif"
     assert outputs == {"sarif-file": "reports/wukong.sarif", "exit-code": "1"}
