@@ -39,13 +39,17 @@ BUILTIN_COMMANDS = ("check", "rules")
 # it (with gettext and locale) and defining the parser cost ~4 ms on every commit. The
 # namespace is the one argparse makes (a test compares them).
 PRE_COMMIT_WORDS = ["check", "--staged"]
+# ... and what the hook runs now: `check --pre-commit FILE...` (see precommit.py)
+PRE_COMMIT_FLAG = "--pre-commit"
 _CHECK_DEFAULTS: dict[str, Any] = {
     "command": "check",
     "paths": [],
     "staged": False,
+    "pre_commit": False,
     "diff": None,
     "history": False,
     "since": None,
+    "allow_empty_range": False,
     "format": "text",
     "output": None,
     "fail_on": None,
@@ -133,11 +137,26 @@ def _add_check(sub: argparse._SubParsersAction) -> None:
     )
     what = check.add_mutually_exclusive_group()
     what.add_argument("--staged", action="store_true", help="only lines added in the git index")
-    what.add_argument("--diff", metavar="BASE..HEAD", help="only lines added in a commit range")
+    what.add_argument(
+        PRE_COMMIT_FLAG,
+        action="store_true",
+        help="the pre-commit hook: in a git commit the staged lines of the PATHs, "
+        "otherwise (pre-commit run --all-files/--files, CI) the PATHs whole",
+    )
+    what.add_argument(
+        "--diff",
+        metavar="BASE..HEAD",
+        help="lines added by each commit of a range (BASE..HEAD, BASE...HEAD, or REV: REV..HEAD)",
+    )
     what.add_argument(
         "--history", action="store_true", help="every line ever added, with its commit"
     )
     check.add_argument("--since", metavar="REV", help="with --history: only commits after REV")
+    check.add_argument(
+        "--allow-empty-range",
+        action="store_true",
+        help="with --diff: a range without commits is not an error",
+    )
     check.add_argument(
         "--format",
         choices=("text", "concise", "json", "sarif", "github", "junit"),
@@ -219,8 +238,14 @@ def _load(args: Any, *, builtin: bool = True):
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
+    if args.pre_commit:
+        from wukong_lint.precommit import configure
+
+        configure(args)
     if args.since and not args.history:
         raise UsageError("check: --since needs --history")
+    if args.allow_empty_range and not args.diff:
+        raise UsageError("check: --allow-empty-range needs --diff")
     if (args.staged or args.diff or args.history) and args.paths:
         raise UsageError("check: give PATHs or --staged/--diff/--history, not both")
     if args.jobs < 0:
@@ -282,11 +307,16 @@ def _check(args: argparse.Namespace, started: StagedGit | None) -> int:
     if args.staged:
         from wukong_lint.sources.git import staged_units
 
-        scanner.scan(common.without(staged_units(started=started), excluded))
-    elif args.diff:
-        from wukong_lint.sources.git import range_units
+        units = staged_units(started=started)
+        if args.pre_commit:
+            from wukong_lint.precommit import only_files
 
-        scanner.scan(common.without(range_units(args.diff), excluded))
+            units = only_files(units, args.pre_commit_files)
+        scanner.scan(common.without(units, excluded))
+    elif args.diff:
+        from wukong_lint.sources.ranges import scan_range
+
+        scan_range(scanner, args, excluded)
     elif args.history:
         from wukong_lint.engine.parallel import default_jobs, scan_stream
         from wukong_lint.sources.history import history_units
@@ -297,7 +327,9 @@ def _check(args: argparse.Namespace, started: StagedGit | None) -> int:
         from wukong_lint.engine.parallel import default_jobs, scan_paths
         from wukong_lint.sources.named import collect
 
-        named = collect(args.paths or ["."], stdin_filename=args.stdin_filename, excluded=excluded)
+        # (the pre-commit hook handed no file: there is nothing to scan, not the folder)
+        given = args.paths or ([] if args.pre_commit else ["."])
+        named = collect(given, stdin_filename=args.stdin_filename, excluded=excluded)
         try:
             from wukong_lint.report.progress import attach
 
@@ -372,7 +404,10 @@ def _cmd_rules(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     parser = None
-    if words != PRE_COMMIT_WORDS:
+    hook_files = None  # `check --pre-commit FILE...` is parsed without argparse too
+    if words[:2] == ["check", PRE_COMMIT_FLAG] and not any(w[:1] == "-" for w in words[2:]):
+        hook_files = words[2:]
+    elif words != PRE_COMMIT_WORDS:
         command = next((w for w in words if not w.startswith("-")), None)
         known = command in BUILTIN_COMMANDS or command in COMMAND_MODULES
         parser = _build_parser(command if known else None)
@@ -381,7 +416,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from types import SimpleNamespace
 
             fresh = {k: list(v) if isinstance(v, list) else v for k, v in _CHECK_DEFAULTS.items()}
-            args: Any = SimpleNamespace(**{**fresh, "staged": True})
+            if hook_files is None:
+                args: Any = SimpleNamespace(**{**fresh, "staged": True})
+            else:
+                args = SimpleNamespace(**{**fresh, "pre_commit": True, "paths": hook_files})
             args.handler = _cmd_check
         else:
             parser.words = words

@@ -42,6 +42,7 @@ def summary_line(report: Report) -> str:
     )
 
 
+COMMIT_CHARS = 12  # a short commit id that stays unique in large repositories
 Segment = tuple[str, str]  # (text, rich style)
 
 
@@ -63,6 +64,8 @@ def layout(report: Report, quiet: bool = False) -> list[list[Segment]]:
             if src.record is not None or src.tool:
                 where = ", ".join(x for x in (src.tool, src.agent and f"agent {src.agent}") if x)
                 line.append((f"  [{where}]", "dim"))
+            if src.commit:  # --history and --diff: the commit that added the line
+                line.append((f"  [commit {src.commit[:COMMIT_CHARS]}]", "dim"))
             lines.append(line)
             if finding.snippet:
                 lines.append([("           " + finding.snippet, "dim")])
