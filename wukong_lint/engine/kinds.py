@@ -65,6 +65,11 @@ KINDS: dict[str, tuple[str, str]] = {
         "wukong_lint.checks.change_schema:ChangeRule",
         "wukong_lint.checks.change:match_change",
     ),
+    # what a commit range changes in the scan's own setup (issue 15: untrusted config)
+    "weakening": (
+        "wukong_lint.checks.weakening_schema:WeakeningRule",
+        "wukong_lint.checks.weakening:match_weakening",
+    ),
     "anchors": (
         "wukong_lint.anchors.models:AnchorRule",
         "wukong_lint.anchors.checks:match_anchors",
