@@ -78,6 +78,23 @@ def argv(args: list[str] | tuple[str, ...], *, fetch: bool = False) -> list[str]
     return ["git", *HARDENING, *(FETCH_HARDENING if fetch else ()), *args]
 
 
+def filter_overrides(cwd: str | None = None) -> list[str]:
+    """`-c` options that turn off every filter driver the configuration defines (their
+    names are the repository's to choose, so they are asked of git): for a command that
+    checks files out (the Action's `git worktree add` of a base commit), where a smudge or
+    process filter would run. Files are then written as stored."""
+    try:
+        code, out, _ = run(["config", "--name-only", "--get-regexp", r"^filter\."], cwd)
+    except OSError:
+        return []
+    names = {line.rsplit(".", 1)[0] for line in os.fsdecode(out).splitlines() if code == 0}
+    options: list[str] = []
+    for name in sorted(names):  # filter.NAME (NAME may hold dots)
+        for key, value in (("process", ""), ("smudge", ""), ("clean", ""), ("required", "false")):
+            options += ["-c", f"{name}.{key}={value}"]
+    return options
+
+
 def environment(base: dict[str, str] | None = None, *, fetch: bool = False) -> dict[str, str]:
     """git's environment: `base` (the process's) without the GIT_* variables that make git
     run programs, read injected configuration or write trace files, with FORCED_ENV (and,
