@@ -1,0 +1,55 @@
+"""The `credential-file` rule kind: credentials in files of a known format (.netrc, .pgpass,
+.npmrc, Docker's config.json, FileZilla's XML, Kubernetes Secrets ...) and logins in data
+files, found by reading each format rather than by grepping words.
+
+    kind: credential-file
+    format: netrc              # a parser of checks/credformats.py, or data-login
+    example_path: .netrc       # the file name the rule's examples are read as
+
+Cheap before anything is read: the kind's `gate` looks at the file's name (and, for a PuTTY
+key or a Kubernetes Secret, its first bytes or one substring search) and lets through only
+files some format claims, so ordinary files cost a dictionary lookup. The logins rule declares
+keywords (`pass`, `pwd`) and runs only on data files that hold one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from wukong_lint.checks.credformats import FORMATS, formats_of
+from wukong_lint.checks.datalogins import data_syntax, find_data_logins
+from wukong_lint.engine.matchers import Hit
+from wukong_lint.engine.rules import CompiledRule
+from wukong_lint.model import Unit
+
+# the formats of the last unit asked about: every rule of the kind asks for the same unit
+_last: list[Any] = [None, ()]
+
+
+def _formats(unit: Unit) -> tuple[str, ...]:
+    if _last[0] is not unit:
+        _last[0], _last[1] = unit, formats_of(unit.path, unit.text)
+    return _last[1]  # type: ignore[no-any-return]
+
+
+def gate(unit: Unit) -> bool:
+    return bool(_formats(unit))
+
+
+def match_credential_file(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit]:
+    fmt = (rule.params or {}).get("format", "")
+    if fmt == "data-login":
+        syntax = data_syntax(unit.path)
+        if syntax is None or _formats(unit):
+            return  # a file some credential format claims is read by that format's rule
+        found = find_data_logins(unit.text, syntax)
+    elif fmt in _formats(unit):
+        found = FORMATS[fmt](unit.text)
+    else:
+        return
+    for item in found:
+        yield Hit(item.start, item.end, item.start, item.end, item.note)
+
+
+match_credential_file.gate = gate  # type: ignore[attr-defined]

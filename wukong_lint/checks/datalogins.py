@@ -1,0 +1,59 @@
+"""Logins in data files: a password-named key with a literal value, in the same object (JSON
+object, YAML mapping, INI section, XML element, or the keys of a .env / .properties file that
+share a prefix such as `DB_` or `spring.datasource.`) as a host or URL key and a user key.
+Such a value is a credential even when it is weak (`hunter22`): the object says what it is.
+Placeholders, templates, type names, references, prose and a value equal to its key are not.
+
+Only data files (by extension or name: JSON, YAML, XML, INI, TOML, .env, .properties);
+source code has its own rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from wukong_lint.checks.credformats import Found
+from wukong_lint.checks.credsyntax import Pair, ini_pairs, json_pairs, xml_pairs, yaml_pairs
+from wukong_lint.checks.credvalues import (
+    group_prefix,
+    is_host_key,
+    is_live,
+    is_password_key,
+    is_user_key,
+)
+
+_SYNTAX_BY_SUFFIX = (
+    ((".json", ".json5", ".jsonc"), "json"),
+    ((".yaml", ".yml"), "yaml"),
+    ((".xml", ".config"), "xml"),
+    ((".ini", ".cfg", ".conf", ".cnf", ".toml", ".properties", ".env"), "ini"),
+)
+_READERS = {"json": json_pairs, "yaml": yaml_pairs, "xml": xml_pairs, "ini": ini_pairs}
+
+
+def data_syntax(path: str) -> str | None:
+    """Which syntax a data file's name says it is in; None for everything else."""
+    name = path[path.rfind("/") + 1 :].lower()
+    if name == ".env" or name.startswith(".env."):
+        return "ini"
+    for suffixes, syntax in _SYNTAX_BY_SUFFIX:
+        if name.endswith(suffixes):
+            return syntax
+    return None
+
+
+def find_data_logins(text: str, syntax: str) -> Iterator[Found]:
+    pairs = list(_READERS[syntax](text))
+    if syntax == "ini":  # flat files: one section holds many logins told apart by prefix
+        pairs = [p._replace(obj=(p.obj, group_prefix(p.key))) for p in pairs]
+    by_object: dict[object, list[Pair]] = {}
+    for pair in pairs:
+        by_object.setdefault(pair.obj, []).append(pair)
+    for pair in pairs:
+        if not (pair.literal and is_password_key(pair.key) and is_live(pair.value, pair.key)):
+            continue
+        siblings = by_object[pair.obj]
+        if any(is_host_key(p.key) for p in siblings) and any(
+            is_user_key(p.key) for p in siblings if p is not pair
+        ):
+            yield Found(pair.start, pair.end)
