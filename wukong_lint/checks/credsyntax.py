@@ -195,7 +195,7 @@ def ini_pairs(text: str) -> Iterator[Pair]:
 
 _XML_TOKEN = re.compile(
     r"<!--.*?(?:-->|$)|<!\[CDATA\[.*?(?:\]\]>|$)|<[?!][^>]*>"
-    r"|<(?P<close>/)?(?P<tag>[\w:.\-]+)(?P<attrs>(?:\s+[\w:.\-]+\s*=\s*(?:\"[^\"]*\"|'[^']*'))*)\s*(?P<self>/)?>",
+    r"|<(?P<close>/)?(?P<tag>[\w:.\-]+)(?P<attrs>(?:\s+[\w:.\-]+\s*=\s*(?:\"[^\"]*\"|'[^']*'))*)\s*(?P<self>/)?(?:>|(?m:$))",
     re.S,
 )
 _XML_ATTR = re.compile(r"([\w:.\-]+)\s*=\s*(?:\"([^\"]*)\"|'([^']*)')")
