@@ -113,7 +113,7 @@ def test_binary_and_undecodable_content_under_credential_names(tmp_path: Path, c
     (tmp_path / ".netrc").write_bytes(b"machine h login u password \xff\xfehunter22\n")
     (tmp_path / "logins.json").write_bytes(b"\x00\x01\x02binary")
     code, report = scan(capsys, str(tmp_path))
-    assert report["errors"] == []
+    assert code == 1 and report["errors"] == []
     assert [f["rule_id"] for f in report["findings"]] == ["secret.netrc-password"]
 
 
@@ -155,11 +155,11 @@ def test_staged_credential_file_reports_only_added_lines(repo: Path, capsys, mon
 @pytest.mark.parametrize(
     ("text", "syntax", "expected"),
     [
-        ('{"a": {"host": "h", "password": "p1"}, "b": 1}', "json", [("host", "h"), ("password", "p1")]),
+        ('{"a": {"host": "h", "password": "p1"}, "b": 1}', "json", [("host", "h"), ("password", "p1")]),  # noqa: E501
         ("a:\n  host: h\n  password: 'p 1' # c\n", "yaml", [("host", "h"), ("password", "p 1")]),
         ("[s]\nhost = h\npassword = p1 ; note\n", "ini", [("host", "h"), ("password", "p1")]),
         ('<s host="h"><password>p1</password></s>', "xml", [("host", "h"), ("password", "p1")]),
-        ("machine h login u\n  password p1\n", "netrc", [("machine", "h"), ("login", "u"), ("password", "p1")]),
+        ("machine h login u\n  password p1\n", "netrc", [("machine", "h"), ("login", "u"), ("password", "p1")]),  # noqa: E501
     ],
 )  # fmt: skip
 def test_readers_give_values_with_their_spans(text, syntax, expected):
@@ -181,6 +181,7 @@ def test_logins_need_host_and_user_in_the_same_object(tmp_path: Path, capsys):
     )
     (tmp_path / "code.py").write_text('host = "h"\nuser = "u"\npassword = "Hunter2019"\n')
     code, report = scan(capsys, str(tmp_path), extra=("--select", "secret.data-file-login"))
+    assert code == 1
     assert sorted((Path(f["path"]).name, f["line"]) for f in report["findings"]) == [
         (".env", 3), ("same.yaml", 4),
     ]  # fmt: skip
