@@ -150,6 +150,7 @@ find_pypirc = _ini_keys("password")
 find_s3cfg = _ini_keys("secret_key", "access_token", "gpg_passphrase", "proxy_password")
 find_aws_credentials = _ini_keys("aws_secret_access_key", "aws_session_token", "aws_security_token")
 find_ventrilo = _ini_keys("password", "adminpassword", "serverpassword")
+find_mysql_cnf = _ini_keys("password", "pass")
 
 
 def find_putty(text: str) -> Iterator[Found]:
@@ -177,7 +178,7 @@ _MUTT = re.compile(
     r"(?:\"(?P<dq>[^\"\n]*)\"|'(?P<sq>[^'\n]*)'|(?P<bare>[^\s#]+))"
 )
 _RC_PASSWORD = re.compile(
-    r"(?:^|[ \t])(?:password|pass|passwd)[ \t]+"
+    r"(?:^|[ \t])(?:password|pass|passwd)(?:[ \t]*=[ \t]*|[ \t]+)"
     r"(?:\"(?P<dq>[^\"\n]*)\"|'(?P<sq>[^'\n]*)'|(?P<bare>[^\s\"'#][^\s\"']*))",
     re.M,
 )
@@ -314,7 +315,8 @@ def find_k8s_secret(text: str) -> Iterator[Found]:
 
 
 _TF_KEY = re.compile(
-    r"(?i)(?:password|passwd|passphrase|secret|token|api_?key|private_?key|access_?key|auth_?key|credentials?)$"
+    r"(?i)(?:password|passwd|passphrase|secret|token|api_?key|private_?key|access_?key|auth_?key"
+    r"|secret_?key|credentials?)$"
 )
 _TF_NOT = re.compile(
     r"(?i)_(?:name|arn|id|length|policy|version|type|path|file|hash|ttl|rotation|enabled)$"
@@ -322,9 +324,15 @@ _TF_NOT = re.compile(
 )
 
 
+_TF_VARIABLE = re.compile(r'[ \t]*variable[ \t]+"([\w\-]+)"')
+
+
 def find_terraform(text: str) -> Iterator[Found]:
     for pair in hcl_pairs(text):
         key = pair.key
+        if key == "default" and pair.obj >= 0:  # variable "db_password" { default = "..." }
+            header = _TF_VARIABLE.match(text, pair.obj)
+            key = header.group(1) if header else key
         live = pair.literal and _TF_KEY.search(key) and not _TF_NOT.search(key)
         if live and is_live(pair.value, key):
             yield Found(pair.start, pair.end)
@@ -357,6 +365,7 @@ FORMATS: dict[str, Finder] = {
     "ventrilo": find_ventrilo,
     "kubernetes-secret": find_k8s_secret,
     "terraform": find_terraform,
+    "mysql-cnf": find_mysql_cnf,
 }
 
 # exact file names (after `dot_` / `private_` prefixes of dotfile managers become a dot)
@@ -395,6 +404,8 @@ _BY_NAME: dict[str, tuple[str, ...]] = {
     "msmtprc": ("mail-rc",),
     "ventrilo_srv.ini": ("ventrilo",),
     "master.key": ("rails-master-key",),
+    ".my.cnf": ("mysql-cnf",),
+    "my.cnf": ("mysql-cnf",),
 }
 _BY_SUFFIX: tuple[tuple[str, str], ...] = (
     (".ppk", "putty-key"),
@@ -424,9 +435,9 @@ def formats_of(path: str, text: str) -> tuple[str, ...]:
     is; () for almost every file."""
     slash = path.rfind("/")
     name = path[slash + 1 :].lower()
+    if "_" in name:
+        name = _dotfile_name(name)
     found = _BY_NAME.get(name)
-    if found is None and ("_" in name or "dot" in name):
-        found = _BY_NAME.get(_dotfile_name(name))
     if found is None and name in _UNDOTTED:  # a dotfiles repository's `netrc`
         found = _BY_NAME.get("." + name)
     result = list(found or ())
