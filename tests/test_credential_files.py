@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import git
-from wukong_lint.checks.credformats import formats_of
+from wukong_lint.checks.credfile_names import formats_of
 from wukong_lint.checks.credsyntax import ini_pairs, json_pairs, netrc_pairs, xml_pairs, yaml_pairs
 from wukong_lint.cli import main
 

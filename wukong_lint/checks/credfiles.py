@@ -17,8 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from wukong_lint.checks.credformats import FORMATS, formats_of
-from wukong_lint.checks.datalogins import data_syntax, find_data_logins
+from wukong_lint.checks.credfile_names import data_syntax, formats_of
 from wukong_lint.engine.matchers import Hit
 from wukong_lint.engine.rules import CompiledRule
 from wukong_lint.model import Unit
@@ -39,12 +38,17 @@ def gate(unit: Unit) -> bool:
 
 def match_credential_file(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit]:
     fmt = (rule.params or {}).get("format", "")
+    # the parsers are imported on the first file a format claims, never for other files
     if fmt == "data-login":
         syntax = data_syntax(unit.path)
         if syntax is None or _formats(unit):
             return  # a file some credential format claims is read by that format's rule
+        from wukong_lint.checks.datalogins import find_data_logins
+
         found = find_data_logins(unit.text, syntax)
     elif fmt in _formats(unit):
+        from wukong_lint.checks.credformats import FORMATS
+
         found = FORMATS[fmt](unit.text)
     else:
         return

@@ -1,10 +1,10 @@
 """The credential file formats: for each, which files it is (name, path, first bytes) and
 where its credentials are once the file is read in its own syntax (checks/credsyntax.py).
+Which formats a file is comes from its name (checks/credfile_names.py).
 
 A finder takes the text and yields `Found(start, end, note)`: the span of the credential
 (what a finding points at, hashes and masks) and a few words for the message, never the
-value. Detection is by name first: `formats_of(path, text)` costs a few dictionary lookups on
-an ordinary file and reads nothing (`credfiles.py` asks it once per file).
+value.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from typing import NamedTuple
-from urllib.parse import unquote
 
 from wukong_lint.checks.credsyntax import (
     Pair,
@@ -92,6 +91,8 @@ def find_git_credentials(text: str) -> Iterator[Found]:
     for match in _CRED_URL.finditer(text):
         info = match.group("info")  # greedy: the last `@` ends the user info
         user, sep, password = info.partition(":")
+        from urllib.parse import unquote  # only for this format: not at import
+
         if sep and is_live(unquote(password), "password"):
             start = match.start("info") + len(user) + 1
             yield Found(start, start + len(password))
@@ -367,102 +368,3 @@ FORMATS: dict[str, Finder] = {
     "terraform": find_terraform,
     "mysql-cnf": find_mysql_cnf,
 }
-
-# exact file names (after `dot_` / `private_` prefixes of dotfile managers become a dot)
-_BY_NAME: dict[str, tuple[str, ...]] = {
-    ".netrc": ("netrc",),
-    "_netrc": ("netrc",),
-    ".pgpass": ("pgpass",),
-    "pgpass.conf": ("pgpass",),
-    ".git-credentials": ("git-credentials",),
-    ".npmrc": ("npmrc",),
-    ".yarnrc": ("npmrc",),
-    ".yarnrc.yml": ("yarnrc-yml",),
-    ".pypirc": ("pypirc",),
-    ".dockercfg": ("docker-config",),
-    ".s3cfg": ("s3cfg",),
-    "nuget.config": ("nuget-config",),
-    "logins.json": ("firefox-logins",),
-    "recentservers.xml": ("filezilla",),
-    "sitemanager.xml": ("filezilla",),
-    "filezilla.xml": ("filezilla",),
-    "sftp-config.json": ("ide-deployment",),
-    ".ftpconfig": ("ide-deployment",),
-    ".remote-sync.json": ("ide-deployment",),
-    "deployment-config.json": ("ide-deployment",),
-    "webservers.xml": ("jetbrains",),
-    "datasources.xml": ("jetbrains",),
-    "datasources.local.xml": ("jetbrains",),
-    "robomongo.json": ("robomongo",),
-    "robo3t.json": ("robomongo",),
-    "data-sources.json": ("dbeaver",),
-    ".esmtprc": ("mail-rc",),
-    ".muttrc": ("mail-rc",),
-    "muttrc": ("mail-rc",),
-    ".fetchmailrc": ("mail-rc",),
-    ".msmtprc": ("mail-rc",),
-    "msmtprc": ("mail-rc",),
-    "ventrilo_srv.ini": ("ventrilo",),
-    "master.key": ("rails-master-key",),
-    ".my.cnf": ("mysql-cnf",),
-    "my.cnf": ("mysql-cnf",),
-}
-_BY_SUFFIX: tuple[tuple[str, str], ...] = (
-    (".ppk", "putty-key"),
-    (".tf", "terraform"),
-    (".tfvars", "terraform"),
-    (".hcl", "terraform"),
-)
-
-
-_UNDOTTED = frozenset(
-    ["netrc", "pgpass", "npmrc", "pypirc", "s3cfg", "git-credentials", "dockercfg", "esmtprc",
-     "fetchmailrc", "msmtprc"]
-)  # fmt: skip
-
-
-def _dotfile_name(name: str) -> str:
-    """A dotfile manager's name for a dotfile (chezmoi `private_dot_netrc`, `dot_npmrc`) as the
-    file's real name."""
-    for prefix in ("private_", "executable_", "readonly_"):
-        if name.startswith(prefix):
-            name = name[len(prefix) :]
-    return "." + name[4:] if name.startswith("dot_") else name
-
-
-def formats_of(path: str, text: str) -> tuple[str, ...]:
-    """The credential formats `path` (and, for a few, the first bytes of `text`) says the file
-    is; () for almost every file."""
-    slash = path.rfind("/")
-    name = path[slash + 1 :].lower()
-    if "_" in name:
-        name = _dotfile_name(name)
-    found = _BY_NAME.get(name)
-    if found is None and name in _UNDOTTED:  # a dotfiles repository's `netrc`
-        found = _BY_NAME.get("." + name)
-    result = list(found or ())
-    lowered = path.lower()
-    if name == "config.json" and (".docker/" in lowered or lowered.startswith("docker/")):
-        result.append("docker-config")
-    elif name in ("credentials", "config") and ("/.aws/" in "/" + lowered or "aws" in lowered):
-        result.append("aws-credentials")
-    elif name == "sftp.json" and ".vscode/" in lowered:
-        result.append("ide-deployment")
-    elif name.endswith(".key") and "/credentials/" in "/" + lowered and "config/" in lowered:
-        result.append("rails-master-key")
-    elif name == "settings.xml" and (".m2/" in lowered or "maven" in lowered):
-        result.append("maven-settings")
-    elif name.endswith(".json") and "robo" in lowered and "robomongo" not in result:
-        result.append("robomongo")
-    for suffix, fmt in _BY_SUFFIX:
-        if name.endswith(suffix):
-            result.append(fmt)
-    if (
-        name.endswith((".yaml", ".yml", ".json"))
-        and "Secret" in text
-        and re.search(r"(?m)^kind:[ \t]*[\"']?Secret\b", text)
-    ):
-        result.append("kubernetes-secret")
-    if text.startswith("PuTTY-User-Key-File-") and "putty-key" not in result:
-        result.append("putty-key")
-    return tuple(result)

@@ -22,24 +22,7 @@ from wukong_lint.checks.credvalues import (
     is_user_key,
 )
 
-_SYNTAX_BY_SUFFIX = (
-    ((".json", ".json5", ".jsonc"), "json"),
-    ((".yaml", ".yml"), "yaml"),
-    ((".xml", ".config"), "xml"),
-    ((".ini", ".cfg", ".conf", ".cnf", ".toml", ".properties", ".env"), "ini"),
-)
 _READERS = {"json": json_pairs, "yaml": yaml_pairs, "xml": xml_pairs, "ini": ini_pairs}
-
-
-def data_syntax(path: str) -> str | None:
-    """Which syntax a data file's name says it is in; None for everything else."""
-    name = path[path.rfind("/") + 1 :].lower()
-    if name == ".env" or name.startswith(".env."):
-        return "ini"
-    for suffixes, syntax in _SYNTAX_BY_SUFFIX:
-        if name.endswith(suffixes):
-            return syntax
-    return None
 
 
 def find_data_logins(text: str, syntax: str) -> Iterator[Found]:
