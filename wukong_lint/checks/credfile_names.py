@@ -8,6 +8,10 @@ from __future__ import annotations
 import re
 
 # exact file names (after `dot_` / `private_` prefixes of dotfile managers become a dot)
+# keystores (PKCS#12, Java, Bouncy Castle): binary, reported by name (the sources hand them
+# over as units without text instead of skipping them)
+KEYSTORE_SUFFIXES = (".p12", ".pfx", ".jks", ".keystore", ".jceks", ".bks")
+
 _BY_NAME: dict[str, tuple[str, ...]] = {
     ".netrc": ("netrc",),
     "_netrc": ("netrc",),
@@ -93,6 +97,8 @@ def formats_of(path: str, text: str) -> tuple[str, ...]:
         result.append("maven-settings")
     elif name.endswith(".json") and "robo" in lowered and "robomongo" not in result:
         result.append("robomongo")
+    if name.endswith(KEYSTORE_SUFFIXES):
+        result.append("keystore")
     for suffix, fmt in _BY_SUFFIX:
         if name.endswith(suffix):
             result.append(fmt)

@@ -47,6 +47,8 @@ def match_credential_file(rule: CompiledRule, unit: Unit, offsets: Any) -> Itera
 
         found = find_data_logins(unit.text, syntax)
     elif fmt in _formats(unit):
+        if fmt == "keystore" and not unit.text and not unit.size:
+            return  # an empty file with a keystore's name holds nothing
         from wukong_lint.checks.credformats import FORMATS
 
         found = FORMATS[fmt](unit.text)

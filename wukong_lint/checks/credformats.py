@@ -199,6 +199,14 @@ def find_mail_rc(text: str) -> Iterator[Found]:
                 yield Found(match.start(group), match.end(group))
 
 
+def find_keystore(text: str) -> Iterator[Found]:
+    """A keystore's binary content (handed over as no text, or read with NUL bytes): one
+    finding on its first line. A text file with a keystore's name (a README, a PEM bundle,
+    which the private-key rule reads) is not a keystore."""
+    if not text or "\0" in text[:4096]:
+        yield Found(0, 0, "binary keystore")
+
+
 # -- structured formats -----------------------------------------------------------------------
 
 
@@ -367,4 +375,5 @@ FORMATS: dict[str, Finder] = {
     "kubernetes-secret": find_k8s_secret,
     "terraform": find_terraform,
     "mysql-cnf": find_mysql_cnf,
+    "keystore": find_keystore,
 }
