@@ -25,6 +25,8 @@ _INDIRECT = re.compile(
     |vault:|secret://|op://|keyring:|env:|file:|\*+$|<[^>]*>$|\[[^\]]*\]$)""",
     re.X,
 )
+# values of tests and demos (`test123`, `demo-pass`, `foo`), as the generic rule treats them
+_TEST_VALUE = re.compile(r"(?i)test|demo|mock|fixture|(?<![a-z])(?:foo|bar|baz|qux)(?![a-z])")
 _PROSE = re.compile(r"^[A-Za-z][A-Za-z,.'()-]*(?: [A-Za-z,.'()-]+){2,}$")
 
 
@@ -42,7 +44,7 @@ def is_live(value: str, key: str = "") -> bool:
     # `%s` / `%d` inside a generated password are chance, not printf holes
     if _INDIRECT.match(value) or is_template(re.sub(r"%[sd]", "", value)) or is_placeholder(value):
         return False
-    return not _PROSE.match(value)
+    return not (_TEST_VALUE.search(value) or _PROSE.match(value))
 
 
 def b64decode(value: str) -> bytes | None:
