@@ -14,6 +14,7 @@ keywords (`pass`, `pwd`) and runs only on data files that hold one.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -21,6 +22,9 @@ from wukong_lint.checks.credfile_names import data_syntax, formats_of
 from wukong_lint.engine.matchers import Hit
 from wukong_lint.engine.rules import CompiledRule
 from wukong_lint.model import Unit
+
+# what follows `pass` / `pwd` when it ends a key: `word": `, `wd=`, `>` (an XML element)
+_KEY_END = re.compile(r"""(?i)(?:word|wd|phrase)?["']?[ \t]*(?:[:=>]|\.?[\w-]{0,3}[ \t]*[:=])""")
 
 # the formats of the last unit asked about: every rule of the kind asks for the same unit
 _last: list[Any] = [None, ()]
@@ -43,6 +47,8 @@ def match_credential_file(rule: CompiledRule, unit: Unit, offsets: Any) -> Itera
         syntax = data_syntax(unit.path)
         if syntax is None or _formats(unit):
             return  # a file some credential format claims is read by that format's rule
+        if offsets is not None and not any(_KEY_END.match(unit.text, o + 1) for o in offsets):
+            return  # `pass` / `pwd` never ends a key (`passed`, `bypass` in prose)
         from wukong_lint.checks.datalogins import find_data_logins
 
         found = find_data_logins(unit.text, syntax)
