@@ -51,7 +51,7 @@ def test_small_seeded_dotfiles_corpus_meets_the_targets(tmp_path: Path):
 
 
 def test_no_credential_value_reaches_any_output(tmp_path: Path, capsys):
-    password = "Weak" + "Pass" + "word77"  # low entropy: only the format finds it
+    password = "Kessel" + "Run" + "1977"  # low entropy: only the formats find it
     auth = base64.b64encode(f"bob:{password}".encode()).decode()
     (tmp_path / ".netrc").write_text(f"machine h login bob password {password}\n")
     (tmp_path / ".docker").mkdir()

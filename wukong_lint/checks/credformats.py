@@ -253,11 +253,14 @@ def find_filezilla(text: str) -> Iterator[Found]:
     for match in _FILEZILLA.finditer(text):
         value = match.group("value").strip()
         note = ""
-        if "base64" in (match.group("attrs") or "").lower():
+        attrs = (match.group("attrs") or "").lower()
+        if "base64" in attrs:
             decoded = b64text(value)
             if decoded is None:
                 continue  # not base64: not confirmed
             value, note = decoded, "base64"
+        elif "encoding=" in attrs and "plain" not in attrs:
+            continue  # `crypt`: encrypted with the user's master password
         if is_live(value, "password"):
             yield Found(match.start("value"), match.end("value"), note)
 

@@ -27,6 +27,8 @@ _INDIRECT = re.compile(
 )
 # values of tests and demos (`test123`, `demo-pass`, `foo`), as the generic rule treats them
 _TEST_VALUE = re.compile(r"(?i)test|demo|mock|fixture|(?<![a-z])(?:foo|bar|baz|qux)(?![a-z])")
+# documentation's stock passwords (`scott` / `tiger`, `hunter2`), Java's keystore default
+_DEMO_VALUES = frozenset(["hunter2", "tiger", "changeit", "passw0rd", "p@ssw0rd", "p@55w0rd"])
 _PROSE = re.compile(r"^[A-Za-z][A-Za-z,.'()-]*(?: [A-Za-z,.'()-]+){2,}$")
 
 
@@ -37,8 +39,10 @@ def is_live(value: str, key: str = "") -> bool:
     if len(value) < 3:
         return False
     lowered = value.lower()
-    if lowered in _TYPE_WORDS:
+    if lowered in _TYPE_WORDS or lowered in _DEMO_VALUES:
         return False
+    if "passw" in lowered or lowered.startswith(("my_", "my-", "mypass", "mysecret")):
+        return False  # `password123`, `mypassword`: a value that names itself is a stand-in
     if key and lowered in (key.lower(), key.lower().replace("_", "").replace("-", "")):
         return False
     # `%s` / `%d` inside a generated password are chance, not printf holes
