@@ -208,3 +208,26 @@ def test_keystores_are_reported_by_name_in_folders_and_staged_changes(
     assert [(f["path"], f["rule_id"]) for f in report["findings"]] == [
         ("app/release.jks", "secret.keystore-file")
     ]
+
+
+def test_hostile_shapes_are_read_in_one_pass(tmp_path: Path, capsys):
+    """Shapes that make a backtracking reader rescan a line from every quote or space (each
+    would take minutes if read quadratically), and a big one-line JSON file with one login
+    at its end, which is read only around its password key."""
+    rows = [{"id": i, "name": f"n{i}"} for i in range(60000)]
+    login = {"host": "db.lan", "user": "app", "password": "Kessel1977"}
+    files = {
+        "a.yaml": "a: " + " " * 200000 + "x\n",
+        "b.ini": "a = " + " " * 200000 + "x\n",
+        "main.tf": "a = " + " " * 200000 + "x\n",
+        "sitemanager.xml": '<a b="' + "<x c='1'>" * 40000,
+        "sftp-config.json": '{"a": "' + '\\"' * 100000 + "\n" + '"' * 100000,
+        "dump.json": json.dumps({"rows": rows, "db": login}),
+    }
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    code, report = scan(capsys, str(tmp_path))
+    assert code == 1 and report["errors"] == []
+    assert [(f["path"].rsplit("/", 1)[-1], f["rule_id"]) for f in report["findings"]] == [
+        ("dump.json", "secret.data-file-login")
+    ]

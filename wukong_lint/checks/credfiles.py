@@ -51,7 +51,7 @@ def match_credential_file(rule: CompiledRule, unit: Unit, offsets: Any) -> Itera
             return  # `pass` / `pwd` never ends a key (`passed`, `bypass` in prose)
         from wukong_lint.checks.datalogins import find_data_logins
 
-        found = find_data_logins(unit.text, syntax)
+        found = find_data_logins(unit.text, syntax, offsets)
     elif fmt in _formats(unit):
         if fmt == "keystore" and not unit.text and not unit.size:
             return  # an empty file with a keystore's name holds nothing

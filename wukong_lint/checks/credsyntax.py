@@ -30,8 +30,11 @@ class Pair(NamedTuple):
 
 # -- JSON -------------------------------------------------------------------------------------
 
+# A string that does not end on its line is one token up to the line's end (so a broken
+# line is skipped in one pass, never rescanned from each quote in it).
 _JSON_TOKEN = re.compile(
-    r'"(?:[^"\\\n]|\\.)*"|//[^\n]*|/\*.*?(?:\*/|$)|[{}\[\]:,]|"|[^\s{}\[\]:,"/]+|/',
+    r'"(?:[^"\\\n]|\\[^\n])*(?:"|\\?(?=\n)|\\?\Z)|//[^\n]*|/\*.*?(?:\*/|\Z)|[{}\[\]:,]'
+    r'|[^\s{}\[\]:,"/]+|/',
     re.S,
 )
 
@@ -42,6 +45,12 @@ def _json_string(token: str) -> str:
     except ValueError:
         return token[1:-1]
     return value if isinstance(value, str) else token[1:-1]
+
+
+def _unterminated(token: str) -> bool:
+    """Whether a string token ending in `\\"` ends with an escaped quote (odd backslashes)."""
+    body = token[1:-1]
+    return (len(body) - len(body.rstrip("\\"))) % 2 == 1
 
 
 def json_pairs(text: str) -> Iterator[Pair]:
@@ -65,14 +74,16 @@ def json_pairs(text: str) -> Iterator[Pair]:
             expect_value = key is not None
         elif first == ",":
             key, expect_value = None, False
+        elif first == '"' and (len(token) < 2 or not token.endswith('"') or _unterminated(token)):
+            key, expect_value = None, False  # a string cut off at the end of its line
         elif expect_value and key is not None:
-            if first == '"' and len(token) >= 2 and token.endswith('"'):
+            if first == '"':
                 value = _json_string(token)
                 yield Pair(key, value, match.start() + 1, match.end() - 1, stack[-1], True)
             else:
                 yield Pair(key, token, match.start(), match.end(), stack[-1], False)
             key, expect_value = None, False
-        elif first == '"' and len(token) >= 2 and token.endswith('"'):
+        elif first == '"':
             key = _json_string(token)
         else:
             key = None
@@ -83,7 +94,7 @@ def json_pairs(text: str) -> Iterator[Pair]:
 _YAML_LINE = re.compile(
     r"""(?P<indent>[ ]*)(?P<dash>-[ ]+)?
         (?:"(?P<dq>[^"\n]{1,200})"|'(?P<sq>[^'\n]{1,200})'|(?P<plain>[^\s#'"\-?:\[\]{}][^:\n#]{0,199}?|[\w.-]))
-        [ \t]*:(?:[ \t]+(?P<value>.*?))?[ \t]*$""",
+        [ \t]*:(?:[ \t]+(?P<value>.*))?$""",
     re.X,
 )
 
@@ -122,25 +133,26 @@ def yaml_pairs(text: str) -> Iterator[Pair]:
         if match is None:
             continue
         indent = len(match.group("indent"))
-        if match.group("dash"):
+        if match.group("dash"):  # a list item: a mapping of its own, under the dash's column
             item += 1
+            marker = indent
             indent += len(match.group("dash"))
-            while stack and stack[-1][0] >= indent:
+            while stack and stack[-1][0] >= marker:
                 stack.pop()
-            stack.append((indent - 1, f"[{item}]"))
+            stack.append((marker, f"[{item}]"))
         while stack and stack[-1][0] >= indent:
             stack.pop()
         key = match.group("dq") or match.group("sq") or match.group("plain") or ""
         key = key.strip()
-        raw = match.group("value") or ""
+        raw = (match.group("value") or "").rstrip()
         if not raw:
             stack.append((indent, key))
             continue
         scalar = _yaml_scalar(raw, line_start + match.start("value"))
         parent = tuple(k for _, k in stack)
         if scalar is None:
-            yield Pair(key, raw, line_start + match.start("value"), line_start + match.end("value"),
-                       parent, False)  # fmt: skip
+            start = line_start + match.start("value")
+            yield Pair(key, raw, start, start + len(raw), parent, False)
             continue
         value, start, end, literal = scalar
         yield Pair(key, value, start, end, parent, literal)
@@ -150,7 +162,7 @@ def yaml_pairs(text: str) -> Iterator[Pair]:
 
 _INI_LINE = re.compile(
     r"[ \t]*(?:export[ \t]+)?(?P<key>[\w.\-/@\"' ]{1,120}?)[ \t]*(?P<sep>[=:])"
-    r"[ \t]*(?P<value>.*?)[ \t\r]*$"
+    r"[ \t]*(?P<value>.*)$"
 )
 
 
@@ -183,7 +195,7 @@ def ini_pairs(text: str) -> Iterator[Pair]:
         if match is None:
             continue
         key = match.group("key").strip().strip("\"'")
-        raw = match.group("value")
+        raw = match.group("value").rstrip(" \t\r")
         if not raw:
             yield Pair(key, "", line_start + match.end(), line_start + match.end(), section)
             continue
@@ -195,10 +207,10 @@ def ini_pairs(text: str) -> Iterator[Pair]:
 
 _XML_TOKEN = re.compile(
     r"<!--.*?(?:-->|$)|<!\[CDATA\[.*?(?:\]\]>|$)|<[?!][^>]*>"
-    r"|<(?P<close>/)?(?P<tag>[\w:.\-]+)(?P<attrs>(?:\s+[\w:.\-]+\s*=\s*(?:\"[^\"]*\"|'[^']*'))*)\s*(?P<self>/)?(?:>|(?m:$))",
+    r"|<(?P<close>/)?(?P<tag>[\w:.\-]+)(?P<attrs>(?:\s+[\w:.\-]+\s*=\s*(?:\"[^\"]{0,4096}\"|'[^']{0,4096}'))*)\s*(?P<self>/)?(?:>|(?m:$))",
     re.S,
 )
-_XML_ATTR = re.compile(r"([\w:.\-]+)\s*=\s*(?:\"([^\"]*)\"|'([^']*)')")
+_XML_ATTR = re.compile(r"([\w:.\-]+)\s*=\s*(?:\"([^\"]{0,4096})\"|'([^']{0,4096})')")
 _XML_ENTITIES = {"&lt;": "<", "&gt;": ">", "&amp;": "&", "&quot;": '"', "&apos;": "'"}
 
 
@@ -253,7 +265,7 @@ def xml_pairs(text: str) -> Iterator[Pair]:
 
 # -- HCL (Terraform) --------------------------------------------------------------------------
 
-_HCL_LINE = re.compile(r"[ \t]*(?P<key>[\w\-\"]+)[ \t]*=[ \t]*(?P<value>.*?)[ \t\r]*$")
+_HCL_LINE = re.compile(r"[ \t]*(?P<key>[\w\-\"]+)[ \t]*=(?!=)[ \t]*(?P<value>.*)$")
 
 
 def hcl_pairs(text: str) -> Iterator[Pair]:
@@ -268,8 +280,8 @@ def hcl_pairs(text: str) -> Iterator[Pair]:
         if not stripped or stripped[0] == "#" or stripped.startswith("//"):
             continue
         match = _HCL_LINE.match(line)
-        if match is not None and not match.group("value").endswith("{"):
-            raw = match.group("value")
+        raw = match.group("value").rstrip(" \t\r") if match is not None else ""
+        if match is not None and not raw.endswith("{"):
             start = line_start + match.start("value")
             key = match.group("key").strip('"')
             if raw.startswith('"'):

@@ -10,6 +10,7 @@ source code has its own rules.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from wukong_lint.checks.credformats import Found
@@ -25,7 +26,37 @@ from wukong_lint.checks.credvalues import (
 _READERS = {"json": json_pairs, "yaml": yaml_pairs, "xml": xml_pairs, "ini": ini_pairs}
 
 
-def find_data_logins(text: str, syntax: str) -> Iterator[Found]:
+# A file bigger than this is read only around its password keys (a login's keys sit
+# together), so that a data dump with one `password` key somewhere costs bounded memory.
+WHOLE_FILE = 512 * 1024
+_OBJECT_START = re.compile(r'{[ \t]*"')
+AROUND = 8 * 1024
+
+
+def find_data_logins(text: str, syntax: str, offsets: list[int] | None = None) -> Iterator[Found]:
+    if len(text) <= WHOLE_FILE or not offsets:
+        yield from _logins(text, syntax)
+        return
+    spans: list[list[int]] = []
+    for offset in offsets:
+        # whole lines around the hit, unless its lines are huge (one-line JSON)
+        low, high = max(0, offset - AROUND), min(len(text), offset + AROUND)
+        start = text.rfind("\n", max(0, low - AROUND), low) + 1 or low
+        if start == low and low:  # inside a huge line: begin at an object, in step with quotes
+            begin = _OBJECT_START.search(text, low, offset)
+            start = begin.start() if begin else low
+        end = text.find("\n", high, high + AROUND)
+        end = high if end < 0 else end
+        if spans and start <= spans[-1][1]:
+            spans[-1][1] = max(spans[-1][1], end)
+        else:
+            spans.append([start, end])
+    for start, end in spans:
+        for found in _logins(text[start:end], syntax):
+            yield found._replace(start=found.start + start, end=found.end + start)
+
+
+def _logins(text: str, syntax: str) -> Iterator[Found]:
     pairs = list(_READERS[syntax](text))
     if syntax == "ini":  # flat files: one section holds many logins told apart by prefix
         pairs = [p._replace(obj=(p.obj, group_prefix(p.key))) for p in pairs]
