@@ -11,6 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.conftest import git
 from wukong_lint.checks.credfile_names import formats_of
@@ -231,3 +233,28 @@ def test_hostile_shapes_are_read_in_one_pass(tmp_path: Path, capsys):
     assert [(f["path"].rsplit("/", 1)[-1], f["rule_id"]) for f in report["findings"]] == [
         ("dump.json", "secret.data-file-login")
     ]
+
+
+PIECES = [
+    "{", "}", "[", "]", '"', "'", ":", "=", ",", "\n", "  ", "- ", "#", "//", "/*", "*/", "\\",
+    "<", ">", "/>", "</", "<!--", "-->", "<![CDATA[", "password", "host", "user", "machine",
+    "login", "kind: Secret", "data:", "stringData:", "auth", "base64", "$", "${", "{{", "%",
+    "hunter22", "aHVudGVyMjI=", "&amp;", "\x00", "\udcff", "中文", "\r\n",
+]  # fmt: skip
+
+
+@given(st.lists(st.sampled_from(PIECES), max_size=60).map("".join))
+@settings(max_examples=150, deadline=None)
+def test_every_reader_and_format_survives_arbitrary_text(text: str):
+    from wukong_lint.checks.credformats import FORMATS
+    from wukong_lint.checks.datalogins import find_data_logins
+
+    for reader in (json_pairs, yaml_pairs, ini_pairs, xml_pairs, netrc_pairs):
+        for pair in reader(text):
+            assert 0 <= pair.start <= pair.end <= len(text)
+    for finder in FORMATS.values():
+        for found in finder(text):
+            assert 0 <= found.start <= found.end <= len(text)
+    for syntax in ("json", "yaml", "ini", "xml"):
+        for found in find_data_logins(text, syntax, [0]):
+            assert 0 <= found.start <= found.end <= len(text)
