@@ -150,7 +150,9 @@ def _ini_keys(*names: str) -> Finder:
 find_pypirc = _ini_keys("password")
 find_s3cfg = _ini_keys("secret_key", "access_token", "gpg_passphrase", "proxy_password")
 find_aws_credentials = _ini_keys("aws_secret_access_key", "aws_session_token", "aws_security_token")
-find_ventrilo = _ini_keys("password", "adminpassword", "serverpassword")
+find_ventrilo = _ini_keys(
+    "password", "adminpassword", "serverpassword", "dbpassword", "superuserpassword"
+)
 find_mysql_cnf = _ini_keys("password", "pass")
 
 
