@@ -29,6 +29,7 @@ _INDIRECT = re.compile(
 _TEST_VALUE = re.compile(r"(?i)test|demo|mock|fixture|(?<![a-z])(?:foo|bar|baz|qux)(?![a-z])")
 # documentation's stock passwords (`scott` / `tiger`, `hunter2`), Java's keystore default
 _DEMO_VALUES = frozenset(["hunter2", "tiger", "changeit", "passw0rd", "p@ssw0rd", "p@55w0rd"])
+_ENV_NAME = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")
 _PROSE = re.compile(r"^[A-Za-z][A-Za-z,.'()-]*(?: [A-Za-z,.'()-]+){2,}$")
 
 
@@ -43,6 +44,8 @@ def is_live(value: str, key: str = "") -> bool:
         return False
     if "passw" in lowered or lowered.startswith(("my_", "my-", "mypass", "mysecret")):
         return False  # `password123`, `mypassword`: a value that names itself is a stand-in
+    if _ENV_NAME.match(value):
+        return False  # `NPM_TOKEN`: the name of a variable that holds it
     if key and lowered in (key.lower(), key.lower().replace("_", "").replace("-", "")):
         return False
     # `%s` / `%d` inside a generated password are chance, not printf holes
