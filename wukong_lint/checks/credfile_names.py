@@ -39,6 +39,7 @@ _BY_NAME: dict[str, tuple[str, ...]] = {
     "robomongo.json": ("robomongo",),
     "robo3t.json": ("robomongo",),
     "data-sources.json": ("dbeaver",),
+    "credentials-config.json": ("dbeaver",),  # encrypted by DBeaver; decrypted copies are JSON
     ".esmtprc": ("mail-rc",),
     ".muttrc": ("mail-rc",),
     "muttrc": ("mail-rc",),
@@ -89,15 +90,19 @@ def formats_of(path: str, text: str) -> tuple[str, ...]:
         found = _BY_NAME.get("." + name)
     result = list(found or ())
     lowered = path.lower()
-    if name == "config.json" and (".docker/" in lowered or lowered.startswith("docker/")):
+    if name == "config.json" and ("docker/" in lowered or '"auths"' in text[:4096]):
         result.append("docker-config")
-    elif name in ("credentials", "config") and ("/.aws/" in "/" + lowered or "aws" in lowered):
+    elif name in ("credentials", "config") and (
+        "aws" in lowered or "aws_secret_access_key" in text[:65536]
+    ):
         result.append("aws-credentials")
     elif name == "sftp.json" and ".vscode/" in lowered:
         result.append("ide-deployment")
     elif name.endswith(".key") and "/credentials/" in "/" + lowered and "config/" in lowered:
         result.append("rails-master-key")
-    elif name == "settings.xml" and (".m2/" in lowered or "maven" in lowered):
+    elif name == "settings.xml" and (
+        ".m2/" in lowered or "maven" in lowered or "maven.apache.org" in text[:4096]
+    ):
         result.append("maven-settings")
     elif name.endswith(".json") and "robo" in lowered and "robomongo" not in result:
         result.append("robomongo")
