@@ -67,7 +67,7 @@ def _logins(text: str, syntax: str) -> Iterator[Found]:
         if not (pair.literal and is_password_key(pair.key) and is_live(pair.value, pair.key)):
             continue
         siblings = by_object[pair.obj]
-        if any(is_host_key(p.key) for p in siblings) and any(
-            is_user_key(p.key) for p in siblings if p is not pair
-        ):
+        users = [p.value for p in siblings if p is not pair and is_user_key(p.key)]
+        # a password equal to its user name (`app` / `app`) is a development default
+        if users and pair.value not in users and any(is_host_key(p.key) for p in siblings):
             yield Found(pair.start, pair.end)
