@@ -1023,7 +1023,48 @@ def documentation(r: R, app: str) -> list[tuple[str, list[Line]]]:
         ("  login {{ registry_user }}", None),
         ("  password {{ registry_password }}", look("template")),
     ]
+    setup: list[Line] = [
+        ("## Local setup", None),
+        ("", None),
+        ("1. Create `~/.npmrc` with your token:", None),
+        ("", None),
+        ("   //registry.npmjs.org/:_authToken=<your-npm-token>", look("doc-npmrc")),
+        ("", None),
+        ("2. Log in to the registry (`docker login`) so that `~/.docker/config.json` holds", None),
+        ('   `{"auths": {"ghcr.io": {"auth": "..."}}}`.', look("doc-docker")),
+        ("", None),
+        ("3. The Kubernetes secret is created by CI:", None),
+        ("", None),
+        ("```yaml", None),
+        ("kind: Secret", None),
+        ("stringData:", None),
+        ("  DB_PASSWORD: ${DB_PASSWORD}", look("doc-k8s")),
+        ("```", None),
+    ]
+    compose_env: list[Line] = [
+        ("# copy to .env and fill in", look("comment")),
+        ("# DB_PASSWORD=", look("comment")),
+        ("DB_HOST=db", None),
+        ("DB_USER=app", None),
+        ("DB_PASSWORD=app", look("dev-default")),
+    ]
+    hcl_vars: list[Line] = [
+        ('variable "db_password" {', None),
+        (
+            '  description = "Password of the database user; set it in the CI secret store"',
+            look("prose"),
+        ),
+        ("  type        = string", None),
+        ("  sensitive   = true", None),
+        ("}", None),
+        ('output "db_password_secret_name" {', None),
+        ("  value = aws_secretsmanager_secret.db.name", None),
+        ("}", None),
+    ]
     return [
+        (f"{app}/docs/setup.md", setup),
+        (f"{app}/deploy/compose.env", compose_env),
+        (f"{app}/infra/variables.tf", hcl_vars),
         (f"{app}/README.md", readme),
         (f"{app}/.env.example", env_example),
         (f"{app}/ansible/roles/registry/templates/netrc.j2", netrc_tpl),

@@ -21,7 +21,7 @@ _TYPE_WORDS = frozenset(
 # Indirect or protected values: a command to run, an environment or vault reference, an
 # encrypted blob with its scheme (Maven `{...}`, Spring `{cipher}`, Jasypt `ENC(...)`).
 _INDIRECT = re.compile(
-    r"""^(?:`|\$\(|\$[A-Za-z_{]|%[A-Za-z_]\w*%|!|ENC\(|\{cipher\}|\{[A-Za-z0-9+/=]{8,}\}$
+    r"""^(?:`|\$\(|\$[A-Za-z_{]|%[A-Za-z_]\w*%|!{1,2}[a-z]+(?:\s|$)|ENC\(|\{cipher\}|\{[A-Za-z0-9+/=]{8,}\}$
     |vault:|secret://|op://|keyring:|env:|file:|\*+$|<[^>]*>$|\[[^\]]*\]$)""",
     re.X,
 )
