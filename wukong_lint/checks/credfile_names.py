@@ -54,6 +54,9 @@ _BY_NAME: dict[str, tuple[str, ...]] = {
     "master.key": ("rails-master-key",),
     ".my.cnf": ("mysql-cnf",),
     "my.cnf": ("mysql-cnf",),
+    "my.ini": ("mysql-cnf",),
+    ".boto": ("aws-credentials",),
+    "tomcat-users.xml": ("tomcat-users",),
 }
 _BY_SUFFIX: tuple[tuple[str, str], ...] = (
     (".ppk", "putty-key"),

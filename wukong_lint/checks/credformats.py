@@ -238,6 +238,13 @@ def find_maven(text: str) -> Iterator[Found]:
     yield from _pairs_where(xml_pairs(text), _named("password", "passphrase"))
 
 
+def find_tomcat_users(text: str) -> Iterator[Found]:
+    """`<user username="..." password="..." roles="..."/>` in tomcat-users.xml."""
+    for pair in xml_pairs(text):
+        if pair.key.lower() == "password" and pair.literal and is_live(pair.value, "password"):
+            yield Found(pair.start, pair.end)
+
+
 def find_firefox_logins(text: str) -> Iterator[Found]:
     for pair in json_pairs(text):
         if (
@@ -381,4 +388,5 @@ FORMATS: dict[str, Finder] = {
     "terraform": find_terraform,
     "mysql-cnf": find_mysql_cnf,
     "keystore": find_keystore,
+    "tomcat-users": find_tomcat_users,
 }

@@ -28,7 +28,9 @@ _INDIRECT = re.compile(
 # values of tests and demos (`test123`, `demo-pass`, `foo`), as the generic rule treats them
 _TEST_VALUE = re.compile(r"(?i)test|demo|mock|fixture|(?<![a-z])(?:foo|bar|baz|qux)(?![a-z])")
 # documentation's stock passwords (`scott` / `tiger`, `hunter2`), Java's keystore default
-_DEMO_VALUES = frozenset(["hunter2", "tiger", "changeit", "passw0rd", "p@ssw0rd", "p@55w0rd"])
+_DEMO_VALUES = frozenset(
+    ["hunter2", "tiger", "changeit", "passw0rd", "p@ssw0rd", "p@55w0rd", "s3cret", "s3cr3t"]
+)
 _ENV_NAME = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")
 _PROSE = re.compile(r"^[A-Za-z][A-Za-z,.'()-]*(?: [A-Za-z,.'()-]+){2,}$")
 
