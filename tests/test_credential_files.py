@@ -258,3 +258,15 @@ def test_every_reader_and_format_survives_arbitrary_text(text: str):
     for syntax in ("json", "yaml", "ini", "xml"):
         for found in find_data_logins(text, syntax, [0]):
             assert 0 <= found.start <= found.end <= len(text)
+
+
+def test_php_password_variables_only_in_configuration_scripts(tmp_path: Path, capsys):
+    for name in ("includes/db_connect.php", "app/config.inc.php", "views/login.php", "t/x.py"):
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("<?php\n$db_pass = 'Kessel1977';\n")
+    code, report = scan(capsys, str(tmp_path), extra=("--select", "secret.php-config-variable"))
+    assert code == 1
+    assert sorted(Path(f["path"]).name for f in report["findings"]) == [
+        "config.inc.php", "db_connect.php",
+    ]  # fmt: skip
