@@ -5,8 +5,6 @@ kind's gate imports nothing else: a pre-commit run over ordinary files never loa
 
 from __future__ import annotations
 
-import re
-
 # exact file names (after `dot_` / `private_` prefixes of dotfile managers become a dot)
 # keystores (PKCS#12, Java, Bouncy Castle): binary, reported by name (the sources hand them
 # over as units without text instead of skipping them)
@@ -114,10 +112,8 @@ def formats_of(path: str, text: str) -> tuple[str, ...]:
     for suffix, fmt in _BY_SUFFIX:
         if name.endswith(suffix):
             result.append(fmt)
-    if (
-        name.endswith((".yaml", ".yml", ".json"))
-        and "Secret" in text
-        and re.search(r"(?m)^kind:[ \t]*[\"']?Secret\b", text)
+    if name.endswith((".yaml", ".yml")) and (
+        "kind: Secret" in text or "kind: 'Secret'" in text or 'kind: "Secret"' in text
     ):
         result.append("kubernetes-secret")
     if text.startswith("PuTTY-User-Key-File-") and "putty-key" not in result:

@@ -23,8 +23,12 @@ from wukong_lint.engine.matchers import Hit
 from wukong_lint.engine.rules import CompiledRule
 from wukong_lint.model import Unit
 
-# what follows `pass` / `pwd` when it ends a key: `word": `, `wd=`, `>` (an XML element)
-_KEY_END = re.compile(r"""(?i)(?:word|wd|phrase)?["']?[ \t]*(?:[:=>]|\.?[\w-]{0,3}[ \t]*[:=])""")
+# what follows `pass` / `pwd` when it ends a key whose value is a literal: `word": "x`,
+# `wd=x`, `word>x` (an XML element), `word="x` (an attribute); not `word": {` (a schema)
+_KEY_VALUE = re.compile(
+    r"""(?i)(?:word|wd|phrase)?(?:[._-]?[a-z0-9]{1,3})?["']?[ \t]*"""
+    r"""(?:>[ \t]*[^<\s]|[:=][ \t]*(?:["'][^"'\s]|[^\s{\[\]"'|>&*!]))"""
+)
 
 # the formats of the last unit asked about: every rule of the kind asks for the same unit
 _last: list[Any] = [None, ()]
@@ -47,8 +51,13 @@ def match_credential_file(rule: CompiledRule, unit: Unit, offsets: Any) -> Itera
         syntax = data_syntax(unit.path)
         if syntax is None or _formats(unit):
             return  # a file some credential format claims is read by that format's rule
-        if offsets is not None and not any(_KEY_END.match(unit.text, o + 1) for o in offsets):
-            return  # `pass` / `pwd` never ends a key (`passed`, `bypass` in prose)
+        if offsets is not None:
+            # only where `pass` / `pwd` ends a key with a literal value (not `passed` in
+            # prose, not a schema's `"Password": {`): the rest of the file is not read
+            text = unit.text
+            offsets = [o for o in offsets if _KEY_VALUE.match(text, o + 1)]
+            if not offsets:
+                return
         from wukong_lint.checks.datalogins import find_data_logins
 
         found = find_data_logins(unit.text, syntax, offsets)

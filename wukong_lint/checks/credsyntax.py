@@ -40,6 +40,8 @@ _JSON_TOKEN = re.compile(
 
 
 def _json_string(token: str) -> str:
+    if "\\" not in token:
+        return token[1:-1]
     try:
         value = json.loads(token)
     except ValueError:
@@ -74,7 +76,9 @@ def json_pairs(text: str) -> Iterator[Pair]:
             expect_value = key is not None
         elif first == ",":
             key, expect_value = None, False
-        elif first == '"' and (len(token) < 2 or not token.endswith('"') or _unterminated(token)):
+        elif first == '"' and (
+            len(token) < 2 or token[-1] != '"' or (token[-2] == "\\" and _unterminated(token))
+        ):
             key, expect_value = None, False  # a string cut off at the end of its line
         elif expect_value and key is not None:
             if first == '"':

@@ -26,11 +26,12 @@ from wukong_lint.checks.credvalues import (
 _READERS = {"json": json_pairs, "yaml": yaml_pairs, "xml": xml_pairs, "ini": ini_pairs}
 
 
-# A file bigger than this is read only around its password keys (a login's keys sit
-# together), so that a data dump with one `password` key somewhere costs bounded memory.
-WHOLE_FILE = 512 * 1024
+# A file bigger than this is read only around its password keys: a login's keys sit
+# together, and a big data file (a service model, a dump) with a few `password` keys would
+# otherwise be tokenized whole, in Python, and held in memory as pairs.
+WHOLE_FILE = 16 * 1024
+AROUND = 2 * 1024
 _OBJECT_START = re.compile(r'{[ \t]*"')
-AROUND = 8 * 1024
 
 
 def find_data_logins(text: str, syntax: str, offsets: list[int] | None = None) -> Iterator[Found]:
