@@ -12,6 +12,7 @@ KEYSTORE_SUFFIXES = (".p12", ".pfx", ".jks", ".keystore", ".jceks", ".bks")
 
 _BY_NAME: dict[str, tuple[str, ...]] = {
     ".netrc": ("netrc",),
+    ".authinfo": ("netrc",),  # Emacs auth-source: netrc syntax
     "_netrc": ("netrc",),
     ".pgpass": ("pgpass",),
     "pgpass.conf": ("pgpass",),
@@ -93,6 +94,10 @@ def formats_of(path: str, text: str) -> tuple[str, ...]:
     lowered = path.lower()
     if name == "config.json" and ("docker/" in lowered or '"auths"' in text[:4096]):
         result.append("docker-config")
+    elif name == "credentials" and "git/" in lowered:  # $XDG_CONFIG_HOME/git/credentials
+        result.append("git-credentials")
+    elif (name == "config" and ".kube/" in lowered) or name.startswith("kubeconfig"):
+        result.append("kubeconfig")
     elif name in ("credentials", "config") and (
         "aws" in lowered or "aws_secret_access_key" in text[:65536]
     ):

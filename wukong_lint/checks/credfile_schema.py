@@ -13,7 +13,7 @@ FormatName = Literal[
     "s3cfg", "aws-credentials", "nuget-config", "maven-settings", "putty-key",
     "rails-master-key", "firefox-logins", "filezilla", "ide-deployment", "jetbrains",
     "robomongo", "dbeaver", "mail-rc", "ventrilo", "kubernetes-secret", "terraform",
-    "mysql-cnf", "keystore", "tomcat-users", "data-login",
+    "mysql-cnf", "keystore", "tomcat-users", "kubeconfig", "data-login",
 ]  # fmt: skip
 
 

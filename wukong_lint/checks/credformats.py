@@ -22,7 +22,7 @@ from wukong_lint.checks.credsyntax import (
     xml_pairs,
     yaml_pairs,
 )
-from wukong_lint.checks.credvalues import b64text, is_live
+from wukong_lint.checks.credvalues import b64decode, b64text, is_live
 
 
 class Found(NamedTuple):
@@ -238,6 +238,21 @@ def find_maven(text: str) -> Iterator[Found]:
     yield from _pairs_where(xml_pairs(text), _named("password", "passphrase"))
 
 
+def find_kubeconfig(text: str) -> Iterator[Found]:
+    """The credentials of a kubeconfig's users: `token`, `password`, and `client-key-data`
+    (base64 of a PEM private key: decoded to confirm)."""
+    for pair in yaml_pairs(text):
+        key = pair.key.lower()
+        if not pair.literal:
+            continue
+        if key == "client-key-data":
+            raw = b64decode(pair.value)
+            if raw is not None and b"PRIVATE KEY-----" in raw:
+                yield Found(pair.start, pair.end, "base64 private key")
+        elif key in ("token", "password", "refresh-token") and is_live(pair.value, key):
+            yield Found(pair.start, pair.end)
+
+
 def find_tomcat_users(text: str) -> Iterator[Found]:
     """`<user username="..." password="..." roles="..."/>` in tomcat-users.xml."""
     for pair in xml_pairs(text):
@@ -389,4 +404,5 @@ FORMATS: dict[str, Finder] = {
     "mysql-cnf": find_mysql_cnf,
     "keystore": find_keystore,
     "tomcat-users": find_tomcat_users,
+    "kubeconfig": find_kubeconfig,
 }
