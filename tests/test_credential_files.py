@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -270,3 +271,29 @@ def test_php_password_variables_only_in_configuration_scripts(tmp_path: Path, ca
     assert sorted(Path(f["path"]).name for f in report["findings"]) == [
         "config.inc.php", "db_connect.php",
     ]  # fmt: skip
+
+
+def test_staged_ordinary_files_never_load_the_format_parsers(repo: Path):
+    """The name gate is all a pre-commit run over ordinary files pays: the parsers (and
+    json, urllib) load only when a format claims a file."""
+    (repo / "app.py").write_text("def f(password):\n    pass\n")
+    (repo / "notes.md").write_text("The password is in the vault.\n")
+    git(repo, "add", ".")
+    probe = (
+        "import sys; from wukong_lint.cli import main; code = main(['check', '--staged']); "
+        "names = ('credformats', 'credsyntax', 'datalogins', 'credvalues'); "
+        "print(sorted(n for n in sys.modules if n.rsplit('.', 1)[-1] in names), "
+        "file=sys.stderr); sys.exit(code)"
+    )
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parent.parent)}
+    for _ in range(2):  # the first run may fill the rule cache (which imports much more)
+        proc = subprocess.run([sys.executable, "-c", probe], cwd=repo, capture_output=True,
+                              text=True, env=env)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.splitlines()[-1] == "[]"
+    (repo / ".netrc").write_text("machine h login u password Kessel1977\n")
+    git(repo, "add", ".netrc")
+    proc = subprocess.run([sys.executable, "-c", probe], cwd=repo, capture_output=True,
+                          text=True, env=env)  # fmt: skip
+    assert proc.returncode == 1 and "secret.netrc-password" in proc.stdout
+    assert "credformats" in proc.stderr.splitlines()[-1]
