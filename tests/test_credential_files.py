@@ -161,6 +161,7 @@ def test_staged_credential_file_reports_only_added_lines(repo: Path, capsys, mon
         ('{"a": {"host": "h", "password": "p1"}, "b": 1}', "json", [("host", "h"), ("password", "p1")]),  # noqa: E501
         ("a:\n  host: h\n  password: 'p 1' # c\n", "yaml", [("host", "h"), ("password", "p 1")]),
         ("[s]\nhost = h\npassword = p1 ; note\n", "ini", [("host", "h"), ("password", "p1")]),
+        ('db = { host = "h", password = "p1" }\n', "ini", [("host", "h"), ("password", "p1")]),
         ('<s host="h"><password>p1</password></s>', "xml", [("host", "h"), ("password", "p1")]),
         ("machine h login u\n  password p1\n", "netrc", [("machine", "h"), ("login", "u"), ("password", "p1")]),  # noqa: E501
     ],

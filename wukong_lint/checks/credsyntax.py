@@ -181,6 +181,11 @@ def _ini_value(raw: str, start: int) -> tuple[str, int, int]:
     return value, start, start + len(value)
 
 
+_INLINE_PAIR = re.compile(
+    r"""([\w.\-"']{1,80})[ \t]*=[ \t]*(?:"([^"\n]*)"|'([^'\n]*)'|([^,}\s]+))"""
+)
+
+
 def ini_pairs(text: str) -> Iterator[Pair]:
     """`key = value` (or `key: value`, `KEY=value`, `export KEY=value`) pairs; `obj` is the
     current `[section]`."""
@@ -203,7 +208,15 @@ def ini_pairs(text: str) -> Iterator[Pair]:
         if not raw:
             yield Pair(key, "", line_start + match.end(), line_start + match.end(), section)
             continue
-        value, start, end = _ini_value(raw, line_start + match.start("value"))
+        value_start = line_start + match.start("value")
+        if raw[0] == "{" and raw[-1] == "}":  # a TOML inline table: an object of its own
+            for inner in _INLINE_PAIR.finditer(raw):
+                group = 2 if inner.group(2) is not None else 3 if inner.group(3) is not None else 4
+                begin = value_start + inner.start(group)
+                yield Pair(inner.group(1).strip("\"'"), inner.group(group), begin,
+                           value_start + inner.end(group), (section, key))  # fmt: skip
+            continue
+        value, start, end = _ini_value(raw, value_start)
         yield Pair(key, value, start, end, section)
 
 
