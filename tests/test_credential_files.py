@@ -184,10 +184,16 @@ def test_logins_need_host_and_user_in_the_same_object(tmp_path: Path, capsys):
         "DB_HOST=h\nDB_USER=u\nDB_PASSWORD=Hunter2019\nMAIL_PASSWORD=Hunter2020\n"
     )
     (tmp_path / "code.py").write_text('host = "h"\nuser = "u"\npassword = "Hunter2019"\n')
+    (tmp_path / "docker-compose.yml").write_text(
+        "services:\n  app:\n    environment:\n      - DB_HOST=db\n      - DB_USER=shop\n"
+        "      - DB_PASSWORD=Hunter2019\n      - REDIS_PASSWORD=Hunter2020\n"
+        "  db:\n    environment:\n      - POSTGRES_HOST=db\n      - POSTGRES_USER=shop\n"
+        "      - POSTGRES_PASSWORD=shop\n"
+    )
     code, report = scan(capsys, str(tmp_path), extra=("--select", "secret.data-file-login"))
     assert code == 1
     assert sorted((Path(f["path"]).name, f["line"]) for f in report["findings"]) == [
-        (".env", 3), ("same.yaml", 4),
+        (".env", 3), ("docker-compose.yml", 6), ("same.yaml", 4),
     ]  # fmt: skip
 
 

@@ -103,6 +103,9 @@ _YAML_LINE = re.compile(
 )
 
 
+_YAML_ENV_ITEM = re.compile(r"""([ ]*)-[ ]+["']?([A-Za-z_][\w.]{0,80})=([^"'\s]+)["']?[ \t]*$""")
+
+
 def _yaml_scalar(raw: str, start: int) -> tuple[str, int, int, bool] | None:
     """(value, start, end, literal) of a scalar; None for block scalars and flow
     collections, which are not one literal."""
@@ -135,6 +138,19 @@ def yaml_pairs(text: str) -> Iterator[Pair]:
             continue
         match = _YAML_LINE.match(line.rstrip("\r"))
         if match is None:
+            # `- KEY=value` items (a compose file's environment list): pairs of the list
+            item_match = _YAML_ENV_ITEM.match(line.rstrip("\r"))
+            if item_match is not None:
+                indent = len(item_match.group(1))
+                while stack and stack[-1][0] >= indent:
+                    stack.pop()
+                key, value = item_match.group(2), item_match.group(3)
+                start = line_start + item_match.start(3)
+                # flat names: one login's variables share a prefix (`DB_`), as in a .env
+                cut = max(key.rfind("."), key.rfind("_"), key.rfind("-"))
+                prefix = key[:cut].lower() if cut > 0 else ""
+                parent = (*(k for _, k in stack), "=" + prefix)
+                yield Pair(key, value, start, start + len(value), parent)
             continue
         indent = len(match.group("indent"))
         if match.group("dash"):  # a list item: a mapping of its own, under the dash's column
