@@ -65,6 +65,11 @@ KINDS: dict[str, tuple[str, str]] = {
         "wukong_lint.checks.change_schema:ChangeRule",
         "wukong_lint.checks.change:match_change",
     ),
+    # credential files read in their own format, logins in data files (issue 13)
+    "credential-file": (
+        "wukong_lint.checks.credfile_schema:CredentialFileRule",
+        "wukong_lint.checks.credfiles:match_credential_file",
+    ),
     # what a commit range changes in the scan's own setup (issue 15: untrusted config)
     "weakening": (
         "wukong_lint.checks.weakening_schema:WeakeningRule",

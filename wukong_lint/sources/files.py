@@ -11,6 +11,7 @@ import os
 import stat
 from collections.abc import Iterator
 
+from wukong_lint.checks.credfile_names import KEYSTORE_SUFFIXES
 from wukong_lint.errors import InputError
 from wukong_lint.model import ScanError, Source, Unit
 from wukong_lint.sources.text import BINARY_SNIFF, UTF16_BOMS, Skipped, decode
@@ -91,7 +92,7 @@ def read_file(path: str, display: str) -> Unit | ScanError | Skipped:
             # Sniff first: most binary files are rejected without reading them whole.
             head = handle.read(BINARY_SNIFF)
             if b"\0" in head and not head.startswith(UTF16_BOMS):
-                return Skipped(display, "binary")
+                return _binary(display, os.fstat(handle.fileno()).st_size)
             # read again from the start rather than `head + rest`: one copy of a big file
             handle.seek(0)
             data = handle.read()
@@ -101,7 +102,7 @@ def read_file(path: str, display: str) -> Unit | ScanError | Skipped:
         return ScanError(display, f"cannot read: {err.strerror or err}")
     text = decode(data)
     if text is None:
-        return Skipped(display, "binary", len(data))
+        return _binary(display, len(data))
     return Unit(display, text, Source(kind="file"), size=len(data))
 
 
@@ -119,6 +120,14 @@ def _real_folder(given: str, rel: str, known: dict[str, bool]) -> bool:
             answer = False
         known[rel] = answer
     return answer
+
+
+def _binary(display: str, size: int) -> Unit | Skipped:
+    """A binary file is skipped, except a keystore (`.p12`, `.jks`...), which is a unit
+    without text so that `secret.keystore-file` reports it by its name."""
+    if size and display.lower().endswith(KEYSTORE_SUFFIXES):
+        return Unit(display, "", Source(kind="file"), size=size)
+    return Skipped(display, "binary", size)
 
 
 def iter_paths(paths: list[str], follow_named: bool = False) -> Iterator[tuple[str, str]]:

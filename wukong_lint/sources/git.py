@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 from itertools import chain
 from typing import NamedTuple, TypeVar
 
+from wukong_lint.checks.credfile_names import KEYSTORE_SUFFIXES
 from wukong_lint.errors import InputError
 from wukong_lint.model import ScanError, Source, Unit
 from wukong_lint.sources import gitproc
@@ -286,6 +287,11 @@ def change_units(
             continue
         text = decode(data)
         if text is None:
+            if data and change.path.lower().endswith(KEYSTORE_SUFFIXES):
+                # a keystore added or changed: a unit without text, reported by its name
+                source = Source(kind="diff", commit=commit)
+                yield Unit(change.path, "", source, added_lines=frozenset([1]), size=len(data))
+                continue
             yield Skipped(change.path, "binary", len(data))
             continue
         added = change.added
