@@ -117,11 +117,15 @@ def test_a_missing_object_is_a_scan_error_never_a_lazy_fetch(tmp_path, monkeypat
     for args in (["--history"], ["--diff", "HEAD~1..HEAD"]):
         code = main(["check", "--format", "json", *args])
         err = capsys.readouterr().err
-        # --history stops (git log cannot go on); a range reads blobs one by one and
-        # reports the one it could not read (a warning, as every unreadable input)
-        assert code == 2 or (args[0] == "--diff" and "cannot read blob" in err), (args, err)
+        # --history stops (git log cannot go on); a range reads blobs one by one, reports
+        # the one it could not read and fails: part of the range was not scanned
+        assert code == 2, (args, err)
         assert "unable to read" in err or "cannot read blob" in err, (args, err)
         assert traps.fired() == []
+    # --allow-skipped: the user accepts the unread blob as a warning
+    code = main(["check", "--format", "json", "--allow-skipped", "--diff", "HEAD~1..HEAD"])
+    assert code in (0, 1) and "cannot read blob" in capsys.readouterr().err
+    assert traps.fired() == []
 
 
 def test_environment_keeps_location_variables_and_drops_the_rest(tmp_path):

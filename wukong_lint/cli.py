@@ -356,6 +356,10 @@ def _check(args: argparse.Namespace, started: StagedGit | None) -> int:
     common.emit(report, args, context, notes=named.notes if named else ())
     if named and named.problems and not args.allow_skipped:
         return 2  # a named input was not scanned: never a pass (--allow-skipped: a warning)
+    if (args.staged or args.diff or args.history) and report.errors and not args.allow_skipped:
+        # A blob git could not give (a partial clone never fetches) or a unit a rule failed
+        # on: part of the change was not scanned, so the run cannot pass.
+        return 2
     if args.exit_zero:
         return 0
     return 1 if report.failing(Severity.parse(fail_on)) else 0
