@@ -323,6 +323,26 @@ def write_summary(text: str) -> None:
             handle.write(text)
 
 
+def jie_report(report: dict, fail_on: str) -> tuple[str, str] | None:
+    """With INPUT_JIE (en | zh): the 戒关检查 report of the scan (seed 004's 输出格式) as
+    Markdown, and the file it was written to (INPUT_JIE_FILE, default in RUNNER_TEMP) for a
+    pull-request comment body. Rendered from the JSON report by the action's own source."""
+    lang = os.environ.get("INPUT_JIE", "").strip().lower()
+    if lang in ("", "off", "false", "no"):
+        return None
+    if lang not in ("en", "zh"):
+        raise ValueError(f"jie: expected off, en or zh, got {lang!r}")
+    from wukong_lint.report.jie import from_json, render
+
+    text = render(from_json(report), lang=lang, fail_on=fail_on or "high")
+    target = os.environ.get("INPUT_JIE_FILE", "").strip() or os.path.join(
+        os.environ.get("RUNNER_TEMP") or tempfile.gettempdir(), "wukong-lint-jie.md"
+    )
+    with open(target, "w", encoding="utf-8") as handle:
+        handle.write(text)
+    return text, target
+
+
 def run_tool(tool: list[str], args: list[str], cwd: str) -> tuple[int, str]:
     proc = subprocess.run([*tool, *args], cwd=cwd, capture_output=True, text=True)
     sys.stderr.write(proc.stderr)  # warnings and errors, for the log
@@ -387,7 +407,12 @@ def main() -> int:
             print(line)
         found = len(active(report))
         print(f"wukong-lint: {found} finding(s); exit code {code}")
-        write_summary(summary(report, " ".join(todo.target), code, fail_on))
+        text = summary(report, " ".join(todo.target), code, fail_on)
+        jie = jie_report(report, fail_on)
+        if jie is not None:
+            text += "\n" + jie[0]
+            set_output("jie-file", jie[1])
+        write_summary(text)
         rel = os.path.relpath(sarif, workspace) if workspace else sarif
         set_output("sarif-file", rel)
         set_output("exit-code", str(code))
