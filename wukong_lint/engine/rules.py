@@ -8,6 +8,8 @@ Regexes are compiled lazily: a rule whose keywords never occur costs nothing.
 import fnmatch
 import re
 from collections.abc import Iterable, Iterator
+from itertools import compress
+from operator import gt
 from typing import Any, NamedTuple
 
 from wukong_lint.engine.patterns import compile_pattern
@@ -123,9 +125,57 @@ def _glob_shape(pattern: str) -> tuple[str, str]:
     return "glob", pattern
 
 
-SLICE = 1 << 20  # characters given to the keyword automaton at a time
+SLICE = 1 << 16  # characters given to the keyword automaton at a time
 DFA_AFTER = 1 << 20  # characters searched before the prefilter builds its faster automaton
 _SURROGATE = "[\ud800-\udfff]"  # compiled on first use: rare
+# Keyword hits in one slice above which they are collapsed with C-level passes (real code
+# has some 2,500 hits per MB, at most ~700 in a slice; a run of one character, one a slice).
+DENSE = 4096
+
+
+def _collapse_dense(
+    matches: list[tuple[int, int, int]], first: int, out: dict[int, list[int]]
+) -> None:
+    """`_collapse` for one slice with very many hits (a run of `a`s, `[[[[`): for each
+    keyword, the first and last hit of each run of hits that overlap or touch, found with
+    `compress`/`map` over the slice's hits instead of a Python step per hit."""
+    numbers, begins, ends = zip(*matches, strict=True)
+    for number in sorted(set(numbers)):
+        pick = list(map(number.__eq__, numbers))
+        b = list(compress(begins, pick))
+        e = list(compress(ends, pick))
+        # a hit that begins after the previous one ended starts a new run
+        heads = [0, *compress(range(1, len(b)), map(gt, b[1:], e))]
+        kept = out.setdefault(number, [])
+        for head, tail in zip(heads, [*heads[1:], len(b)], strict=True):
+            kept.append(first + e[head] - 1)
+            if tail - 1 > head:
+                kept.append(first + e[tail - 1] - 1)
+
+
+def _collapse(matches: list[tuple[int, int, int]], first: int, out: dict[int, list[int]]) -> None:
+    """Add the end offsets (of their last character) of one slice's keyword hits to `out`,
+    by keyword, keeping the first and last hit of each run of hits that overlap or touch."""
+    last: dict[int, list[int]] = {}  # keyword -> [end of its last hit, hits in its run]
+    for number, begin, end in matches:
+        ends = out.get(number)
+        state = last.get(number)
+        if state is None:
+            last[number] = [end, 1]
+            if ends is None:
+                out[number] = [first + end - 1]
+            else:
+                ends.append(first + end - 1)
+        elif begin <= state[0]:  # overlaps or touches the previous hit: one run
+            if state[1] >= 2:
+                ends[-1] = first + end - 1  # type: ignore[index]
+            else:
+                ends.append(first + end - 1)  # type: ignore[union-attr]
+            state[0] = end
+            state[1] += 1
+        else:
+            ends.append(first + end - 1)  # type: ignore[union-attr]
+            state[0], state[1] = end, 1
 
 
 class Prefilter:
@@ -155,11 +205,16 @@ class Prefilter:
                 self.keywords, implementation=ahocorasick_rs.Implementation.ContiguousNFA
             )
 
-    def _matches(self, lowered: str) -> list[tuple[int, int, int]]:
-        """(keyword number, start, end) of every keyword in `lowered`, overlapping ones too.
+    def _ends(self, lowered: str) -> dict[int, list[int]]:
+        """Keyword number -> end offsets (of their last character), ascending, of the keyword
+        hits in `lowered`; overlapping hits of different keywords all count.
 
-        A big text is fed in slices (each overlapping the previous by a keyword's length) so
-        that the automaton's working copy of it stays small."""
+        A run of hits of one keyword that overlap or touch (`aaaa…` against a keyword of
+        `a`s, `[[[[`) keeps only its first and last hit: a window the matchers search as a
+        whole. So the hits stored stay a fraction of the text, however repetitive (one hit
+        per character of a 10 MB run cost 2 GB). The text is fed to the automaton in slices,
+        each overlapping the previous by a keyword's length, so that its list of raw matches
+        stays small too."""
         self.scanned += len(lowered)
         if self.scanned > DFA_AFTER and self.scanned - len(lowered) <= DFA_AFTER:
             import ahocorasick_rs
@@ -168,16 +223,32 @@ class Prefilter:
                 self.keywords, implementation=ahocorasick_rs.Implementation.DFA
             )
         find = self.automaton.find_matches_as_indexes
-        if len(lowered) <= SLICE:
-            return find(lowered, overlapping=True)
-        found: list[tuple[int, int, int]] = []
+        by_keyword: dict[int, list[int]] = {}
+        # Periodic text (`pass[pass[…`) hits keywords densely without runs: past one hit per
+        # 64 characters (real code: one per 400 for all keywords together) a keyword's hits
+        # are dropped and its rules search the whole text, under their time limit.
+        saturated: set[int] = set()
+        cap = max(DENSE, len(lowered) // 64)
         overlap = self.longest - 1
-        for start in range(0, len(lowered), SLICE):
+        for start in range(0, len(lowered) or 1, SLICE):
             first = max(0, start - overlap)
-            for number, begin, end in find(lowered[first : start + SLICE], overlapping=True):
-                if first + end > start:  # a keyword ending in the overlap was seen before
-                    found.append((number, first + begin, first + end))
-        return found
+            piece = lowered if len(lowered) <= SLICE else lowered[first : start + SLICE]
+            matches = find(piece, overlapping=True)
+            skip = 0  # keywords ending in the overlap were seen before (matches come by end)
+            while skip < len(matches) and first + matches[skip][2] <= start:
+                skip += 1
+            if len(matches) - skip > DENSE:
+                _collapse_dense(matches[skip:], first, by_keyword)
+            else:
+                _collapse(matches[skip:] if skip else matches, first, by_keyword)
+            if len(lowered) > SLICE:
+                for number, ends in by_keyword.items():
+                    if len(ends) > cap:  # too many to keep: the rule searches everywhere
+                        saturated.add(number)
+                        ends.clear()
+        for number in saturated:
+            by_keyword[number] = None  # type: ignore[assignment]
+        return by_keyword
 
     def hits(self, text: str) -> dict[int, list[int] | None]:
         """Rule index -> keyword end offsets (of their last character), ascending, for the
@@ -187,24 +258,15 @@ class Prefilter:
             return found
         lowered = text.lower()
         try:
-            matches = self._matches(lowered)
+            by_keyword = self._ends(lowered)
         except UnicodeEncodeError:  # lone surrogates (a JSON "\\ud800"): one character each
-            matches = self._matches(re.sub(_SURROGATE, "\ufffd", lowered))
-        by_keyword: dict[int, list[int]] = {}
-        for number, _, end in matches:
-            ends = by_keyword.get(number)
-            if ends is None:
-                by_keyword[number] = [end - 1]
-            else:
-                ends.append(end - 1)
+            by_keyword = self._ends(re.sub(_SURROGATE, "\ufffd", lowered))
         # Lower-casing may change the length of some characters (e.g. "İ"); offsets into
         # `lowered` are then not offsets into `text`, so such a text is scanned whole.
         exact = len(lowered) == len(text)
         for number, ends in by_keyword.items():
-            if len(ends) > 1:
-                ends.sort()  # overlapping matches come in the order they end
             for index in self.keyword_rules[number]:
-                if not exact:
+                if not exact or ends is None:
                     found[index] = None
                 elif index not in found:
                     found[index] = ends
