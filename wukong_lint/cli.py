@@ -278,6 +278,10 @@ def _check(args: argparse.Namespace, started: StagedGit | None) -> int:
         if bar:
             bar.close()
     report = common.postfilter(scanner.report(), config, args)
+    if report.findings or report.errors:  # a file named after a secret, an error quoting one
+        from wukong_lint.masking import mask_report
+
+        report = mask_report(report, ruleset.masker())
     context = common.render_context(args, ruleset, args.format)
 
     from wukong_lint.report import render

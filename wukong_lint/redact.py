@@ -20,7 +20,9 @@ def mask_spans(line: str, spans: list[tuple[int, int, int]]) -> str:
     if not spans:
         return line
     merged: list[list[int]] = []
-    for start, end, keep in sorted(spans):
+    # at one start, the span showing a provider prefix wins (a generic rule's span of the
+    # same secret keeps nothing)
+    for start, end, keep in sorted(spans, key=lambda s: (s[0], -s[2], s[1])):
         keep = max(0, keep - max(0, -start))  # the prefix may lie on an earlier line
         start, end = max(0, start), min(len(line), end)
         if start >= end:

@@ -242,7 +242,11 @@ def _render(args: argparse.Namespace) -> int:
         if args.limit < 1:
             raise UsageError("anchors hints: --limit must be 1 or more")
         words = [w for k in args.keywords for w in k.split(",") if w.strip()]
-        sys.stdout.write(hints(docs, args.stage, [w.strip() for w in words], args.limit))
+        from wukong_lint.masking import mask_output  # anchors may quote a secret
+
+        sys.stdout.write(
+            mask_output(hints(docs, args.stage, [w.strip() for w in words], args.limit))
+        )
         return 0
     from wukong_lint.anchors.render import compact_anchors
 
@@ -264,7 +268,9 @@ def _render(args: argparse.Namespace) -> int:
     if unknown:
         print(f"wukong-lint: warning: no anchor {', '.join(unknown)}", file=sys.stderr)
     if parts:
-        print("\n\n".join(parts))
+        from wukong_lint.masking import mask_output
+
+        print(mask_output("\n\n".join(parts)))
     if left_out:
         print(f"wukong-lint: {len(left_out)} anchor(s) left out to stay within "
               f"{args.max_chars} characters: {', '.join(left_out)}", file=sys.stderr)  # fmt: skip

@@ -36,11 +36,16 @@ def build_ruleset(args: argparse.Namespace, config: Config, *, details: bool = T
     if no_builtin and not dirs:
         raise UsageError("check: --no-builtin-rules needs --rules DIR (or rule-dirs in config)")
     ruleset = load_rules(tuple(dirs), builtin=not no_builtin, details=details)
+    # what the report prints is masked by every secret rule, whatever runs (masking.py)
+    masks = ruleset.secret_rules()
+    if no_builtin:
+        masks = load_rules((), details=False).secret_rules() + masks
     if config.rule_params:
         from wukong_lint.config import apply_rule_params
         from wukong_lint.engine.rules import RuleSet
 
         ruleset = RuleSet(apply_rule_params(ruleset.rules, config))
+    ruleset.mask_rules = masks
     select, ignore = config.selection(
         split(getattr(args, "select", None)), split(getattr(args, "ignore", None))
     )

@@ -315,11 +315,30 @@ class RuleSet:
         self._matchers: dict[str, tuple[Any, Any]] = {}
         # Other scanners' inline allow comments to honour (config `allow-comments`).
         self.allow_comments: tuple[str, ...] = ()
+        # The secret rules that mask what a report prints (masking.py), whichever rules run:
+        # those of the rule set a selection was made from (None: this set's own).
+        self.mask_rules: list[CompiledRule] | None = None
+        self._masker: Any = None
 
     def select(self, keep: Any) -> "RuleSet":
         selected = RuleSet([r for r in self.rules if keep(r)])
         selected.allow_comments = self.allow_comments
+        selected.mask_rules = self.secret_rules()
         return selected
+
+    def secret_rules(self) -> list[CompiledRule]:
+        """The rules that mask this set's output: every secret rule, on or off."""
+        if self.mask_rules is not None:
+            return self.mask_rules
+        return [r for r in self.rules if r.category == "secret"]
+
+    def masker(self) -> Any:
+        """The masker of this set's output (built on first use: only reports need it)."""
+        if self._masker is None:
+            from wukong_lint.masking import Masker
+
+            self._masker = Masker(self.secret_rules())
+        return self._masker
 
     def prefilter(self, kind: str | None = None) -> Prefilter:
         """The prefilter of the rules that apply to units of `kind` (None: every rule)."""

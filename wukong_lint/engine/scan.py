@@ -158,7 +158,8 @@ def scan_unit(ruleset: RuleSet, unit: Unit) -> tuple[list[Finding], list[ScanErr
             for s, e, keep in secret_spans
             if s < line_end and e > line_start
         ]
-        snippet = redact.clip(redact.mask_spans(line_text, spans), cand.anchor - line_start)
+        # every secret near the column is masked too, whichever rules ran (masking.py)
+        snippet = ruleset.masker().snippet(line_text, spans, cand.anchor - line_start)
         matched = (
             text[hit.secret_start : hit.secret_end] if rule.redact else text[hit.start : hit.end]
         )
@@ -184,7 +185,11 @@ def scan_unit(ruleset: RuleSet, unit: Unit) -> tuple[list[Finding], list[ScanErr
                 rule_id=rule.id,
                 category=rule.category,
                 severity=Severity(rule.severity),
-                message=_shared(f"{rule.message} ({hit.note})") if hit.note else rule.message,
+                message=(
+                    _shared(f"{rule.message} ({ruleset.masker().mask(hit.note)})")
+                    if hit.note
+                    else rule.message
+                ),
                 path=unit.path,
                 line=line,
                 column=cand.column,
