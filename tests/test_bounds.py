@@ -4,6 +4,7 @@ measured in a fresh process (`ru_maxrss`), with generous bounds; no timing asser
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -56,3 +57,45 @@ def test_prefilter_keeps_a_window_per_run_of_one_keyword():
         assert found["stored"] < 1000, (kind, found)  # a few per 64K slice, or none: "search all"
     found = run_python(PREFILTER_PEAK, "a", str(size))
     assert found["rules"] >= 1  # the keyword of `a`s still reaches its rule
+
+
+TOKEN = "ghp_" + "huG8GP38g4o5MNJAYKJ1UXXFWXLCpaNfhs0g"
+
+
+def nested(root: Path, depth: int) -> Path:
+    """`root` with `depth` folders nested in one another (one-letter names: the deepest path
+    stays under PATH_MAX); the deepest one returned."""
+    path = str(root)
+    os.mkdir(path)
+    for _ in range(depth):  # not makedirs: it recurses once per level
+        path += "/d"
+        os.mkdir(path)
+    return Path(path)
+
+
+def test_folder_walks_are_iterative(tmp_path, monkeypatch, capsys):
+    """2,000 nested folders: a recursive walk ends in a RecursionError (Python's limit is
+    1,000 frames); the folder scan, the anchors file search and a rule pack's walk go on."""
+    from wukong_lint.cli import main
+
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))  # a plain folder: walked
+    root = tmp_path / "deep"
+    deepest = nested(root, 2000)
+    (deepest / "leak.env").write_text(f"GITHUB_TOKEN={TOKEN}\n")
+    (deepest / "notes.md").write_text("# notes\n\n[D001] a decision that nobody defined\n")
+    (root / "top.txt").write_text("nothing here\n")
+    code = main(["check", "--jobs", "1", "--format", "json", "--select", "secret", str(root)])
+    report = json.loads(capsys.readouterr().out)
+    assert code == 1, report
+    assert report["stats"]["files"] == 3
+    assert [f["path"].split("/").count("d") for f in report["findings"]] == [2000]
+    assert main(["anchors", "fmt", "--check", str(root)]) in (0, 1)
+    assert "Traceback" not in capsys.readouterr().err
+    pack = nested(tmp_path / "pack", 1500)
+    (pack / "rule.yaml").write_text(
+        "id: custom.deep\ncategory: secret\nseverity: high\nkind: regex\nmessage: deep\n"
+        "keywords: [deep_]\nregex: 'deep_[0-9]{8}'\ndocs: A rule far down a pack.\n"
+        "examples:\n  match: ['deep_12345678']\n  no_match: ['deep_1']\n"
+    )
+    assert main(["rules", "test", str(tmp_path / "pack")]) == 0
+    assert "1 rule tested, 0 problem(s)." in capsys.readouterr().out

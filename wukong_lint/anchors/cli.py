@@ -11,6 +11,7 @@ import os
 import sys
 
 from wukong_lint.errors import InputError, UsageError
+from wukong_lint.walk import walk
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -102,7 +103,7 @@ def _expand(files: list[str]) -> list[str]:
     result = []
     for path in files:
         if os.path.isdir(path):
-            for base, dirs, names in os.walk(path):
+            for base, dirs, names in walk(path):
                 dirs[:] = sorted(d for d in dirs if not d.startswith("."))
                 result += [os.path.join(base, n) for n in sorted(names) if n.endswith(".md")]
         elif not os.path.exists(path):

@@ -47,8 +47,10 @@ def rule_files(directory: str | os.PathLike[str]) -> list[str]:
         return [directory]
     if not os.path.isdir(directory):
         raise RuleError(f"{directory}: rules directory not found")
+    from wukong_lint.walk import walk  # iterative: a rule pack nested 2,000 deep is no crash
+
     found = []
-    for root, dirs, files in os.walk(directory):
+    for root, dirs, files in walk(directory):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         found += [
             os.path.join(root, name)
