@@ -9,6 +9,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from wukong_lint.walk import walk
+
 PROJECT = Path(__file__).parent.parent
 
 MB = 1 << 20
@@ -73,11 +77,29 @@ def nested(root: Path, depth: int) -> Path:
     return Path(path)
 
 
-def test_folder_walks_are_iterative(tmp_path, monkeypatch, capsys):
+def remove_tree(root: Path) -> None:
+    """Delete a deeply nested tree bottom-up (shutil.rmtree, and pytest's clean-up of old
+    temporary folders with it, recurse once per level)."""
+    for folder, _dirs, files in reversed(list(walk(str(root)))):
+        for name in files:
+            os.unlink(os.path.join(folder, name))
+        os.rmdir(folder)
+
+
+@pytest.fixture
+def deep_tmp(tmp_path):
+    yield tmp_path
+    for name in ("deep", "pack"):
+        if (tmp_path / name).exists():
+            remove_tree(tmp_path / name)
+
+
+def test_folder_walks_are_iterative(deep_tmp, monkeypatch, capsys):
     """2,000 nested folders: a recursive walk ends in a RecursionError (Python's limit is
     1,000 frames); the folder scan, the anchors file search and a rule pack's walk go on."""
     from wukong_lint.cli import main
 
+    tmp_path = deep_tmp
     monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))  # a plain folder: walked
     root = tmp_path / "deep"
     deepest = nested(root, 2000)
