@@ -121,3 +121,63 @@ def test_folder_walks_are_iterative(deep_tmp, monkeypatch, capsys):
     )
     assert main(["rules", "test", str(tmp_path / "pack")]) == 0
     assert "1 rule tested, 0 problem(s)." in capsys.readouterr().out
+
+
+def write_rule(folder: Path, name: str, regex: str, keywords: str) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{name}.yaml").write_text(
+        f"id: custom.{name}\ncategory: secret\nseverity: high\nkind: regex\nmessage: {name}\n"
+        f"keywords: [{keywords}]\nregex: '{regex}'\ndocs: A rule a repository brings along.\n"
+        "examples:\n  match: ['aab']\n  no_match: ['b']\n"
+    )
+    return folder
+
+
+def test_a_regex_bomb_in_a_rule_pack_is_refused_before_it_compiles(tmp_path, capsys):
+    """`(?:a{60000}){60000}` from a repository's rule-dirs asked the regex compiler for 24 GB;
+    it is measured first and refused with the usual one-line rule error (exit 2)."""
+    from wukong_lint.cli import main
+
+    pack = write_rule(tmp_path / "pack", "bomb", "(?:a{60000}){60000}", "aab")
+    target = tmp_path / "a.txt"
+    target.write_text("aab\n")
+    (tmp_path / ".wukong-lint.yaml").write_text(f"rule-dirs: [{pack}]\n")
+    code = main(["check", "--config", str(tmp_path / ".wukong-lint.yaml"), str(target)])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1, err
+    assert "bomb.yaml" in err and "regex too large" in err and "internal error" not in err
+
+
+def test_regex_size_estimate():
+    from wukong_lint.engine.loader import load_rules
+    from wukong_lint.engine.regex_budget import MAX_UNITS, expanded_size
+
+    assert expanded_size("(?:a{60000}){60000}") > 10**9
+    assert expanded_size("(?:a{1,600}){1,600}") < 10  # optional repeats are loops
+    assert expanded_size("[{]{3}\\p{L}{2}x{") == 7  # 3 + 2 + x + a literal brace
+    rules = load_rules().rules
+    largest = max(expanded_size(p) for r in rules for p in (r.regex, r.after_keyword) if p)
+    assert largest < MAX_UNITS // 20  # the built-in rules stay far below the limit
+
+
+def test_a_rule_that_keeps_timing_out_is_disabled_and_fails_the_run(tmp_path, capsys, monkeypatch):
+    """A pathological custom regex: after three time-outs the rule is not run again in the
+    scan, and the run exits 2 (it is incomplete) unless --allow-rule-timeouts."""
+    from wukong_lint.cli import main
+    from wukong_lint.engine import matchers
+
+    monkeypatch.setattr(matchers, "REGEX_TIMEOUT_BASE", 0.05)
+    monkeypatch.setattr(matchers, "REGEX_TIMEOUT_PER_MB", 0.0)
+    pack = write_rule(tmp_path / "pack", "slow", "(?:a|aa)+(?:a|aa)+b", "aaaa")
+    files = tmp_path / "files"
+    files.mkdir()
+    for n in range(6):
+        (files / f"f{n}.txt").write_text("a" * 30000 + "\n")
+    argv = ["check", "--jobs", "1", "--rules", str(pack), "--select", "custom.slow", str(files)]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("timed out") == 3, err
+    assert "disabled for the rest of the scan" in err
+    assert err.strip().splitlines()[-1].startswith("wukong-lint: error: 3 rule time-out(s)")
+    assert main([*argv, "--allow-rule-timeouts"]) == 0
+    assert capsys.readouterr().err.count("timed out") == 3  # still reported, as warnings

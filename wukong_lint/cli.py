@@ -59,6 +59,7 @@ _CHECK_DEFAULTS: dict[str, Any] = {
     "profile": None,
     "agents": None,
     "transcript_format": None,
+    "allow_rule_timeouts": False,
 }
 
 _parser_class: Any = None
@@ -164,6 +165,11 @@ def _add_check(sub: argparse._SubParsersAction) -> None:
     check.add_argument("--agents", metavar="DIR", help="Claude Code agent definitions (*.md)")
     check.add_argument(
         "--transcript-format", choices=("auto", "claude", "codex", "openai", "react")
+    )
+    check.add_argument(
+        "--allow-rule-timeouts",
+        action="store_true",
+        help="exit as if complete when a rule ran out of time (default: exit 2)",
     )
     check.set_defaults(handler=_cmd_check)
 
@@ -306,6 +312,17 @@ def _check(args: argparse.Namespace, started: StagedGit | None) -> int:
         color = args.format == "text" and sys.stdout.isatty() and "NO_COLOR" not in os.environ
         sys.stdout.write(render(report, args.format, color=color, **context))
     fail_on = args.fail_on or config.fail_on or "high"
+    if report.errors and not args.allow_rule_timeouts:
+        from wukong_lint.engine.scan import is_rule_timeout
+
+        timeouts = sum(1 for error in report.errors if is_rule_timeout(error))
+        if timeouts:  # fail closed: a rule did not see all of the text
+            print(
+                f"wukong-lint: error: {timeouts} rule time-out(s): the scan is incomplete "
+                "(--allow-rule-timeouts accepts that)",
+                file=sys.stderr,
+            )
+            return 2
     return 1 if report.failing(Severity.parse(fail_on)) else 0
 
 

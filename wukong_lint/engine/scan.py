@@ -85,6 +85,16 @@ def _real_line(unit: Unit, line: int) -> int:
 
 _SHARED: dict[str, str] = {}
 
+# A rule whose regex ran out of time this often (in this process) is not run again in the
+# scan: a pathological pattern against many files cost a time limit per file.
+MAX_RULE_TIMEOUTS = 3
+_TIMEOUTS: dict[str, int] = {}
+
+
+def is_rule_timeout(error: ScanError) -> bool:
+    """Whether `error` says a rule ran out of time (the scan is then incomplete)."""
+    return error.message.startswith("rule '") and " timed out after " in error.message
+
 
 def _shared(text: str) -> str:
     """One copy of a snippet or message that many findings repeat (the same command or file
@@ -109,6 +119,8 @@ def scan_unit(ruleset: RuleSet, unit: Unit) -> tuple[list[Finding], list[ScanErr
     # A transcript unit is one record: every finding in it is on the record's JSONL line.
     pinned = kind == "transcript"
     for rule, matcher, offsets in ruleset.runnable(unit):
+        if _TIMEOUTS.get(rule.id, 0) >= MAX_RULE_TIMEOUTS:
+            continue  # disabled for the rest of the scan
         try:
             for hit in matcher(rule, unit, offsets):
                 if unit.added_lines is not None:
@@ -131,7 +143,11 @@ def scan_unit(ruleset: RuleSet, unit: Unit) -> tuple[list[Finding], list[ScanErr
                     end_line = line + text.count("\n", start, max(start, end - 1))
                 found.append(_Candidate(rule, hit, line, column, end_line, start))
         except RuleTimeout as err:
-            errors.append(ScanError(unit.path, str(err)))
+            count = _TIMEOUTS[rule.id] = _TIMEOUTS.get(rule.id, 0) + 1
+            message = str(err)
+            if count == MAX_RULE_TIMEOUTS:
+                message += f"; disabled for the rest of the scan after {count} time-outs"
+            errors.append(ScanError(unit.path, message))
     if not found:
         return [], errors
     found = _drop_overlaps(found)
@@ -283,6 +299,7 @@ class Scanner:
         self.errors: list[ScanError] = []
         self.files = self.bytes = self.units = self.skipped = 0
         self.started = time.perf_counter()
+        _TIMEOUTS.clear()  # a new scan runs every rule again (workers fork after this)
 
     def scan(self, items: Iterable[Unit | ScanError | Skipped]) -> None:
         self.add(tally(self.ruleset, items))
