@@ -181,3 +181,43 @@ def test_a_rule_that_keeps_timing_out_is_disabled_and_fails_the_run(tmp_path, ca
     assert err.strip().splitlines()[-1].startswith("wukong-lint: error: 3 rule time-out(s)")
     assert main([*argv, "--allow-rule-timeouts"]) == 0
     assert capsys.readouterr().err.count("timed out") == 3  # still reported, as warnings
+
+
+def test_a_corrupted_regex_cache_is_detected_and_rebuilt(tmp_path):
+    """The compiled-regex cache feeds code lists straight to the regex module's C engine
+    (a changed byte crashed or hung it): each entry's checksum is checked first, a corrupt
+    file is deleted and rebuilt by the next run, and the findings stay the same."""
+    import marshal
+    import os as _os
+
+    cache = tmp_path / "cache"
+    env = {**_os.environ, "WUKONG_LINT_CACHE_DIR": str(cache)}
+    target = tmp_path / "app.py"
+    target.write_text(f'TOKEN = "{TOKEN}"\nurl = "postgres://app:Hq2mZ7xK4pLw@db.acme.io/x"\n')
+
+    def check() -> tuple[int, str]:
+        proc = subprocess.run(
+            [sys.executable, "-m", "wukong_lint", "check", "--format", "json", str(target)],
+            capture_output=True, text=True, env=env, timeout=120, check=False,
+        )  # fmt: skip
+        assert proc.stderr == "", proc.stderr
+        rules = [(f["rule_id"], f["line"]) for f in json.loads(proc.stdout)["findings"]]
+        return proc.returncode, json.dumps(rules)
+
+    clean = check()
+    assert clean[0] == 1 and "secret.github-pat" in clean[1]
+    (path,) = cache.glob("patterns-*.bin")
+    key, stored = marshal.loads(path.read_bytes())
+    for damage in ("flip", "truncate"):
+        if damage == "flip":  # a byte of every entry's code list changed
+            bad = {
+                p: blob[:-3] + bytes([blob[-3] ^ 0x5A]) + blob[-2:] for p, blob in stored.items()
+            }
+            path.write_bytes(marshal.dumps((key, bad)))
+        else:
+            path.write_bytes(marshal.dumps((key, stored))[:5000])
+        assert check() == clean, damage
+        assert not path.exists() or damage == "truncate"  # a corrupt entry: the file goes
+        assert check() == clean
+        assert len(list(cache.glob("patterns-*.bin"))) == 1  # rebuilt
+        path = next(cache.glob("patterns-*.bin"))
