@@ -221,3 +221,58 @@ def test_a_corrupted_regex_cache_is_detected_and_rebuilt(tmp_path):
         assert check() == clean
         assert len(list(cache.glob("patterns-*.bin"))) == 1  # rebuilt
         path = next(cache.glob("patterns-*.bin"))
+
+
+def anchors_file(count: int, seed: int = 3) -> str:
+    """An anchors file of `count` full-form decisions in shuffled order (fmt sorts them, so
+    the --check diff touches most of the file), with repeated boilerplate lines."""
+    import random
+
+    rng = random.Random(seed)
+    numbers = list(range(1, count + 1))
+    rng.shuffle(numbers)
+    parts = ["# 锚点 (Anchors)\n\n## 决策 (Decisions)\n"]
+    for n in numbers:
+        parts.append(
+            f"\n## [D{n:04d}] decision number {n} about module {rng.randrange(50)}\n\n"
+            f"**Status**: 生效\n**Date**: 2024/1/{1 + n % 28}\n\n"
+            "### Decision (决策)\nuse the shared client\n\n### Alternatives (备选)\n- none\n\n"
+            f"### Why (为什么)\nreason {rng.randrange(1000)}\n\n### Impact (影响)\n- small\n\n"
+            "### Verification (验证)\n- tests\n\n### Rollback (回滚)\n- revert\n"
+        )
+    return "".join(parts)
+
+
+def test_anchors_fmt_check_diff_is_near_linear_and_applies(tmp_path, monkeypatch, capsys):
+    """`anchors fmt --check` printed difflib's diff: quadratic (406 s for 5 MB). The diff of
+    linediff.py on a ~1 MB file that fmt reorders throughout is a valid unified diff: applied
+    to the file it gives exactly what `anchors fmt` writes."""
+    import shutil
+
+    from wukong_lint.anchors.linediff import opcodes
+    from wukong_lint.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    text = anchors_file(4000)
+    assert len(text.encode()) > 1_000_000
+    Path("anchors.md").write_text(text)
+    assert main(["anchors", "fmt", "--check", "anchors.md"]) == 1
+    diff = capsys.readouterr().out
+    assert diff.startswith("--- a/anchors.md\n+++ b/anchors.md\n@@ ")
+    assert Path("anchors.md").read_text() == text  # --check writes nothing
+    assert main(["anchors", "fmt", "anchors.md"]) == 0
+    formatted = Path("anchors.md").read_text()
+    if shutil.which("patch"):
+        Path("copy.md").write_text(text)
+        Path("d.diff").write_text(diff)
+        proc = subprocess.run(["patch", "-s", "copy.md", "d.diff"], capture_output=True)
+        assert proc.returncode == 0, proc.stderr
+        assert Path("copy.md").read_text() == formatted
+    # the opcodes cover both sides in order, and equal stretches are equal
+    a, b = text.splitlines(True), formatted.splitlines(True)
+    i = j = 0
+    for tag, i1, i2, j1, j2 in opcodes(a, b):
+        assert (i1, j1) == (i, j)
+        assert tag != "equal" or a[i1:i2] == b[j1:j2]
+        i, j = i2, j2
+    assert (i, j) == (len(a), len(b))

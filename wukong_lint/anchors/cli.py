@@ -114,8 +114,7 @@ def _expand(files: list[str]) -> list[str]:
 
 
 def _fmt(args: argparse.Namespace) -> int:
-    import difflib
-
+    from wukong_lint.anchors.linediff import unified_diff
     from wukong_lint.anchors.ops import fmt_file_text
 
     files = _expand(args.files)
@@ -136,7 +135,7 @@ def _fmt(args: argparse.Namespace) -> int:
         changed += 1
         status = max(status, 1) if args.check else status
         if args.check:
-            diff = difflib.unified_diff(
+            diff = unified_diff(  # near-linear: difflib's took 406 s on 5 MB
                 text.splitlines(keepends=True),
                 result.text.splitlines(keepends=True),
                 f"a/{path}",
