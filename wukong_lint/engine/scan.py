@@ -247,7 +247,13 @@ class Counter:
             if item.source.kind == "change":  # the change as a whole: no file, no bytes
                 return True
             self.units += 1
-            if item.source.kind != "transcript":
+            if item.source.kind == "file" and item.added_lines is not None:
+                # a part of a big file (sources/chunked.py): the file counts once
+                self.size += item.size
+                if item.path not in self._transcripts:
+                    self._transcripts.add(item.path)
+                    self.files += 1
+            elif item.source.kind != "transcript":
                 self.files += 1
                 self.size += item.size or len(item.text)
             else:  # each unit carries the bytes of its records; the file counts once
@@ -286,7 +292,10 @@ def tally(ruleset: RuleSet, items: Iterable[Unit | ScanError | Skipped]) -> Tall
     counter = Counter()
     for item in items:
         if counter.count(item):
-            counter.add(*scan_unit(ruleset, item))  # type: ignore[arg-type]
+            try:
+                counter.add(*scan_unit(ruleset, item))  # type: ignore[arg-type]
+            except MemoryError:  # this unit only: the others are still scanned
+                counter.errors.append(ScanError(item.path, "out of memory: not scanned"))  # type: ignore[union-attr]
     return counter.tally()
 
 
