@@ -292,8 +292,12 @@ def _check(args: argparse.Namespace, started: StagedGit | None) -> int:
 
     from wukong_lint.report import render
 
-    for error in report.errors:
-        print(f"wukong-lint: warning: {error.path}: {error.message}", file=sys.stderr)
+    if report.errors:
+        from wukong_lint.report.safe import printable
+
+        for error in report.errors:
+            where = printable(f"{error.path}: {error.message}")
+            print(f"wukong-lint: warning: {where}", file=sys.stderr)
     if args.output:
         from wukong_lint.fsutil import atomic_write_text, atomic_writer
 
@@ -310,7 +314,12 @@ def _check(args: argparse.Namespace, started: StagedGit | None) -> int:
             raise UsageError(f"cannot write {args.output}: {err.strerror or err}") from None
     else:
         color = args.format == "text" and sys.stdout.isatty() and "NO_COLOR" not in os.environ
-        sys.stdout.write(render(report, args.format, color=color, **context))
+        text = render(report, args.format, color=color, **context)
+        if not sys.stdout.encoding or sys.stdout.encoding.lower() not in ("utf-8", "utf8"):
+            from wukong_lint.report.safe import for_stream  # an ASCII or C-locale stdout
+
+            text = for_stream(text, args.format, sys.stdout.encoding)
+        sys.stdout.write(text)
     fail_on = args.fail_on or config.fail_on or "high"
     if report.errors and not args.allow_rule_timeouts:
         from wukong_lint.engine.scan import is_rule_timeout
@@ -369,6 +378,11 @@ def _cmd_rules(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
+    encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
+    if encoding.lower() not in ("utf-8", "utf8") and hasattr(sys.stdout, "reconfigure"):
+        # an ASCII or C-locale stdout: what it cannot take is escaped, never a crash (a
+        # report is converted first: report/safe.py)
+        sys.stdout.reconfigure(errors="backslashreplace")
     parser = None
     if words != PRE_COMMIT_WORDS:
         command = next((w for w in words if not w.startswith("-")), None)

@@ -39,6 +39,9 @@ Item = Unit | ScanError | Skipped | transcripts.Part
 def _init(rules: RuleSet) -> None:
     global _RULES
     _RULES = rules
+    from wukong_lint.engine.parallel import ignore_interrupts
+
+    ignore_interrupts()  # Ctrl-C is the parent's to answer
 
 
 def _scan_part(part: transcripts.Part) -> Tally:

@@ -41,6 +41,14 @@ def _worker(task: tuple[str, list[Any]]) -> Tally:
     return _WORK[kind](_RULESET, chunk)
 
 
+def ignore_interrupts() -> None:
+    """In a worker: Ctrl-C reaches the whole process group, but only the parent answers it
+    (it stops the workers and exits 130 with one line; no worker prints a traceback)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _chunks(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
     iterator = iter(items)
     while chunk := list(islice(iterator, size)):
@@ -74,7 +82,7 @@ def _run(
         return
     _RULESET = scanner.ruleset
     try:
-        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+        with multiprocessing.get_context("fork").Pool(jobs, initializer=ignore_interrupts) as pool:
             for batch in pool.imap(_worker, ((kind, chunk) for chunk in chunks)):
                 scanner.add(batch)
     finally:

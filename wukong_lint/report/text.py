@@ -11,6 +11,7 @@ from collections import Counter
 from itertools import groupby
 
 from wukong_lint.model import Report, Severity
+from wukong_lint.report.safe import printable
 
 STYLES = {
     Severity.CRITICAL: "bold red",
@@ -49,22 +50,23 @@ def layout(report: Report) -> list[list[Segment]]:
     """The report as lines of styled segments: one layout for plain and coloured output."""
     lines: list[list[Segment]] = []
     for path, group in groupby(report.active, key=lambda f: f.path):
-        lines.append([(path, "bold underline")])
+        # names, messages and snippets come from the files: control characters escaped
+        lines.append([(printable(path), "bold underline")])
         for finding in group:
             line: list[Segment] = [
                 ("  ", ""),
                 (f"{finding.line}:{finding.column}".ljust(9), "dim"),
                 (finding.severity.label.ljust(9), STYLES[finding.severity]),
                 (finding.rule_id, "bold"),
-                ("  " + finding.message, ""),
+                ("  " + printable(finding.message), ""),
             ]
             src = finding.source
             if src.record is not None or src.tool:
                 where = ", ".join(x for x in (src.tool, src.agent and f"agent {src.agent}") if x)
-                line.append((f"  [{where}]", "dim"))
+                line.append((f"  [{printable(where)}]", "dim"))
             lines.append(line)
             if finding.snippet:
-                lines.append([("           " + finding.snippet, "dim")])
+                lines.append([("           " + printable(finding.snippet), "dim")])
         lines.append([])
     from wukong_lint.report.summary import table
 
