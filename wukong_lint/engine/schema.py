@@ -152,6 +152,8 @@ class RegexRule(RuleBase):
         if isinstance(group, str) and group not in compiled.groupindex:
             raise ValueError(f"secret_group {group!r} is not a named group of the regex")
         for entry in self.allow:
+            if isinstance(entry, str):  # a plain allow regex (an Allow validates its own)
+                _compile(entry, "allow regex")
             target = entry.target if isinstance(entry, Allow) else "secret"
             if target not in ALLOW_TARGETS and target not in compiled.groupindex:
                 raise ValueError(
