@@ -17,45 +17,29 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from wukong_lint.redact import MASK, SNIPPET_WIDTH, clip, mask_spans, public_prefix
+from wukong_lint.redact import (  # noqa: F401 (SHAPES re-exported)
+    MASK,
+    SHAPES,
+    SHAPES_PATTERN,
+    SNIPPET_WIDTH,
+    clip,
+    mask_spans,
+    public_prefix,
+)
 
 # Characters of a line searched on each side of a snippet's column: the snippet (at most
 # SNIPPET_WIDTH) plus enough context for a secret that starts before it or runs past it.
 MARGIN = SNIPPET_WIDTH + 256
 
-_NOT_VALUE = r"""\s'"`<>"""
-# Credential shapes masked wherever they appear; the group named `v` is masked.
-SHAPES = (
-    # URL user info: scheme://user:password@host (the password), scheme://TOKEN@host
-    r"\b[a-z][a-z0-9+.\-]{1,20}://[^\s/@:'\"`<>]{0,200}:(?P<v>[^\s/@'\"`<>]{1,300})@",
-    r"\b[a-z][a-z0-9+.\-]{1,20}://(?P<v>[\w\-.~]{16,300})@",
-    # curl/wget/httpie style: -u user:password, --user=user:password, --proxy-user …
-    r"(?:^|[\s'\"])(?:-u|-U|--user|--proxy-user|--http-user|--auth|-a)(?:[ \t]*=?[ \t]*|)"
-    r"['\"]?[^\s:'\"]{0,200}:(?P<v>[^\s'\"]{1,300})",
-    # --password=X, --token X, --api-key X, mysql -pX
-    r"(?i)(?:^|[\s'\"])--?(?:password|passwd|pass|pwd|token|secret|api[-_]?key|access[-_]token"
-    r"|auth[-_]token|client[-_]secret|http-password|proxy-password)(?:[ \t]*=[ \t]*|[ \t]+)"
-    r"['\"]?(?P<v>[^" + _NOT_VALUE + r"]{1,300})",
-    r"\bmysql\w*\b[^\n|;&]{0,200}?[ \t]-p(?P<v>[^\s'\"-][^\s'\"]{0,300})",
-    # headers: Authorization: Bearer X (the scheme stays), Cookie, API keys
-    r"(?i)\b(?:proxy-)?authorization[\"']?[ \t]*[:=][ \t]*[\"']?"
-    r"(?:(?:bearer|basic|token|digest|negotiate|bot|apikey|sso-key|key)[ \t]+)?"
-    r"(?P<v>[^" + _NOT_VALUE + r",;]{1,2000})",
-    r"(?i)\b(?:x-api-key|api-key|apikey|x-auth-token|x-access-token|private-token|x-token"
-    r"|x-amz-security-token|x-goog-api-key|ocp-apim-subscription-key)[\"']?[ \t]*[:=][ \t]*"
-    r"[\"']?(?P<v>[^" + _NOT_VALUE + r",;]{1,2000})",
-    r"(?i)\b(?:set-)?cookie[\"']?[ \t]*:[ \t]*(?P<v>[^'\"`\r\n]{1,4000})",
-)
-_shapes: Any = None
+# what a path must hold to be worth masking: a long token-like run, or a URL/assignment sign
+_MAYBE_SECRET = "[A-Za-z0-9_+/-]{16}|[:=@]"
+_maybe: Any = None
 
 
 def _shape_pattern() -> Any:
-    global _shapes
-    if _shapes is None:
-        # one pass for all shapes; each alternative's only group is its value
-        joined = "|".join(f"(?:{s})" for s in SHAPES)
-        _shapes = re.compile(joined.replace("(?i)", "").replace("(?P<v>", "("), re.I)
-    return _shapes
+    from wukong_lint.engine.patterns import compile_pattern
+
+    return compile_pattern(SHAPES_PATTERN)
 
 
 def shape_spans(text: str) -> list[tuple[int, int, int]]:
@@ -144,10 +128,14 @@ def mask_report(report: Any, masker: Masker) -> Any:
     by the scan): a file named after a secret, an error quoting one."""
     paths: dict[str, str] = {}
 
+    global _maybe
+    if _maybe is None:
+        _maybe = re.compile(_MAYBE_SECRET)
+
     def path(value: str) -> str:
         found = paths.get(value)
         if found is None:
-            found = paths[value] = masker.mask(value)
+            found = paths[value] = masker.mask(value) if _maybe.search(value) else value
         return found
 
     findings = tuple(

@@ -207,11 +207,13 @@ def load_rules(
         _write_cache(key, data)
     rules = [CompiledRule.from_data(d) for d in data]
     from wukong_lint.engine import patterns
+    from wukong_lint.redact import SHAPES_PATTERN  # what reports mask beyond the rules
 
     patterns.prepare(
         [r.regex for r in rules if r.regex]
         + [r.after_keyword for r in rules if r.after_keyword]
-        + [p for r in rules for _, p in r.allow],
+        + [p for r in rules for _, p in r.allow]
+        + [SHAPES_PATTERN],
         cache_dir(),
     )
     return RuleSet(rules)

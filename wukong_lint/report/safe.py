@@ -19,11 +19,20 @@ from __future__ import annotations
 import re
 
 # C0 controls but tab, DEL, C1 controls, bidirectional overrides and isolates, lone surrogates
-_UNSAFE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+_UNSAFE = "[\x00-\x08\x0a-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
 # what JSON and XML keep as it is but must not (surrogates) or should not show raw (C1
 # controls, bidirectional overrides: `cat report.json` on a terminal)
-_SURROGATE = re.compile("[\x80-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
-_NON_ASCII = re.compile("[^\x00-\x7f]")
+_SURROGATE = "[\x80-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
+_NON_ASCII = "[^\x00-\x7f]"
+_compiled: dict[str, re.Pattern[str]] = {}
+
+
+def _re(pattern: str) -> re.Pattern[str]:
+    """Compiled on first use: a report of plain text never needs them."""
+    found = _compiled.get(pattern)
+    if found is None:
+        found = _compiled[pattern] = re.compile(pattern)
+    return found
 
 
 def _escape(match: re.Match[str]) -> str:
@@ -36,24 +45,26 @@ def _escape(match: re.Match[str]) -> str:
 def printable(text: str) -> str:
     """`text` for a terminal or a log: control characters, bidirectional overrides and
     undecodable bytes escaped."""
-    return _UNSAFE.sub(_escape, text) if _UNSAFE.search(text) else text
+    if text.isprintable():  # (C speed; false for tabs, controls, overrides, surrogates)
+        return text
+    return _re(_UNSAFE).sub(_escape, text)
 
 
 def json_text(text: str) -> str:
     """A JSON document (from `json.dumps(..., ensure_ascii=False)`) with every lone
     surrogate (and C1 control, bidirectional override) written as its `\\uXXXX` escape, so
     that the document encodes as UTF-8 and shows no raw control on a terminal."""
-    if _SURROGATE.search(text) is None:
+    if text.isascii() or _re(_SURROGATE).search(text) is None:
         return text
-    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return _re(_SURROGATE).sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def xml_text(text: str) -> str:
     """Text for XML: lone surrogates shown as their byte (`\\xff`), C1 controls and
     bidirectional overrides escaped."""
-    if _SURROGATE.search(text) is None:
+    if text.isascii() or _re(_SURROGATE).search(text) is None:
         return text
-    return _SURROGATE.sub(_escape, text)
+    return _re(_SURROGATE).sub(_escape, text)
 
 
 def _json_ascii(match: re.Match[str]) -> str:
@@ -75,9 +86,9 @@ def for_stream(text: str, fmt: str, encoding: str | None) -> str:
     except (UnicodeEncodeError, LookupError):
         pass
     if fmt in ("json", "sarif"):  # non-ASCII occurs only inside JSON strings
-        return _NON_ASCII.sub(_json_ascii, text)
+        return _re(_NON_ASCII).sub(_json_ascii, text)
     if fmt == "junit":
-        return _NON_ASCII.sub(lambda m: f"&#{ord(m.group())};", text)
+        return _re(_NON_ASCII).sub(lambda m: f"&#{ord(m.group())};", text)
     try:
         return text.encode(name, "backslashreplace").decode(name)
     except LookupError:

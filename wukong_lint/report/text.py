@@ -11,7 +11,6 @@ from collections import Counter
 from itertools import groupby
 
 from wukong_lint.model import Report, Severity
-from wukong_lint.report.safe import printable
 
 STYLES = {
     Severity.CRITICAL: "bold red",
@@ -48,6 +47,8 @@ Segment = tuple[str, str]  # (text, rich style)
 
 def layout(report: Report) -> list[list[Segment]]:
     """The report as lines of styled segments: one layout for plain and coloured output."""
+    from wukong_lint.report.safe import printable  # (a clean run never needs it)
+
     lines: list[list[Segment]] = []
     for path, group in groupby(report.active, key=lambda f: f.path):
         # names, messages and snippets come from the files: control characters escaped
