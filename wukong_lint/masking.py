@@ -56,10 +56,13 @@ def shape_spans(text: str) -> list[tuple[int, int, int]]:
 class Masker:
     """Masks secrets in short texts with a fixed list of secret rules and the shapes above."""
 
-    def __init__(self, rules: list[Any]) -> None:
+    def __init__(self, rules: list[Any], scanned: bool = False) -> None:
+        """`scanned`: every one of `rules` runs in the scan too (the default selection), so a
+        snippet's line has had its secrets masked already and only the shapes are added."""
         from wukong_lint.engine.rules import RuleSet
 
         self.ruleset = RuleSet(list(rules))
+        self.scanned = scanned
         self._memo: dict[str, str] = {}
 
     def spans(self, text: str) -> list[tuple[int, int, int]]:
@@ -106,7 +109,8 @@ class Masker:
         if found is None:
             if len(self._memo) >= 4096:
                 self._memo.clear()
-            found = clip(mask_spans(window, spans + self.spans(window)), column - start)
+            more = shape_spans(window) if self.scanned else self.spans(window)
+            found = clip(mask_spans(window, spans + more), column - start)
             if start and not found.startswith("…"):
                 found = "…" + found
             if start + len(window) < len(line) and not found.endswith("…"):

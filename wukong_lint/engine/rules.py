@@ -337,7 +337,9 @@ class RuleSet:
         if self._masker is None:
             from wukong_lint.masking import Masker
 
-            self._masker = Masker(self.secret_rules())
+            masks = self.secret_rules()
+            running = {id(r) for r in self.rules}
+            self._masker = Masker(masks, scanned=all(id(r) in running for r in masks))
         return self._masker
 
     def prefilter(self, kind: str | None = None) -> Prefilter:
