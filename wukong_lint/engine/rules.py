@@ -212,9 +212,9 @@ class Prefilter:
         A run of hits of one keyword that overlap or touch (`aaaa…` against a keyword of
         `a`s, `[[[[`) keeps only its first and last hit: a window the matchers search as a
         whole. So the hits stored stay a fraction of the text, however repetitive (one hit
-        per character of a 10 MB run cost 2 GB). The text is fed to the automaton in slices,
-        each overlapping the previous by a keyword's length, so that its list of raw matches
-        stays small too."""
+        per character of a 10 MB run cost 2 GB). A text longer than a slice is fed to the
+        automaton in slices, each overlapping the previous by a keyword's length, so that its
+        list of raw matches stays small too; a shorter one keeps all its hits."""
         self.scanned += len(lowered)
         if self.scanned > DFA_AFTER and self.scanned - len(lowered) <= DFA_AFTER:
             import ahocorasick_rs
@@ -224,15 +224,24 @@ class Prefilter:
             )
         find = self.automaton.find_matches_as_indexes
         by_keyword: dict[int, list[int]] = {}
+        if len(lowered) <= SLICE:
+            # one slice (most texts): every hit kept, as at most a slice's worth is stored
+            for number, _, end in find(lowered, overlapping=True):
+                ends = by_keyword.get(number)
+                if ends is None:
+                    by_keyword[number] = [end - 1]
+                else:
+                    ends.append(end - 1)
+            return by_keyword
         # Periodic text (`pass[pass[…`) hits keywords densely without runs: past one hit per
         # 64 characters (real code: one per 400 for all keywords together) a keyword's hits
         # are dropped and its rules search the whole text, under their time limit.
         saturated: set[int] = set()
         cap = max(DENSE, len(lowered) // 64)
         overlap = self.longest - 1
-        for start in range(0, len(lowered) or 1, SLICE):
+        for start in range(0, len(lowered), SLICE):
             first = max(0, start - overlap)
-            piece = lowered if len(lowered) <= SLICE else lowered[first : start + SLICE]
+            piece = lowered[first : start + SLICE]
             matches = find(piece, overlapping=True)
             skip = 0  # keywords ending in the overlap were seen before (matches come by end)
             while skip < len(matches) and first + matches[skip][2] <= start:
@@ -241,11 +250,10 @@ class Prefilter:
                 _collapse_dense(matches[skip:], first, by_keyword)
             else:
                 _collapse(matches[skip:] if skip else matches, first, by_keyword)
-            if len(lowered) > SLICE:
-                for number, ends in by_keyword.items():
-                    if len(ends) > cap:  # too many to keep: the rule searches everywhere
-                        saturated.add(number)
-                        ends.clear()
+            for number, ends in by_keyword.items():
+                if len(ends) > cap:  # too many to keep: the rule searches everywhere
+                    saturated.add(number)
+                    ends.clear()
         for number in saturated:
             by_keyword[number] = None  # type: ignore[assignment]
         return by_keyword
