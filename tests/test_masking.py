@@ -166,3 +166,28 @@ def test_redact_masks_secrets_used_as_json_keys(tmp_path, capsys):
     assert GITHUB not in out.read_text()
     assert "the deploy token" in clean["toolUseResult"].values()
     assert clean["toolUseResult"]["plain"] == "value"
+
+
+def test_path_rule_notes_are_masked(tmp_path, capsys):
+    """A path rule's message names the path an agent touched: a secret in it is masked."""
+    records = [
+        {"type": "user", "uuid": "u1", "sessionId": "s",
+         "message": {"role": "user", "content": "go"}},
+        {"type": "assistant", "uuid": "a1", "parentUuid": "u1", "sessionId": "s",
+         "message": {"role": "assistant", "content": [
+             {"type": "tool_use", "id": "t1", "name": "Bash",
+              "input": {"command": f"cat /home/dev/{GITHUB}/.ssh/id_rsa"}}]}},
+        {"type": "user", "uuid": "u2", "parentUuid": "a1", "sessionId": "s",
+         "message": {"role": "user", "content": [
+             {"type": "tool_result", "tool_use_id": "t1", "content": "ok"}]}},
+    ]  # fmt: skip
+    session = tmp_path / "s.jsonl"
+    session.write_text("\n".join(json.dumps(r) for r in records) + "\n")
+    for fmt in FORMATS:
+        code = main(["check", "--select", "sensitive-path", "--format", fmt, str(session)])
+        out = capsys.readouterr()
+        assert code == 1 and "sensitive-path." in out.out, fmt
+        assert GITHUB not in out.out + out.err, fmt
+    main(["check", "--select", "sensitive-path", "--format", "json", str(session)])
+    (finding,) = json.loads(capsys.readouterr().out)["findings"]
+    assert "(read ~/ghp_****/.ssh/id_rsa)" in finding["message"]
