@@ -184,7 +184,8 @@ def test_path_rule_notes_are_masked(tmp_path, capsys):
     session = tmp_path / "s.jsonl"
     session.write_text("\n".join(json.dumps(r) for r in records) + "\n")
     for fmt in FORMATS:
-        code = main(["check", "--select", "sensitive-path", "--format", fmt, str(session)])
+        argv = ["check", "--select", "sensitive-path", "--fail-on", "medium", "--format", fmt]
+        code = main([*argv, str(session)])
         out = capsys.readouterr()
         assert code == 1 and "sensitive-path." in out.out, fmt
         assert GITHUB not in out.out + out.err, fmt
