@@ -135,15 +135,19 @@ DENSE = 4096
 
 def _collapse_dense(
     matches: list[tuple[int, int, int]], first: int, out: dict[int, list[int]]
-) -> None:
+) -> set[int]:
     """`_collapse` for one slice with very many hits (a run of `a`s, `[[[[`): for each
     keyword, the first and last hit of each run of hits that overlap or touch, found with
-    `compress`/`map` over the slice's hits instead of a Python step per hit."""
+    `compress`/`map` over the slice's hits instead of a Python step per hit. Returns the
+    keywords that hit more than DENSE // 4 times in the slice."""
     numbers, begins, ends = zip(*matches, strict=True)
+    heavy = set()
     for number in sorted(set(numbers)):
         pick = list(map(number.__eq__, numbers))
         b = list(compress(begins, pick))
         e = list(compress(ends, pick))
+        if len(b) > DENSE // 4:
+            heavy.add(number)
         # a hit that begins after the previous one ended starts a new run
         heads = [0, *compress(range(1, len(b)), map(gt, b[1:], e))]
         kept = out.setdefault(number, [])
@@ -151,6 +155,7 @@ def _collapse_dense(
             kept.append(first + e[head] - 1)
             if tail - 1 > head:
                 kept.append(first + e[tail - 1] - 1)
+    return heavy
 
 
 def _collapse(matches: list[tuple[int, int, int]], first: int, out: dict[int, list[int]]) -> None:
@@ -233,21 +238,39 @@ class Prefilter:
                 else:
                     ends.append(end - 1)
             return by_keyword
-        # Periodic text (`pass[pass[…`) hits keywords densely without runs: past one hit per
-        # 64 characters (real code: one per 400 for all keywords together) a keyword's hits
-        # are dropped and its rules search the whole text, under their time limit.
+        # Repetitive text (`aaaa…`, `pass[pass[…`) hits keywords densely: a keyword with more
+        # than one hit per 64 characters (real code: one per 400 for all keywords together),
+        # or one that hits all over a slice, has its hits dropped and its rules search the
+        # whole text, under their time limit.
         saturated: set[int] = set()
         cap = max(DENSE, len(lowered) // 64)
         overlap = self.longest - 1
+        numbers: list[int] | None = None  # keyword numbers of a reduced automaton's keywords
         for start in range(0, len(lowered), SLICE):
             first = max(0, start - overlap)
             piece = lowered[first : start + SLICE]
             matches = find(piece, overlapping=True)
+            if numbers is not None:
+                matches = [(numbers[n], b, e) for n, b, e in matches]
             skip = 0  # keywords ending in the overlap were seen before (matches come by end)
             while skip < len(matches) and first + matches[skip][2] <= start:
                 skip += 1
             if len(matches) - skip > DENSE:
-                _collapse_dense(matches[skip:], first, by_keyword)
+                heavy = _collapse_dense(matches[skip:], first, by_keyword) - saturated
+                if heavy:
+                    # A keyword that hits all over a slice (a run of it) searches the
+                    # whole text; the rest of the text is searched without it, so that a
+                    # 10 MB run does not make ten million hits to throw away.
+                    saturated |= heavy
+                    numbers = [k for k in range(len(self.keywords)) if k not in saturated]
+                    if not numbers:
+                        break
+                    import ahocorasick_rs
+
+                    find = ahocorasick_rs.AhoCorasick(
+                        [self.keywords[k] for k in numbers],
+                        implementation=ahocorasick_rs.Implementation.ContiguousNFA,
+                    ).find_matches_as_indexes
             else:
                 _collapse(matches[skip:] if skip else matches, first, by_keyword)
             for number, ends in by_keyword.items():
