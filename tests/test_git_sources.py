@@ -168,8 +168,11 @@ def test_diff_range_two_and_three_dots(in_repo: Path, capsys):
     assert code == 1 and locations(report) == [("a.py", 2)]
     code, report = run_json(capsys, "--diff", "main...feature")
     assert code == 1 and locations(report) == [("a.py", 2)]
-    code, report = run_json(capsys, "--diff", "feature..main")  # reversed: token removed
-    assert code == 0 and report["findings"] == []
+    # reversed: main has no commit that feature lacks, so nothing would be scanned
+    code, report = run_json(capsys, "--diff", "feature..main")
+    assert code == 2 and report == {}
+    code, report = run_json(capsys, "--diff", "feature..main", "--allow-empty-range")
+    assert code == 0 and report["findings"] == [] and report["stats"]["files"] == 0
 
 
 def test_diff_range_errors_are_one_line_exit_2(in_repo: Path, capsys):

@@ -77,12 +77,12 @@ def _walk(folder: str) -> Iterator[str]:
         subdirs = []
         for entry in entries:
             try:
-                if entry.is_symlink():
-                    continue
-                if entry.is_dir():
+                if entry.is_dir(follow_symlinks=False):
                     if entry.name != ".git":
                         subdirs.append(entry)
                     continue
+                if not entry.is_file(follow_symlinks=False):
+                    continue  # symlinks; FIFOs, sockets, devices: opening one could hang
             except OSError:
                 continue
             yield prefix + entry.name
@@ -113,14 +113,15 @@ def read_file(path: str, display: str) -> Unit | ScanError | Skipped:
     return Unit(display, text, Source(kind="file"), size=len(data))
 
 
-def iter_paths(paths: list[str]) -> Iterator[tuple[str, str]]:
-    """(filesystem path, display path) for every file to scan under the given paths."""
+def iter_paths(paths: list[str], follow_named: bool = False) -> Iterator[tuple[str, str]]:
+    """(filesystem path, display path) for every file to scan under the given paths
+    (`follow_named`: a given path that is a symlink to a folder is listed too)."""
     missing = [p for p in paths if not os.path.lexists(p)]
     if missing:
         raise InputError(f"no such file or directory: {missing[0]}")
     seen: set[str] = set()
     for given in paths:
-        if os.path.isdir(given) and not os.path.islink(given):
+        if os.path.isdir(given) and (follow_named or not os.path.islink(given)):
             listing = _git_listing(given)
             for rel in listing if listing is not None else _walk(given):
                 full = os.path.join(given, rel)
@@ -129,8 +130,8 @@ def iter_paths(paths: list[str]) -> Iterator[tuple[str, str]]:
                         mode = os.lstat(full).st_mode
                     except OSError:
                         continue  # deleted from the work tree
-                    if stat.S_ISLNK(mode) or stat.S_ISDIR(mode):
-                        continue  # symlinks, submodules
+                    if not stat.S_ISREG(mode):
+                        continue  # symlinks, submodules, FIFOs, sockets, devices
                 display = _display(given, rel)
                 if display not in seen:
                     seen.add(display)
