@@ -33,7 +33,7 @@ _PASS_THROUGH = frozenset(
      "satisfies_expression", "type_assertion", "jsx_expression", "spread_element"}
 )  # fmt: skip
 _LITERALS = frozenset(
-    {"number", "true", "false", "null", "undefined", "regex", "this", "super"}
+    {"number", "true", "false", "null", "undefined", "regex"}
 )  # fmt: skip
 # words of which one must be in a function's text for anything in it to be reported
 TRIGGERS = (
@@ -170,10 +170,11 @@ class Analyser:
         if kind == "ternary_expression":
             condition = node.child_by_field_name("condition")
             alternative = self.value(node.child_by_field_name("alternative"), depth + 1)
-            if condition is not None and V.DEBUG_CONDITION.search(self.text(condition)):
-                return alternative  # shown only on a developer's machine
-            return _union(self.value(node.child_by_field_name("consequence"), depth + 1),
-                          alternative)  # fmt: skip
+            consequence = self.value(node.child_by_field_name("consequence"), depth + 1)
+            debug = _debug_branch(self.text(condition)) if condition is not None else None
+            if debug is not None:  # the other branch is shown only on a developer's machine
+                return alternative if debug else consequence
+            return _union(consequence, alternative)
         if kind == "member_expression":
             return self.member(node, depth)
         if kind == "subscript_expression":
@@ -461,13 +462,8 @@ class Analyser:
         alternative = node.child_by_field_name("alternative")
         if condition is not None:
             self.walk(condition)
-        text = self.text(condition) if condition is not None else ""
-        debug_branch = None
-        if "production" in text.lower():
-            negative = "!=" in text or text.lstrip("( ").startswith("!")
-            debug_branch = consequence if negative else alternative
-        elif V.DEBUG_CONDITION.search(text) and not text.lstrip("( ").startswith("!"):
-            debug_branch = consequence
+        debug = _debug_branch(self.text(condition)) if condition is not None else None
+        debug_branch = None if debug is None else (consequence if debug else alternative)
         scope = self.scopes[-1]
         for branch in (consequence, alternative):
             if branch is None:
@@ -535,6 +531,17 @@ class Analyser:
 
         check_new(self, node)
         return False
+
+
+def _debug_branch(condition: str) -> bool | None:
+    """Which branch of a condition runs only on a developer's machine: True for the first
+    (`NODE_ENV === "development"`, `!== "production"`, `isDev`), False for the second
+    (`=== "production"`), None when the condition is no such switch."""
+    if "production" in condition.lower():
+        return "!=" in condition or condition.lstrip("( ").startswith("!")
+    if V.DEBUG_CONDITION.search(condition):
+        return not condition.lstrip("( ").startswith("!")
+    return None
 
 
 def _first_arg(args: Any) -> Any:

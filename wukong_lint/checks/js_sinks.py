@@ -21,6 +21,12 @@ def _arguments(node: Any) -> list[Any]:
     return [c for c in args.named_children if c.type != "comment"]
 
 
+def _tail(name: str) -> str:
+    """The last two parts of a dotted name (`next/server.NextResponse.json` of an imported
+    NextResponse is "NextResponse.json")."""
+    return ".".join(name.rsplit(".", 2)[-2:])
+
+
 def _fixed(flags: frozenset) -> bool:
     return V.CONST in flags or V.SAFE in flags
 
@@ -48,7 +54,7 @@ def check_new(analyser: Analyser, node: Any) -> None:
     last = name.rsplit(".", 1)[-1]
     args = _arguments(node)
     _code(analyser, node, name, last, args)
-    if name in V.RESPONSE_CONSTRUCTORS and args:
+    if _tail(name) in V.RESPONSE_CONSTRUCTORS and args:
         analyser.leaks(analyser.value(args[0]), node)
 
 
@@ -193,7 +199,7 @@ def _response(analyser: Analyser, node: Any, function: Any, name: str, last: str
               args: list[Any], member: bool) -> None:  # fmt: skip
     if not args:
         return
-    if name in V.RESPONSE_CONSTRUCTORS:
+    if _tail(name) in V.RESPONSE_CONSTRUCTORS:
         analyser.leaks(analyser.value(args[0]), node)
         return
     if not member:
