@@ -1,6 +1,6 @@
-"""Semgrep-style annotations in tests/fixtures/code (Python, JS/TS, Vue): `# ruleid: RULE` on the line before a line
-that must have a finding of RULE, `# ok: RULE` before one that must not; a finding of an
-annotated rule on a line without `ruleid:` is a failure too."""
+"""Semgrep-style annotations in tests/fixtures/code (Python, JS/TS, Vue): `# ruleid: RULE` on
+the line before a line that must have a finding of RULE, `# ok: RULE` before one that must
+not; a finding of an annotated rule on a line without `ruleid:` is a failure too."""
 
 from __future__ import annotations
 

@@ -15,9 +15,11 @@ report something; huge or minified texts are checked with line patterns (js_line
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
+from wukong_lint.checks import js_syntax as S
 from wukong_lint.checks import js_values as V
 from wukong_lint.checks.js_gates import possible
 from wukong_lint.engine.matchers import Hit
@@ -108,9 +110,9 @@ class Analyser:
             function = node.child_by_field_name("function")
             callee = self.text(function) if function is not None else ""
             args = node.child_by_field_name("arguments")
-            first = _first_arg(args)
+            first = S.first_arg(args)
             if callee == "require" and first is not None and first.type == "string":
-                return _module_name(self.text(first))
+                return S.module_name(self.text(first))
             if callee.rsplit(".", 1)[-1] == "promisify" and first is not None:
                 return self.qualname(first, depth + 1)
             return ""
@@ -145,7 +147,7 @@ class Analyser:
         return ""
 
     # -- values ----------------------------------------------------------------------------
-    def value(self, node: Any, depth: int = 0) -> Value:  # noqa: C901 - one dispatch on kind
+    def value(self, node: Any, depth: int = 0) -> Value:
         """What an expression is known to be: its flags and literal text."""
         if node is None or depth > 60:
             return _UNKNOWN
@@ -171,15 +173,15 @@ class Analyser:
             condition = node.child_by_field_name("condition")
             alternative = self.value(node.child_by_field_name("alternative"), depth + 1)
             consequence = self.value(node.child_by_field_name("consequence"), depth + 1)
-            debug = _debug_branch(self.text(condition)) if condition is not None else None
+            debug = V.debug_branch(self.text(condition)) if condition is not None else None
             if debug is not None:  # the other branch is shown only on a developer's machine
                 return alternative if debug else consequence
-            return _union(consequence, alternative)
+            return V.union(consequence, alternative)
         if kind == "member_expression":
             return self.member(node, depth)
         if kind == "subscript_expression":
             obj = self.value(node.child_by_field_name("object"), depth + 1)
-            return (frozenset(obj[0] & {V.CONST, V.SAFE}), "")
+            return (frozenset(obj[0] & {V.CONST, V.SAFE, V.REQ}), "")
         if kind == "call_expression":
             return self.call_value(node, depth)
         if kind == "new_expression":
@@ -189,7 +191,7 @@ class Analyser:
         if kind == "object":
             return self.object_value(node, depth)
         if kind == "array":
-            return _combine([self.value(c, depth + 1) for c in node.named_children], "")
+            return V.combine([self.value(c, depth + 1) for c in node.named_children], "")
         if kind in ("unary_expression", "update_expression"):
             return (frozenset({V.CONST, V.SAFE}), "")  # !x, typeof x, -x, i++: no text
         if kind == "assignment_expression":
@@ -216,7 +218,7 @@ class Analyser:
         else:
             flags.add(V.FMT)
         for part_flags, part_text in parts:
-            flags |= _as_text(part_flags & V.LEAKS)
+            flags |= V.as_text(part_flags & V.CARRIED)
             if V.CONST in part_flags and part_text:
                 literal += " " + part_text
         return (frozenset(flags), literal)
@@ -228,19 +230,19 @@ class Analyser:
         right = self.value(node.child_by_field_name("right"), depth + 1)
         if op == "+":
             literal = (left[1] + " " + right[1]).strip()
-            leaks = (left[0] | right[0]) & V.LEAKS
+            leaks = (left[0] | right[0]) & V.CARRIED
             stringy = V.STRING in left[0] or V.STRING in right[0]
-            if _fixed(left[0]) and _fixed(right[0]):
+            if V.fixed(left[0]) and V.fixed(right[0]):
                 flags = {V.CONST} | ({V.STRING} if stringy else set())
             elif V.FMT in left[0] or V.FMT in right[0] or stringy:
                 flags = {V.FMT, V.STRING}
             else:
                 flags = set()
             if stringy:
-                leaks = _as_text(leaks)
+                leaks = V.as_text(leaks)
             return (frozenset(flags | leaks), literal)
         if op in ("||", "??", "&&"):
-            return _union(left, right)
+            return V.union(left, right)
         return (frozenset({V.CONST, V.SAFE}), "")  # comparisons, arithmetic: no text
 
     def member(self, node: Any, depth: int) -> Value:
@@ -249,7 +251,16 @@ class Analyser:
             return (frozenset({V.ENV}), "")
         prop = node.child_by_field_name("property")
         attribute = self.text(prop) if prop is not None else ""
-        obj = self.value(node.child_by_field_name("object"), depth + 1)
+        obj_node = node.child_by_field_name("object")
+        obj = self.value(obj_node, depth + 1)
+        if obj_node is not None and obj_node.type == "identifier":
+            head = self.text(obj_node)
+            if (head in V.REQUEST_OBJECTS and self.lookup(head) in (None, _UNKNOWN)) or (
+                head in ("ctx", "context") and attribute in V.KOA_REQUEST
+            ):
+                return (frozenset({V.REQ}), "")
+        if V.REQ in obj[0]:
+            return (frozenset({V.REQ}), "")
         if V.ERR in obj[0]:
             if attribute == "stack":
                 return (frozenset({V.STACK}), "")
@@ -273,27 +284,31 @@ class Analyser:
             if name in V.FORMAT_TAGS or last in V.FORMAT_TAGS:
                 return self.template(args, depth)
             return (frozenset({V.SAFE}), "")  # the tag function handles the values
-        arguments = [c for c in (args.named_children if args is not None else ()) if c.type != "comment"]
-        if last in V.NUMERIC_CALLS or name.startswith("Math.") or (
-            name in ("Array.isArray", "Object.keys")
+        arguments = [
+            c for c in (args.named_children if args is not None else ()) if c.type != "comment"
+        ]
+        if (
+            last in V.NUMERIC_CALLS
+            or name.startswith("Math.")
+            or (name in ("Array.isArray", "Object.keys"))
         ):
             return (frozenset({V.CONST, V.SAFE}), "")
         if V.SANITIZER.search(last) and last not in ("unsafe", "unsafeHTML"):
             return (frozenset({V.SAFE}), "")
         if name in ("String", "JSON.stringify", "util.inspect", "inspect") and arguments:
             inner = self.value(arguments[0], depth + 1)
-            return (frozenset(_as_text(inner[0] & V.LEAKS) | (inner[0] & {V.CONST, V.SAFE, V.FMT})
-                              | {V.STRING}), inner[1])  # fmt: skip
+            carried = V.as_text(inner[0] & V.CARRIED) | (inner[0] & {V.CONST, V.SAFE, V.FMT})
+            return (frozenset(carried | {V.STRING}), inner[1])
         if last == "format" and (name.startswith("util") or name == "format") and arguments:
             parts = [self.value(a, depth + 1) for a in arguments]
             first, rest = parts[0], parts[1:]
             flags = {V.STRING}
-            if all(_fixed(f) for f, _ in parts):
+            if all(V.fixed(f) for f, _ in parts):
                 flags.add(V.CONST)
             elif V.STRING in first[0] or rest:
                 flags.add(V.FMT)
             for f, _ in parts:
-                flags |= _as_text(f & V.LEAKS)
+                flags |= V.as_text(f & V.CARRIED)
             return (frozenset(flags), first[1])
         if function is not None and function.type == "member_expression":
             receiver = self.value(function.child_by_field_name("object"), depth + 1)
@@ -301,17 +316,17 @@ class Analyser:
                 return (frozenset({V.ERRTEXT}), "")
             if last in ("map", "fill") and arguments:
                 mapped = self.value(arguments[0], depth + 1)
-                if last == "fill" and _fixed(mapped[0]):
+                if last == "fill" and V.fixed(mapped[0]):
                     return (frozenset({V.SAFE}), "")
                 if last == "map" and arguments[0].type == "arrow_function":
                     body = arguments[0].child_by_field_name("body")
-                    if body is not None and _fixed(self.value(body, depth + 1)[0]):
+                    if body is not None and V.fixed(self.value(body, depth + 1)[0]):
                         return (frozenset({V.SAFE}), "")  # ids.map(() => "?"): placeholders
                 return _UNKNOWN
             if last in V.STRING_METHODS:
                 parts = [self.value(a, depth + 1) for a in arguments]
-                combined = _combine([receiver, *parts], receiver[1])
-                if last == "join" and _fixed(receiver[0]):
+                combined = V.combine([receiver, *parts], receiver[1])
+                if last == "join" and V.fixed(receiver[0]):
                     return (frozenset({V.CONST, V.SAFE, V.STRING}), receiver[1])
                 return combined
         return _UNKNOWN
@@ -324,7 +339,7 @@ class Analyser:
                 key = child.child_by_field_name("key")
                 value = self.value(child.child_by_field_name("value"), depth + 1)
                 key_text = self.text(key).strip("\"'") if key is not None else ""
-                if key_text == "__html" and not _fixed(value[0]):
+                if key_text == "__html" and not V.fixed(value[0]):
                     flags.add(V.HTML_DYN)
                 parts.append(value)
             elif child.type == "shorthand_property_identifier":
@@ -332,7 +347,7 @@ class Analyser:
                 parts.append(found if found is not None else _UNKNOWN)
             elif child.type == "spread_element":
                 parts.append(self.value(child, depth + 1))
-        combined = _combine(parts, "")
+        combined = V.combine(parts, "")
         flags |= combined[0] - {V.STRING, V.FMT}
         return (frozenset(flags), "")
 
@@ -344,9 +359,8 @@ class Analyser:
             current = stack.pop()
             kind = current.type
             handler = _HANDLERS.get(kind)
-            if handler is not None:
-                if handler(self, current):
-                    continue  # the handler walked the children itself
+            if handler is not None and handler(self, current):
+                continue  # the handler walked the children itself
             stack.extend(reversed(current.children))
 
     def function(self, node: Any) -> bool:
@@ -356,10 +370,8 @@ class Analyser:
             return True
         scope = _Scope()
         scope.debug = self.scopes[-1].debug
-        parameters = node.child_by_field_name("parameters") or node.child_by_field_name(
-            "parameter"
-        )
-        for name in _parameter_names(self, parameters):
+        parameters = node.child_by_field_name("parameters") or node.child_by_field_name("parameter")
+        for name in S.parameter_names(self, parameters):
             if name in V.ERROR_NAMES:
                 scope.values[name] = (frozenset({V.ERR}), "")
             else:
@@ -395,13 +407,13 @@ class Analyser:
         elif name.type == "object_pattern" and value is not None:
             module = self.qualname(value)
             for child in name.named_children:
-                local, field = _pattern_names(self, child)
+                local, field = S.pattern_names(self, child)
                 if local:
                     if module:  # const { exec } = require("child_process")
                         self.aliases[local] = f"{module}.{field}"
                     self.bind(local, _UNKNOWN)
         else:
-            for local in _bound_names(self, name):
+            for local in S.bound_names(self, name):
                 self.bind(local, _UNKNOWN)
         return True
 
@@ -409,8 +421,8 @@ class Analyser:
         source = node.child_by_field_name("source")
         if source is None:
             return True
-        module = _module_name(self.text(source))
-        for child in _descendants(node, ("import_specifier", "namespace_import", "identifier")):
+        module = S.module_name(self.text(source))
+        for child in S.descendants(node, ("import_specifier", "namespace_import", "identifier")):
             if child.type == "import_specifier":
                 name = child.child_by_field_name("name")
                 alias = child.child_by_field_name("alias") or name
@@ -436,24 +448,26 @@ class Analyser:
             name = self.text(left)
             if augmented:
                 old = self.lookup(name) or _UNKNOWN
-                if _fixed(old[0]) and _fixed(value[0]):
+                if V.fixed(old[0]) and V.fixed(value[0]):
                     value = (frozenset({V.CONST, V.STRING} & (old[0] | {V.CONST})),
                              old[1] + value[1])  # fmt: skip
                 else:
-                    value = (frozenset({V.FMT, V.STRING} | _as_text((old[0] | value[0])
-                                                                    & V.LEAKS)),
+                    value = (frozenset({V.FMT, V.STRING} | V.as_text((old[0] | value[0])
+                                                                    & V.CARRIED)),
                              old[1] + " " + value[1])  # fmt: skip
             self.bind(name, value)
         elif left.type == "member_expression":
             prop = left.child_by_field_name("property")
             attribute = self.text(prop) if prop is not None else ""
-            if attribute in V.HTML_PROPERTIES and not _fixed(value[0]):
+            if attribute in V.HTML_PROPERTIES and not V.fixed(value[0]):
                 self.report("html", node)
             target = self.qualname(left)
             if target in V.RESPONSE_ASSIGN or (
                 attribute == "body" and self.root_name(left) in ("ctx", "context")
             ):
                 self.leaks(value, node)
+                if V.reflected_html(value):
+                    self.report("html", node)
         return True
 
     def if_statement(self, node: Any) -> bool:
@@ -462,7 +476,7 @@ class Analyser:
         alternative = node.child_by_field_name("alternative")
         if condition is not None:
             self.walk(condition)
-        debug = _debug_branch(self.text(condition)) if condition is not None else None
+        debug = V.debug_branch(self.text(condition)) if condition is not None else None
         debug_branch = None if debug is None else (consequence if debug else alternative)
         scope = self.scopes[-1]
         for branch in (consequence, alternative):
@@ -533,117 +547,6 @@ class Analyser:
         return False
 
 
-def _debug_branch(condition: str) -> bool | None:
-    """Which branch of a condition runs only on a developer's machine: True for the first
-    (`NODE_ENV === "development"`, `!== "production"`, `isDev`), False for the second
-    (`=== "production"`), None when the condition is no such switch."""
-    if "production" in condition.lower():
-        return "!=" in condition or condition.lstrip("( ").startswith("!")
-    if V.DEBUG_CONDITION.search(condition):
-        return not condition.lstrip("( ").startswith("!")
-    return None
-
-
-def _first_arg(args: Any) -> Any:
-    if args is None:
-        return None
-    for child in args.named_children:
-        if child.type != "comment":
-            return child
-    return None
-
-
-def _module_name(quoted: str) -> str:
-    name = quoted.strip("\"'`")
-    return name[5:] if name.startswith("node:") else name
-
-
-def _fixed(flags: frozenset) -> bool:
-    """Constant or cleaned: nothing from outside reaches the text unescaped."""
-    return V.CONST in flags or V.SAFE in flags
-
-
-def _as_text(flags: frozenset | set) -> set[str]:
-    """An error turned into text (concatenated, formatted) is its message."""
-    out = set(flags)
-    if V.ERR in out:
-        out.discard(V.ERR)
-        out.add(V.ERRTEXT)
-    return out
-
-
-def _union(a: Value, b: Value) -> Value:
-    flags = (a[0] | b[0]) - {V.CONST, V.SAFE}
-    if _fixed(a[0]) and _fixed(b[0]):
-        flags |= {V.CONST}
-    return (frozenset(flags), (a[1] + " " + b[1]).strip())
-
-
-def _combine(parts: list[Value], literal: str) -> Value:
-    flags: set[str] = set()
-    for part_flags, _ in parts:
-        flags |= part_flags & (V.LEAKS | {V.FMT, V.HTML_DYN, V.STRING})
-    if all(_fixed(f) for f, _ in parts):
-        flags.add(V.CONST)
-    texts = [t for _, t in parts if t]
-    return (frozenset(flags), (literal + " " + " ".join(texts)).strip())
-
-
-def _descendants(node: Any, kinds: tuple[str, ...]) -> Iterator[Any]:
-    stack = list(node.named_children)
-    while stack:
-        current = stack.pop()
-        if current.type in kinds:
-            yield current
-            if current.type != "identifier":
-                continue
-        stack.extend(current.named_children)
-
-
-def _bound_names(analyser: Analyser, pattern: Any) -> list[str]:
-    if pattern is None:
-        return []
-    if pattern.type in ("identifier", "shorthand_property_identifier_pattern"):
-        return [analyser.text(pattern)]
-    return [
-        analyser.text(n)
-        for n in _descendants(pattern, ("identifier", "shorthand_property_identifier_pattern"))
-    ]
-
-
-def _pattern_names(analyser: Analyser, child: Any) -> tuple[str, str]:
-    """(local name, field) of one element of an object pattern (`{ exec: run }`)."""
-    if child.type == "shorthand_property_identifier_pattern":
-        name = analyser.text(child)
-        return name, name
-    if child.type == "pair_pattern":
-        key = child.child_by_field_name("key")
-        value = child.child_by_field_name("value")
-        if key is not None and value is not None and value.type == "identifier":
-            return analyser.text(value), analyser.text(key)
-    if child.type == "object_assignment_pattern":
-        left = child.child_by_field_name("left")
-        if left is not None:
-            name = analyser.text(left)
-            return name, name
-    return "", ""
-
-
-def _parameter_names(analyser: Analyser, parameters: Any) -> list[str]:
-    if parameters is None:
-        return []
-    if parameters.type == "identifier":
-        return [analyser.text(parameters)]
-    names = []
-    for child in parameters.named_children:
-        target = child.child_by_field_name("pattern") if child.type.endswith("parameter") else child
-        if target is not None and target.type == "identifier":
-            names.append(analyser.text(target))
-        else:
-            names.extend(_bound_names(analyser, target))
-    return names
-
-
 _HANDLERS: dict[str, Any] = {
     **{kind: Analyser.function for kind in _FUNCTIONS},
     "variable_declarator": Analyser.declarator,
@@ -681,10 +584,8 @@ def analyse(path: str, text: str) -> Analysis:
         if parsed is not None:
             tree, data = parsed
             analyser = Analyser(data)
-            try:
+            with contextlib.suppress(RecursionError):  # nested too deep: the hits found so far
                 analyser.walk(tree.root_node)
-            except RecursionError:  # nested too deep: the hits found so far
-                pass
         found = analyser.hits if analyser is not None else []
         if path.lower().endswith(".vue"):
             from wukong_lint.checks.js_sinks import vue_html

@@ -11,7 +11,10 @@ from collections.abc import Iterator
 from wukong_lint.engine.matchers import Hit
 
 # a string literal joined with +, or a template literal with a substitution
-_BUILT = r"""(?:`[^`]{0,2000}?\$\{|(?:"[^"\n]{0,500}"|'[^'\n]{0,500}')\s*\+\s*[\w$(]|[\w$.]{1,80}\s*\+\s*(?:"|'))"""
+_BUILT = (
+    r"""(?:`[^`]{0,2000}?\$\{|(?:"[^"\n]{0,500}"|'[^'\n]{0,500}')\s*\+\s*[\w$(]"""
+    r"""|[\w$.]{1,80}\s*\+\s*(?:"|'))"""
+)
 PATTERNS: dict[str, re.Pattern[str]] = {
     "sql": re.compile(
         r"""\.(?:query|execute|raw|whereRaw|orderByRaw|joinRaw|\$queryRawUnsafe|\$executeRawUnsafe)\(\s*"""
@@ -22,9 +25,12 @@ PATTERNS: dict[str, re.Pattern[str]] = {
         r"""(?:(?<![\w.$])|\b(?:child_process|childProcess|cp)\.)exec(?:Sync)?\(\s*""" + _BUILT
     ),
     "html": re.compile(
-        r"""\.(?:innerHTML|outerHTML)\s*\+?=(?!=)\s*""" + _BUILT
-        + r"""|\bdocument\.write(?:ln)?\(\s*""" + _BUILT
-        + r"""|\.insertAdjacentHTML\(\s*["'][\w-]+["']\s*,\s*""" + _BUILT
+        r"""\.(?:innerHTML|outerHTML)\s*\+?=(?!=)\s*"""
+        + _BUILT
+        + r"""|\bdocument\.write(?:ln)?\(\s*"""
+        + _BUILT
+        + r"""|\.insertAdjacentHTML\(\s*["'][\w-]+["']\s*,\s*"""
+        + _BUILT
     ),
     "eval": re.compile(r"""(?<![\w.$])(?:eval|Function)\(\s*""" + _BUILT),
     "stack-trace": re.compile(
@@ -47,4 +53,5 @@ def fallback_hits(check: str, text: str) -> Iterator[Hit]:
         end = text.find("\n", match.start())
         end = len(text) if end < 0 else end
         # one finding per line, at most a few hundred characters of it in the report
-        yield Hit(match.start(), min(end, match.end() + 80), match.start(), min(end, match.end() + 80))
+        stop = min(end, match.end() + 80)
+        yield Hit(match.start(), stop, match.start(), stop)

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from wukong_lint.checks import js_values as V
+from wukong_lint.checks.js_values import CONST, STRING
 
 if TYPE_CHECKING:
     from wukong_lint.checks.code_js import Analyser
@@ -25,10 +26,6 @@ def _tail(name: str) -> str:
     """The last two parts of a dotted name (`next/server.NextResponse.json` of an imported
     NextResponse is "NextResponse.json")."""
     return ".".join(name.rsplit(".", 2)[-2:])
-
-
-def _fixed(flags: frozenset) -> bool:
-    return V.CONST in flags or V.SAFE in flags
 
 
 def check_call(analyser: Analyser, node: Any) -> None:
@@ -95,6 +92,9 @@ def _module_of(name: str) -> str:
     return name.rsplit(".", 1)[0] if "." in name else ""
 
 
+_SHELL_NAMES = frozenset(s.rsplit("/", 1)[-1] for s in V.SHELLS)
+
+
 def _shell_option(analyser: Analyser, args: list[Any]) -> bool:
     """Whether an options object among the arguments turns a shell on (`shell: true`, or a
     shell chosen by a value)."""
@@ -126,9 +126,24 @@ def _shell(analyser: Analyser, node: Any, function: Any, name: str, last: str,
             return  # regex.exec(text), db.exec(sql)
         if not member and module and module not in V.SHELL_MODULES:
             return  # exec imported from another module (@actions/exec runs no shell)
-        if not _fixed(analyser.value(args[0])[0]):
+        if not V.fixed(analyser.value(args[0])[0]):
             analyser.report("shell", node)
         return
+    if last in V.SHELL_OPTION and (child_process or not member) and len(args) > 1:
+        # spawn("sh", ["-c", command]): the shell is the program
+        program = analyser.value(args[0])
+        if args[1].type == "array" and CONST in program[0] and STRING in program[0]:
+            words = [c for c in args[1].named_children if c.type != "comment"]
+            shell = program[1].strip().rsplit("/", 1)[-1] in _SHELL_NAMES
+            flag = next((i for i, w in enumerate(words) if analyser.text(w).strip("\"'`")
+                         in ("-c", "/c", "-Command", "/C")), None)  # fmt: skip
+            if (
+                shell
+                and flag is not None
+                and any(not V.fixed(analyser.value(w)[0]) for w in words[flag + 1 :])
+            ):
+                analyser.report("shell", node)
+                return
     is_execa = last in V.EXECA and (
         name.startswith("execa") or module == "execa" or last.startswith("execa")
     )
@@ -142,7 +157,7 @@ def _shell(analyser: Analyser, node: Any, function: Any, name: str, last: str,
                 values.extend(c for c in arg.named_children if c.type != "comment")
             else:
                 values.append(arg)
-        if any(not _fixed(analyser.value(v)[0]) for v in values):
+        if any(not V.fixed(analyser.value(v)[0]) for v in values):
             analyser.report("shell", node)
 
 
@@ -168,7 +183,7 @@ def _html(analyser: Analyser, node: Any, function: Any, name: str, last: str, ar
             flags, literal = analyser.value(value)
             if V.FMT not in flags or "<" not in literal:
                 return
-    if value is not None and not _fixed(analyser.value(value)[0]):
+    if value is not None and not V.fixed(analyser.value(value)[0]):
         analyser.report("html", node)
 
 
@@ -177,20 +192,20 @@ def _code(analyser: Analyser, node: Any, name: str, last: str, args: list[Any]) 
     if not args:
         return
     if name in ("eval", "window.eval", "globalThis.eval", "global.eval", "self.eval"):
-        if not _fixed(analyser.value(args[0])[0]):
+        if not V.fixed(analyser.value(args[0])[0]):
             analyser.report("eval", node)
         return
     if name in ("Function", "window.Function", "globalThis.Function"):
-        if any(not _fixed(analyser.value(a)[0]) for a in args):
+        if any(not V.fixed(analyser.value(a)[0]) for a in args):
             analyser.report("eval", node)
         return
     if last in V.VM_CALLS and (name.startswith("vm.") or _module_of(name) == "vm"):
-        if not _fixed(analyser.value(args[0])[0]):
+        if not V.fixed(analyser.value(args[0])[0]):
             analyser.report("eval", node)
         return
     if last in V.TIMERS and name in (last, f"window.{last}", f"global.{last}"):
         flags = analyser.value(args[0])[0]
-        if V.STRING in flags and not _fixed(flags):
+        if (V.STRING in flags or V.REQ in flags) and not V.fixed(flags):
             analyser.report("eval", node)
 
 
@@ -215,7 +230,10 @@ def _response(analyser: Analyser, node: Any, function: Any, name: str, last: str
         return
     values = args[1:2] if last == "render" else args
     for arg in values:
-        analyser.leaks(analyser.value(arg), node)
+        value = analyser.value(arg)
+        analyser.leaks(value, node)
+        if last in ("send", "write", "end") and V.reflected_html(value):
+            analyser.report("html", node)
 
 
 # -- Vue -------------------------------------------------------------------------------------

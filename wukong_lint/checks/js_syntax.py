@@ -17,6 +17,7 @@ code is analysed as far as it parses.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 # Past these sizes a text is generated or minified code, not code a person wrote: the walk of
@@ -100,3 +101,73 @@ def parse(path: str, text: str) -> tuple[Any, bytes] | None:
             return None
     data = text.encode("utf-8", "surrogatepass")
     return parser(language).parse(data), data
+
+
+# -- reading nodes ---------------------------------------------------------------------
+def first_arg(args: Any) -> Any:
+    if args is None:
+        return None
+    for child in args.named_children:
+        if child.type != "comment":
+            return child
+    return None
+
+
+def module_name(quoted: str) -> str:
+    name = quoted.strip("\"'`")
+    return name[5:] if name.startswith("node:") else name
+
+
+def descendants(node: Any, kinds: tuple[str, ...]) -> Iterator[Any]:
+    stack = list(node.named_children)
+    while stack:
+        current = stack.pop()
+        if current.type in kinds:
+            yield current
+            if current.type != "identifier":
+                continue
+        stack.extend(current.named_children)
+
+
+def bound_names(analyser: Any, pattern: Any) -> list[str]:
+    if pattern is None:
+        return []
+    if pattern.type in ("identifier", "shorthand_property_identifier_pattern"):
+        return [analyser.text(pattern)]
+    return [
+        analyser.text(n)
+        for n in descendants(pattern, ("identifier", "shorthand_property_identifier_pattern"))
+    ]
+
+
+def pattern_names(analyser: Any, child: Any) -> tuple[str, str]:
+    """(local name, field) of one element of an object pattern (`{ exec: run }`)."""
+    if child.type == "shorthand_property_identifier_pattern":
+        name = analyser.text(child)
+        return name, name
+    if child.type == "pair_pattern":
+        key = child.child_by_field_name("key")
+        value = child.child_by_field_name("value")
+        if key is not None and value is not None and value.type == "identifier":
+            return analyser.text(value), analyser.text(key)
+    if child.type == "object_assignment_pattern":
+        left = child.child_by_field_name("left")
+        if left is not None:
+            name = analyser.text(left)
+            return name, name
+    return "", ""
+
+
+def parameter_names(analyser: Any, parameters: Any) -> list[str]:
+    if parameters is None:
+        return []
+    if parameters.type == "identifier":
+        return [analyser.text(parameters)]
+    names = []
+    for child in parameters.named_children:
+        target = child.child_by_field_name("pattern") if child.type.endswith("parameter") else child
+        if target is not None and target.type == "identifier":
+            names.append(analyser.text(target))
+        else:
+            names.extend(bound_names(analyser, target))
+    return names

@@ -20,7 +20,16 @@ ERRTEXT = "errtext"  # an error's text (its message, or the error formatted)
 STACK = "stack"  # an error's stack trace
 ENV = "env"  # the whole process environment
 HTML_DYN = "html-dyn"  # an object whose __html is not constant ({__html: x})
+REQ = "request"  # read from the HTTP request (req.query, req.body, ctx.request...)
 LEAKS = frozenset({ERR, ERRTEXT, STACK, ENV})
+CARRIED = LEAKS | {REQ}  # what a string built from a value still carries
+REQUEST_OBJECTS = frozenset({"req", "request"})
+KOA_REQUEST = frozenset({"query", "params", "request", "body", "headers", "cookies", "path", "url"})
+# shells that run their `-c` argument as a command line
+SHELLS = frozenset(
+    {"sh", "bash", "zsh", "dash", "ksh", "/bin/sh", "/bin/bash", "/usr/bin/bash", "/bin/zsh",
+     "cmd", "cmd.exe", "powershell", "powershell.exe", "pwsh"}
+)  # fmt: skip
 Flags = frozenset
 
 # -- SQL -------------------------------------------------------------------------------------
@@ -69,7 +78,7 @@ EXECA = frozenset(
 )  # fmt: skip
 
 # -- HTML ------------------------------------------------------------------------------------
-HTML_PROPERTIES = frozenset({"innerHTML", "outerHTML"})
+HTML_PROPERTIES = frozenset({"innerHTML", "outerHTML", "srcdoc"})
 JQUERY_HTML = frozenset({"html", "append", "prepend", "after", "before", "replaceWith"})
 # a call of one of these names (last part) cleans or encodes a value
 SANITIZER = re.compile(
@@ -112,3 +121,52 @@ ERROR_NAMES = frozenset(
 ERROR_TEXT = frozenset({"message", "msg", "toString", "detail", "details", "cause", "sqlMessage"})
 # conditions that mean "a developer's machine": error details are meant for them there
 DEBUG_CONDITION = re.compile(r"(?i)development|\bdebug|isdev|__dev__|\bdev\b|\blocal\b|\.dev\b")
+
+
+# -- combining what values are --------------------------------------------------------
+def reflected_html(value: tuple[frozenset, str]) -> bool:
+    """Markup built with request data: `"<p>" + req.query.q` sent as a response body."""
+    flags, literal = value
+    return REQ in flags and FMT in flags and "<" in literal and SAFE not in flags
+
+
+def debug_branch(condition: str) -> bool | None:
+    """Which branch of a condition runs only on a developer's machine: True for the first
+    (`NODE_ENV === "development"`, `!== "production"`, `isDev`), False for the second
+    (`=== "production"`), None when the condition is no such switch."""
+    if "production" in condition.lower():
+        return "!=" in condition or condition.lstrip("( ").startswith("!")
+    if DEBUG_CONDITION.search(condition):
+        return not condition.lstrip("( ").startswith("!")
+    return None
+
+
+def fixed(flags: frozenset) -> bool:
+    """Constant or cleaned: nothing from outside reaches the text unescaped."""
+    return CONST in flags or SAFE in flags
+
+
+def as_text(flags: frozenset | set) -> set[str]:
+    """An error turned into text (concatenated, formatted) is its message."""
+    out = set(flags)
+    if ERR in out:
+        out.discard(ERR)
+        out.add(ERRTEXT)
+    return out
+
+
+def union(a: tuple[frozenset, str], b: tuple[frozenset, str]) -> tuple[frozenset, str]:
+    flags = (a[0] | b[0]) - {CONST, SAFE}
+    if fixed(a[0]) and fixed(b[0]):
+        flags |= {CONST}
+    return (frozenset(flags), (a[1] + " " + b[1]).strip())
+
+
+def combine(parts: list[tuple[frozenset, str]], literal: str) -> tuple[frozenset, str]:
+    flags: set[str] = set()
+    for part_flags, _ in parts:
+        flags |= part_flags & (CARRIED | {FMT, HTML_DYN, STRING})
+    if all(fixed(f) for f, _ in parts):
+        flags.add(CONST)
+    texts = [t for _, t in parts if t]
+    return (frozenset(flags), (literal + " " + " ".join(texts)).strip())
