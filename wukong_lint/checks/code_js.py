@@ -41,7 +41,7 @@ _LITERALS = frozenset(
 TRIGGERS = (
     b"query", b"execute", b"raw", b".all", b".get", b".run", b".exec", b".each", b".prepare",
     b"exec", b"spawn", b"shell", b"execa", b"innerhtml", b"outerhtml", b"insertadjacenthtml",
-    b"document.write", b"dangerouslysetinnerhtml", b".html(", b".append(", b".prepend(",
+    b"document.write", b"dangerouslysetinnerhtml", b"srcdoc", b".html(", b".append(", b".prepend(",
     b".after(", b".before(", b"replacewith", b"eval", b"function(", b"function (", b"vm.",
     b"runin", b"compilefunction", b"script", b"settimeout", b"setinterval", b"setimmediate",
     b"send", b"json", b"end(", b"write", b"render", b"body", b"response", b"throw", b"require",

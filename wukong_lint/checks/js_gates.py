@@ -26,7 +26,9 @@ _SHELL = ("exec", "spawn", "execa", "shell")
 _HTML = (
     "innerhtml", "outerhtml", "insertadjacenthtml", "document.write", "dangerouslysetinnerhtml",
     ".html(", ".append(", ".prepend(", ".after(", ".before(", ".replacewith(", "v-html",
+    "srcdoc",
 )  # fmt: skip
+_REFLECTED = (".send(", ".write(", ".end(", ".body")
 _EVAL = ("eval", "function(", "function (", "runin", "compilefunction", "script(", "settimeout",
          "setinterval", "setimmediate", "execscript")  # fmt: skip
 _RESPONSE = (".send", ".json", ".jsonp", ".end(", ".end (", ".write", ".render", "body",
@@ -53,7 +55,10 @@ def _shell(lowered: str) -> bool:
 
 
 def _html(lowered: str) -> bool:
-    return any(word in lowered for word in _HTML)
+    if any(word in lowered for word in _HTML):
+        return True
+    # markup built from request data and sent: a tag in a string, a request read
+    return "<" in lowered and "req" in lowered and any(w in lowered for w in _REFLECTED)
 
 
 def _eval(lowered: str) -> bool:
