@@ -28,13 +28,19 @@ SQL_METHODS = frozenset(
     {"execute", "executemany", "executescript", "mogrify", "raw", "extra",
      # asyncpg, databases; pandas
      "fetch", "fetchrow", "fetchval", "fetch_all", "fetch_one", "fetch_val",
-     "read_sql", "read_sql_query"}
+     "read_sql", "read_sql_query",
+     # pg8000
+     "run"}
 )  # fmt: skip
 SQL_FUNCTIONS = frozenset({"text", "RawSQL", "read_sql", "read_sql_query"})
 # names also used for other things than SQL: the text must show SQL words
 GENERIC_SQL_CALLS = frozenset({"execute", "executemany"})
 # names used for anything (an HTTP fetch): reported only when SQL words are seen
-FETCH_CALLS = frozenset({"fetch", "fetchrow", "fetchval", "fetch_all", "fetch_one", "fetch_val"})
+FETCH_CALLS = frozenset(
+    {"fetch", "fetchrow", "fetchval", "fetch_all", "fetch_one", "fetch_val", "run"}
+)  # fmt: skip
+# modules whose `run` is no query
+NOT_SQL_MODULES = ("subprocess.", "asyncio.", "anyio.", "trio.", "uvicorn.", "click.")
 SQL_WORDS = re.compile(
     r"(?i)\b(select|insert|update|delete|create|drop|alter|replace|merge|truncate|pragma|grant"
     r"|where|values|from|into|set|order\s+by|group\s+by|limit|join|union|exec|call)\b"
@@ -54,13 +60,15 @@ SHELL_CALLS = frozenset(
         "popen2.popen2", "popen2.popen3", "popen2.popen4", "popen2.Popen3", "popen2.Popen4",
         "commands.getoutput", "commands.getstatusoutput",
         "subprocess.getoutput", "subprocess.getstatusoutput",
-        "asyncio.create_subprocess_shell",
+        "asyncio.create_subprocess_shell", "asyncio.subprocess.create_subprocess_shell",
     }
 )  # fmt: skip
 SUBPROCESS_CALLS = frozenset(
     {"subprocess.Popen", "subprocess.call", "subprocess.check_call", "subprocess.check_output",
      "subprocess.run"}
 )  # fmt: skip
+# what quotes a value for a shell (shlex.join quotes every word)
+QUOTERS = frozenset({"shlex.quote", "pipes.quote", "shlex.join", "quote_for_shell"})
 SAFE_MARKERS = frozenset({"mark_safe", "Markup", "SafeString", "SafeText"})
 TRACEBACK_CALLS = frozenset(
     {"traceback.format_exc", "traceback.format_exception", "traceback.format_tb",
@@ -80,7 +88,25 @@ VIEW_METHODS = frozenset({"get", "post", "put", "patch", "delete", "head", "disp
 SANITIZERS = frozenset({"secure_filename", "safe_join", "basename", "escape", "quote"})
 NEUTRAL_CALLS = frozenset({"type", "len", "bool", "isinstance", "hasattr", "id", "hash", "int"})
 READ_METHODS = frozenset({"read", "read_text", "read_bytes", "readlines", "readline"})
-LEAKS = ("exception-text", "traceback", "environment", "file-contents")
+LEAKS = ("exception-text", "traceback", "environment", "file-contents", "version")
+# what reads a whole file given its handle
+FILE_LOADERS = frozenset(
+    {"json.load", "yaml.load", "yaml.safe_load", "yaml.full_load", "tomllib.load", "toml.load",
+     "pickle.load", "csv.reader", "csv.DictReader", "marshal.load", "plistlib.load"}
+)  # fmt: skip
+STREAMING_RESPONSES = frozenset({"FileResponse", "StreamingHttpResponse", "StreamingResponse"})
+# the versions of the interpreter, the platform and installed packages
+VERSION_ATTRIBUTES = frozenset(
+    {"sys.version", "sys.version_info", "sys.api_version", "sys.hexversion", "django.VERSION",
+     "flask.__version__", "sqlite3.sqlite_version", "ssl.OPENSSL_VERSION"}
+)  # fmt: skip
+VERSION_CALLS = frozenset(
+    {"importlib.metadata.version", "importlib_metadata.version", "pkg_resources.get_distribution",
+     "pkg_resources.require", "importlib.metadata.distribution", "django.get_version",
+     "importlib.metadata.distributions", "pkg_resources.working_set"}
+)  # fmt: skip
+# responses whose text is HTML (their first argument, however built)
+HTML_RESPONSES = frozenset({"HttpResponse", "make_response", "HTMLResponse", "Response"})
 # attributes of an exception that hold its text
 EXCEPTION_TEXT = frozenset({"args", "message", "msg", "detail", "strerror"})
 # what turns an exception object into its text
@@ -91,7 +117,8 @@ TRIGGERS = (
     "execute", ".raw(", ".extra(", "rawsql(", "text(", "read_sql", ".fetch", "system", "popen",
     "shell", "getoutput", "getstatusoutput", "eval(", "exec(", "mark_safe", "markup",
     "safestring", "safetext", "environment(", "render_template_string", "except", "traceback",
-    "environ", "open(", "read_text", "read_bytes", "debug", "exc_info",
+    "environ", "open(", "read_text", "read_bytes", "debug", "exc_info", "request", "version",
+    "platform", "response", ".run(", ".load(", '"<', "'<",
 )  # fmt: skip
 NOT_PRODUCTION = re.compile(r"Test|Dev|Local|Debug|Example|Sample")
 # calls that validate a value: re.match(PATTERN, value), value.isdigit()...
@@ -161,6 +188,10 @@ def _mentions_debug(test: ast.AST) -> bool:
         or (isinstance(n, ast.Constant) and n.value == "DEBUG")  # app.config["DEBUG"]
         for n in ast.walk(test)
     )
+
+
+def _target_id(targets: list[ast.AST]) -> str:
+    return targets[0].id if len(targets) == 1 and isinstance(targets[0], ast.Name) else ""
 
 
 def _target_names(target: ast.AST) -> list[ast.Name]:
@@ -323,13 +354,81 @@ class Analyser(ast.NodeVisitor):
             return any(node.id in s.literal for s in self.scopes) or self.formatted(node)
         return self.formatted(node)
 
+    def constant(self, node: ast.AST | None, depth: int = 0) -> bool:
+        """A string nothing from outside reaches: a literal, a variable of the function bound
+        only to literals, and `+`, `%`, `.format()`, f-strings, `textwrap.dedent` of those
+        (also a list or tuple of them: an argument vector)."""
+        if node is None or depth > 30:
+            return False
+        if _is_const(node):
+            return True
+        if isinstance(node, ast.Name):
+            taint = self.lookup(node.id)
+            return "const" in taint and "formatted" not in taint
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Mod)):
+            return self.constant(node.left, depth + 1) and self.constant(node.right, depth + 1)
+        if isinstance(node, (ast.Tuple, ast.List)):
+            return all(self.constant(e, depth + 1) for e in node.elts)
+        if isinstance(node, ast.JoinedStr):
+            return all(
+                self.constant(v.value if isinstance(v, ast.FormattedValue) else v, depth + 1)
+                for v in node.values
+            )
+        if isinstance(node, ast.Constant):
+            return isinstance(node.value, (int, float)) or node.value is None
+        if isinstance(node, ast.Call):
+            name = self.qualname(node.func)
+            values = [*node.args, *(k.value for k in node.keywords)]
+            if name in ("textwrap.dedent", "dedent", "inspect.cleandoc", "cleandoc", "str"):
+                return bool(values) and all(self.constant(v, depth + 1) for v in values)
+            if isinstance(node.func, ast.Attribute) and node.func.attr in ("format", "join"):
+                return self.constant(node.func.value, depth + 1) and all(
+                    self.constant(v, depth + 1) for v in values
+                )
+        return False
+
+    def shell_quoted(self, node: ast.AST | None, depth: int = 0) -> bool:
+        """A command whose values all went through `shlex.quote` (the rest literals): the
+        shell reads each value as one word."""
+        if node is None or depth > 30:
+            return False
+        if self.constant(node):
+            return True
+        if isinstance(node, ast.Call):
+            name = self.qualname(node.func)
+            if name in QUOTERS:
+                return True
+            if isinstance(node.func, ast.Attribute) and node.func.attr in ("format", "join"):
+                values = [*node.args, *(k.value for k in node.keywords)]
+                return self.constant(node.func.value) and all(
+                    self.shell_quoted(v, depth + 1) for v in values
+                )
+            return False
+        if isinstance(node, ast.Name):
+            return "quoted" in self.lookup(node.id)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Mod)):
+            return self.shell_quoted(node.left, depth + 1) and self.shell_quoted(
+                node.right, depth + 1
+            )
+        if isinstance(node, (ast.Tuple, ast.List)):
+            return all(self.shell_quoted(e, depth + 1) for e in node.elts)
+        if isinstance(node, (ast.ListComp, ast.GeneratorExp)):
+            return self.shell_quoted(node.elt, depth + 1)
+        if isinstance(node, ast.JoinedStr):
+            return all(
+                self.shell_quoted(v.value, depth + 1)
+                for v in node.values
+                if isinstance(v, ast.FormattedValue)
+            )
+        return False
+
     def placeholders(self, node: ast.AST | None) -> bool:
         """Text made of literals only, however repeated or joined: the placeholders of a
         parameterised IN list (`", ".join(["%s"] * len(ids))`, `"?" * n`), or a variable
         holding them."""
         if node is None:
             return False
-        if _is_const(node):
+        if _is_const(node) or self.constant(node):
             return True
         if isinstance(node, ast.BinOp):
             if isinstance(node.op, ast.Mult):
@@ -337,6 +436,8 @@ class Analyser(ast.NodeVisitor):
             if isinstance(node.op, ast.Add):
                 return self.placeholders(node.left) and self.placeholders(node.right)
             return False
+        if isinstance(node, ast.Tuple) and not node.elts:
+            return True  # `"..." % ()`: nothing formatted in
         if isinstance(node, (ast.List, ast.Tuple)):
             return bool(node.elts) and all(self.placeholders(e) for e in node.elts)
         if isinstance(node, (ast.ListComp, ast.GeneratorExp)):
@@ -401,6 +502,8 @@ class Analyser(ast.NodeVisitor):
             found = self.lookup(node.id)  # type: ignore[attr-defined]
             if not found and node.id == "request":  # type: ignore[attr-defined]
                 return {"request"}  # Flask's global request
+            if node.id == "__version__":  # type: ignore[attr-defined]
+                return {"version"}
             return set(found)
         if kind in _SEQUENCES:
             carried: set[str] = set()
@@ -413,8 +516,12 @@ class Analyser(ast.NodeVisitor):
                 return set()
             if self.qualname(node) == "os.environ":
                 return {"environment"}
-            if isinstance(node.value, ast.Name) and node.value.id == "request":
+            if (
+                isinstance(node.value, ast.Name) and node.value.id == "request"
+            ) or self.qualname(node.value) == "flask.request":  # flask.request.args, in full
                 return {"request"}
+            if node.attr == "__version__" or self.qualname(node) in VERSION_ATTRIBUTES:
+                return {"version"}
             inner = self.kinds(node.value) - {"environment"}
             if EXC in inner:
                 inner.discard(EXC)
@@ -440,6 +547,8 @@ class Analyser(ast.NodeVisitor):
                 return {"traceback"}
             if name == "sys.exc_info":
                 return {EXC}
+            if name in VERSION_CALLS or name.startswith("platform."):
+                return {"version"}
             if last in NEUTRAL_CALLS or last in SANITIZERS:
                 return set()
             args = [*node.args, *(k.value for k in node.keywords)]
@@ -461,6 +570,10 @@ class Analyser(ast.NodeVisitor):
                 found = set()
             for arg in args:
                 found |= self.kinds(arg)
+            if "filehandle" in found and (name in FILE_LOADERS or last in STREAMING_RESPONSES):
+                # json.load(f), FileResponse(f), StreamingHttpResponse(open(path)): the
+                # contents of a file the request chose
+                return (found - {"filehandle", "request"}) | {"file-contents"}
             if last in ("open", "Path", "FileResponse", "send_file") and "request" in found:
                 found = (found - {"request"}) | {"filehandle"}
             if last in ("send_file", "FileResponse"):
@@ -527,6 +640,8 @@ class Analyser(ast.NodeVisitor):
         for decorator in node.decorator_list:
             self.visit(decorator)
         scope = _Scope(handler, request_params)
+        for param in params:  # (a parameter hides a module constant of the same name)
+            scope.taint.setdefault(param, set())
         error_handler = node.name == "process_exception" or any(
             _last(d.func if isinstance(d, ast.Call) else d) in ERROR_HANDLER_DECORATORS
             for d in node.decorator_list
@@ -562,6 +677,12 @@ class Analyser(ast.NodeVisitor):
             kinds.add("formatted")
         elif not _is_const(value) and self.placeholders(value):
             kinds.add("placeholders")
+        if not augment and self.constant(value):
+            kinds.add("const")
+        elif augment and "const" in self.lookup(_target_id(targets)) and self.constant(value):
+            kinds.add("const")  # `sql += " ORDER BY name"` keeps a constant constant
+        if self.shell_quoted(value) and not self.constant(value):
+            kinds.add("quoted")
         literal = value.value if isinstance(value, ast.Constant) else None
         if isinstance(value, (ast.List, ast.Tuple)) and len(value.elts) <= 64:
             # pieces of a query, joined later (a long list is data, not a query: not walked)
@@ -572,7 +693,10 @@ class Analyser(ast.NodeVisitor):
             names = _target_names(target)
             for name in names:
                 if augment:
-                    self.scope.taint.setdefault(name.id, set()).update(kinds)
+                    known = self.scope.taint.setdefault(name.id, set())
+                    if "const" not in kinds:
+                        known.discard("const")
+                    known.update(kinds)
                     if name.id in self.scope.literal and isinstance(literal, str):
                         self.scope.literal[name.id] += literal
                     continue
@@ -713,6 +837,16 @@ class Analyser(ast.NodeVisitor):
             if self.scope.handler and not self.scope.debug_only:
                 for leak in self.leaks(node.value):
                     self.report(leak, node)
+            if self.scope.handler and self.reflected(node.value, markup_only=True):
+                self.report("reflected-html", node)
+
+    def reflected(self, node: ast.AST | None, markup_only: bool) -> bool:
+        """Text built from request data without escaping, sent as HTML: `f"<p>{q}</p>"`.
+        A value returned from a handler counts only when its literal text holds markup (a
+        framework may send a returned string as JSON); an HTML response's text always."""
+        if node is None or not self.formatted(node) or "request" not in self.kinds(node):
+            return False
+        return not markup_only or "<" in self.literal_text(node)
 
     @staticmethod
     def _raw_sql_parts(last: str, node: ast.Call, keywords: dict[str, ast.AST]) -> list[ast.AST]:
@@ -760,7 +894,13 @@ class Analyser(ast.NodeVisitor):
                     text = self.literal_text(candidate)
                     if last in GENERIC_SQL_CALLS and text and not SQL_WORDS.search(text):
                         continue
-                    if last in FETCH_CALLS and not SQL_WORDS.search(text):
+                    if last in FETCH_CALLS and (
+                        not SQL_WORDS.search(text) or name.startswith(NOT_SQL_MODULES)
+                    ):
+                        continue
+                    if last == "text" and not (
+                        name.startswith("sqlalchemy") or SQL_WORDS.search(text)
+                    ):  # st.text(f"..."), ax.text(...): SQLAlchemy's text() only
                         continue
                     if SETTING_SQL.match(self.leading_text(candidate)) and (
                         "request" not in self.kinds(candidate)
@@ -779,17 +919,20 @@ class Analyser(ast.NodeVisitor):
                 is_shell = True
                 shell_cmd = first if first is not None else keywords.get("args")
         if is_shell:
-            self.report("shell-constant" if _is_const(shell_cmd) else "shell", node)
+            # (a literal command, or one whose values are all shlex.quote'd: at most the low
+            # shell-constant finding)
+            quoted = self.constant(shell_cmd) or self.shell_quoted(shell_cmd)
+            self.report("shell-constant" if quoted else "shell", node)
         # eval / exec
         is_eval = isinstance(node.func, ast.Name) and node.func.id in ("eval", "exec")
-        if is_eval and first is not None and not _is_const(first):
+        if is_eval and first is not None and not self.constant(first):
             self.report("eval", node)
         # HTML marked safe / unescaped templates
         # (not in the module that defines the marker: the escaping library itself)
         if (
             last in SAFE_MARKERS
             and first is not None
-            and not _is_const(first)
+            and not self.constant(first)
             and last not in self.defined
         ):
             self.report("mark-safe", node)
@@ -821,6 +964,9 @@ class Analyser(ast.NodeVisitor):
             debug = keywords.get("debug")
             if isinstance(debug, ast.Constant) and debug.value is True:
                 self.report("debug-server", node)
+        # request data sent back as HTML, unescaped
+        if last in HTML_RESPONSES and first is not None and self.reflected(first, False):
+            self.report("reflected-html", node)
         # leaks into HTTP responses
         if last in RESPONSE_CALLS and not self.scope.debug_only:
             values = [*node.args, *keywords.values()]

@@ -74,7 +74,7 @@ def debug_setting(text: str) -> bool:
 _SQL_NAMES = (
     "execute", "executemany", "executescript", "mogrify", "raw", "extra", "fetch", "fetchrow",
     "fetchval", "fetch_all", "fetch_one", "fetch_val", "read_sql", "read_sql_query", "text",
-    "RawSQL",
+    "RawSQL", "run",
 )  # fmt: skip
 _QUERY_KEYWORDS = ("sql", "query", "statement", "where")
 _RAW = frozenset({"extra", "RawSQL"})
