@@ -32,7 +32,8 @@ B609 (shell), B307/B102 (eval/exec), B308/B703/B704 (mark_safe/Markup), B701 (Ji
 B201 (Flask debug). Out of scope, by issue 5's definitions: B702 (Mako templates), B603/B606/
 B607/B404 (processes without a shell, partial paths, imports), every non-injection test
 (pickle, yaml.load, hashes, TLS, temp files, passwords, ...), and reports of eval/exec/
-mark_safe/Markup whose argument is a literal string (nothing from outside reaches it; the issue
+mark_safe/Markup whose argument is a literal string, or a variable the function binds only to
+literals (issue 14's constant tracking) (nothing from outside reaches it; the issue
 defines these rules for non-constant input).
 
 Writes bench/out/bandit-compare.json (every figure, every miss and extra report).
@@ -255,9 +256,66 @@ def literal_call(tree: Path, result: dict, parsed: dict[str, ast.AST | None]) ->
         and getattr(node, "lineno", 0) == result["line"]
         and (getattr(node.func, "id", None) or getattr(node.func, "attr", None)) in names
     ]
-    return bool(calls) and all(
-        c.args and isinstance(c.args[0], ast.Constant) and isinstance(c.args[0].value, (str, bytes))
-        for c in calls
+    return bool(calls) and all(c.args and _constant(c.args[0], c, module) for c in calls)
+
+
+def _literal(node: ast.AST) -> bool:
+    """A string literal, or `+` / `%` / `textwrap.dedent` of literals."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, (str, bytes))
+    if isinstance(node, ast.JoinedStr):
+        return all(isinstance(v, ast.Constant) for v in node.values)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Mod)):
+        return _literal(node.left) and (
+            _literal(node.right) or (isinstance(node.right, ast.Tuple) and not node.right.elts)
+        )
+    if isinstance(node, ast.Call) and node.args and not node.keywords:
+        name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
+        return name in ("dedent", "cleandoc") and all(_literal(a) for a in node.args)
+    return False
+
+
+def _constant(argument: ast.AST, call: ast.Call, module: ast.AST) -> bool:
+    """A literal argument, or a variable that the function around the call (issue 14's
+    constant tracking) binds only to literals: out of the rules' scope, as literals are."""
+    if _literal(argument):
+        return True
+    if not isinstance(argument, ast.Name):
+        return False
+    functions = [
+        f
+        for f in ast.walk(module)
+        if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+        and f.lineno <= call.lineno <= (f.end_lineno or 0)
+    ]
+    if not functions:
+        return False
+    function = min(functions, key=lambda f: (f.end_lineno or 0) - f.lineno)
+    params = {a.arg for a in ast.walk(function.args) if isinstance(a, ast.arg)}
+    values = []
+    for node in ast.walk(function):
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, (ast.AnnAssign, ast.AugAssign)):
+            targets = [node.target]
+        elif isinstance(node, (ast.For, ast.With, ast.NamedExpr)):
+            targets = [getattr(node, "target", None)] + [
+                i.optional_vars for i in getattr(node, "items", [])
+            ]
+            if any(isinstance(t, ast.Name) and t.id == argument.id for t in targets):
+                return False
+            continue
+        else:
+            continue
+        if any(isinstance(t, ast.Name) and t.id == argument.id for t in targets):
+            values.append(node.value)
+        elif any(argument.id in {n.id for n in ast.walk(t) if isinstance(n, ast.Name)}
+                 for t in targets):  # fmt: skip
+            return False  # bound by unpacking
+    return (
+        argument.id not in params
+        and bool(values)
+        and all(v is not None and _literal(v) for v in values)
     )
 
 
@@ -276,7 +334,7 @@ def compare(tree: Path, name: str, labels: dict | None, cache: bool) -> dict:
         if r["test"] not in MAPPING:
             out_scope[f"{r['test']} {r['name']}"] = out_scope.get(f"{r['test']} {r['name']}", 0) + 1
         elif literal_call(tree, r, parsed):
-            key = f"{r['test']} {r['name']} (literal argument)"
+            key = f"{r['test']} {r['name']} (literal or constant argument)"
             out_scope[key] = out_scope.get(key, 0) + 1
         else:
             in_scope.append(r)

@@ -137,6 +137,7 @@ BUILTIN_EXCEPTIONS = frozenset(
     if isinstance(value, type) and issubclass(value, BaseException)
 )
 _SEQUENCES = (ast.List, ast.Tuple, ast.Set)
+_OWN_MARKS = frozenset({"const", "quoted"})
 
 
 def _dotted(node: ast.AST) -> str | None:
@@ -504,7 +505,8 @@ class Analyser(ast.NodeVisitor):
                 return {"request"}  # Flask's global request
             if node.id == "__version__":  # type: ignore[attr-defined]
                 return {"version"}
-            return set(found)
+            # (what a name's value is, constant or quoted, is not carried into other values)
+            return set(found) - _OWN_MARKS
         if kind in _SEQUENCES:
             carried: set[str] = set()
             for element in node.elts:  # type: ignore[attr-defined]
