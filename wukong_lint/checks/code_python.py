@@ -12,173 +12,59 @@ No pydantic here: the rule model lives in code_schema.py.
 from __future__ import annotations
 
 import ast
-import builtins
 import contextlib
 import re
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
 from wukong_lint.checks.python_gates import GATES
+from wukong_lint.checks.python_names import (
+    _OWN_MARKS,
+    _SEQUENCES,
+    BUILTIN_EXCEPTIONS,
+    ERROR_HANDLER_DECORATORS,
+    EXC,
+    EXCEPTION_PARAMS,
+    EXCEPTION_TEXT,
+    FETCH_CALLS,
+    FILE_LOADERS,
+    GENERIC_SQL_CALLS,
+    HTML_RESPONSES,
+    LEAKS,
+    NEUTRAL_CALLS,
+    NOT_PRODUCTION,
+    NOT_SQL_MODULES,
+    OWN_EXC,
+    RAW_SQL_APIS,
+    READ_METHODS,
+    RESPONSE_CALLS,
+    ROUTE_DECORATORS,
+    SAFE_MARKERS,
+    SANITIZERS,
+    SETTING_SQL,
+    SHELL_CALLS,
+    SQL_FUNCTIONS,
+    SQL_METHODS,
+    SQL_WORDS,
+    STREAMING_RESPONSES,
+    SUBPROCESS_CALLS,
+    TO_TEXT,
+    TRACEBACK_CALLS,
+    TRIGGERS,
+    VALIDATORS,
+    VERSION_ATTRIBUTES,
+    VERSION_CALLS,
+    VIEW_METHODS,
+    _dotted,
+    _is_const,
+    _last,
+    _plain_literal,
+)
 from wukong_lint.checks.python_skeleton import Skeleton, has_keyword, skeleton
+from wukong_lint.checks.python_strings import StringFacts
 from wukong_lint.engine.matchers import Hit
 from wukong_lint.engine.rules import CompiledRule
 from wukong_lint.model import Unit
-
-SQL_METHODS = frozenset(
-    {"execute", "executemany", "executescript", "mogrify", "raw", "extra",
-     # asyncpg, databases; pandas
-     "fetch", "fetchrow", "fetchval", "fetch_all", "fetch_one", "fetch_val",
-     "read_sql", "read_sql_query",
-     # pg8000
-     "run"}
-)  # fmt: skip
-SQL_FUNCTIONS = frozenset({"text", "RawSQL", "read_sql", "read_sql_query"})
-# names also used for other things than SQL: the text must show SQL words
-GENERIC_SQL_CALLS = frozenset({"execute", "executemany"})
-# names used for anything (an HTTP fetch): reported only when SQL words are seen
-FETCH_CALLS = frozenset(
-    {"fetch", "fetchrow", "fetchval", "fetch_all", "fetch_one", "fetch_val", "run"}
-)  # fmt: skip
-# modules whose `run` is no query
-NOT_SQL_MODULES = ("subprocess.", "asyncio.", "anyio.", "trio.", "uvicorn.", "click.")
-SQL_WORDS = re.compile(
-    r"(?i)\b(select|insert|update|delete|create|drop|alter|replace|merge|truncate|pragma|grant"
-    r"|where|values|from|into|set|order\s+by|group\s+by|limit|join|union|exec|call)\b"
-)
-# Statements whose formatted parts are identifiers or settings (a database, a table, an
-# isolation level), which no driver can pass as parameters: reported only when request input
-# reaches them.
-SETTING_SQL = re.compile(
-    r"(?i)\s*\(?\s*(set|create|drop|alter|pragma|grant|revoke|truncate|vacuum|analyze|comment"
-    r"|savepoint|release|lock|use|show|describe|explain|attach|detach|reindex|cluster|refresh"
-    r"|prepare|deallocate|listen|notify|commit|rollback|install|load)\b"
-)
-RAW_SQL_APIS = frozenset({"extra", "RawSQL"})
-SHELL_CALLS = frozenset(
-    {
-        "os.system", "os.popen", "os.popen2", "os.popen3", "os.popen4",
-        "popen2.popen2", "popen2.popen3", "popen2.popen4", "popen2.Popen3", "popen2.Popen4",
-        "commands.getoutput", "commands.getstatusoutput",
-        "subprocess.getoutput", "subprocess.getstatusoutput",
-        "asyncio.create_subprocess_shell", "asyncio.subprocess.create_subprocess_shell",
-    }
-)  # fmt: skip
-SUBPROCESS_CALLS = frozenset(
-    {"subprocess.Popen", "subprocess.call", "subprocess.check_call", "subprocess.check_output",
-     "subprocess.run"}
-)  # fmt: skip
-# what quotes a value for a shell (shlex.join quotes every word)
-QUOTERS = frozenset({"shlex.quote", "pipes.quote", "shlex.join", "quote_for_shell"})
-SAFE_MARKERS = frozenset({"mark_safe", "Markup", "SafeString", "SafeText"})
-TRACEBACK_CALLS = frozenset(
-    {"traceback.format_exc", "traceback.format_exception", "traceback.format_tb",
-     "traceback.format_stack", "traceback.extract_tb"}
-)  # fmt: skip
-RESPONSE_CALLS = frozenset(
-    {"jsonify", "HttpResponse", "JsonResponse", "HttpResponseServerError",
-     "HttpResponseBadRequest", "Response", "make_response", "PlainTextResponse", "HTMLResponse",
-     "JSONResponse", "StreamingHttpResponse", "render_template", "render", "abort",
-     "HTTPException"}
-)  # fmt: skip
-ROUTE_DECORATORS = frozenset(
-    {"route", "get", "post", "put", "patch", "delete", "head", "options", "api_route",
-     "websocket", "api_view", "view_config", "errorhandler", "exception_handler"}
-)  # fmt: skip
-VIEW_METHODS = frozenset({"get", "post", "put", "patch", "delete", "head", "dispatch"})
-SANITIZERS = frozenset({"secure_filename", "safe_join", "basename", "escape", "quote"})
-NEUTRAL_CALLS = frozenset({"type", "len", "bool", "isinstance", "hasattr", "id", "hash", "int"})
-READ_METHODS = frozenset({"read", "read_text", "read_bytes", "readlines", "readline"})
-LEAKS = ("exception-text", "traceback", "environment", "file-contents", "version")
-# what reads a whole file given its handle
-FILE_LOADERS = frozenset(
-    {"json.load", "yaml.load", "yaml.safe_load", "yaml.full_load", "tomllib.load", "toml.load",
-     "pickle.load", "csv.reader", "csv.DictReader", "marshal.load", "plistlib.load"}
-)  # fmt: skip
-STREAMING_RESPONSES = frozenset({"FileResponse", "StreamingHttpResponse", "StreamingResponse"})
-# the versions of the interpreter, the platform and installed packages
-VERSION_ATTRIBUTES = frozenset(
-    {"sys.version", "sys.version_info", "sys.api_version", "sys.hexversion", "django.VERSION",
-     "flask.__version__", "sqlite3.sqlite_version", "ssl.OPENSSL_VERSION"}
-)  # fmt: skip
-VERSION_CALLS = frozenset(
-    {"importlib.metadata.version", "importlib_metadata.version", "pkg_resources.get_distribution",
-     "pkg_resources.require", "importlib.metadata.distribution", "django.get_version",
-     "importlib.metadata.distributions", "pkg_resources.working_set"}
-)  # fmt: skip
-# responses whose text is HTML (their first argument, however built)
-HTML_RESPONSES = frozenset({"HttpResponse", "make_response", "HTMLResponse", "Response"})
-# attributes of an exception that hold its text
-EXCEPTION_TEXT = frozenset({"args", "message", "msg", "detail", "strerror"})
-# what turns an exception object into its text
-TO_TEXT = frozenset({"str", "repr", "format", "join", "format_exception_only"})
-# Text without one of these (lower case) holds no hit of any check: a function or class
-# without them is not analysed (the rules' keywords decide which files are parsed at all).
-TRIGGERS = (
-    "execute", ".raw(", ".extra(", "rawsql(", "text(", "read_sql", ".fetch", "system", "popen",
-    "shell", "getoutput", "getstatusoutput", "eval(", "exec(", "mark_safe", "markup",
-    "safestring", "safetext", "environment(", "render_template_string", "except", "traceback",
-    "environ", "open(", "read_text", "read_bytes", "debug", "exc_info", "request", "version",
-    "platform", "response", ".run(", ".load(", '"<', "'<",
-)  # fmt: skip
-NOT_PRODUCTION = re.compile(r"Test|Dev|Local|Debug|Example|Sample")
-# calls that validate a value: re.match(PATTERN, value), value.isdigit()...
-VALIDATORS = frozenset(
-    {"match", "fullmatch", "isdigit", "isdecimal", "isnumeric", "isalnum", "isalpha",
-     "isidentifier", "is_valid_path", "is_safe_path", "url_has_allowed_host_and_scheme"}
-)  # fmt: skip
-# parameter names of a handler that hold an exception (error handlers, process_exception)
-EXCEPTION_PARAMS = frozenset({"e", "ex", "exc", "exception", "error", "err"})
-ERROR_HANDLER_DECORATORS = frozenset({"errorhandler", "app_errorhandler", "exception_handler"})
-EXC = "exc-object"  # a caught exception object (its text once formatted)
-OWN_EXC = "own-exception"  # caught by a class of the project's (or a library's) own
-BUILTIN_EXCEPTIONS = frozenset(
-    name
-    for name, value in vars(builtins).items()
-    if isinstance(value, type) and issubclass(value, BaseException)
-)
-_SEQUENCES = (ast.List, ast.Tuple, ast.Set)
-_OWN_MARKS = frozenset({"const", "quoted"})
-
-
-def _dotted(node: ast.AST) -> str | None:
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return None
-    parts.append(node.id)
-    return ".".join(reversed(parts))
-
-
-def _last(node: ast.AST) -> str:
-    if isinstance(node, ast.Attribute):
-        return node.attr
-    if isinstance(node, ast.Name):
-        return node.id
-    return ""
-
-
-def _is_const(node: ast.AST | None) -> bool:
-    """A literal string (or a sum of them): nothing from outside can reach it."""
-    if isinstance(node, ast.Constant):
-        return isinstance(node.value, (str, bytes))
-    if isinstance(node, ast.JoinedStr):
-        return all(isinstance(v, ast.Constant) for v in node.values)
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-        return _is_const(node.left) and _is_const(node.right)
-    return False
-
-
-def _plain_literal(node: ast.AST | None) -> bool:
-    """A literal string, or a list, tuple or dict of them (the SQL of `.extra()`)."""
-    if isinstance(node, ast.Constant):
-        return isinstance(node.value, (str, bytes)) or node.value is None
-    if isinstance(node, (ast.List, ast.Tuple)):
-        return all(_plain_literal(e) for e in node.elts)
-    if isinstance(node, ast.Dict):
-        return all(_plain_literal(v) for v in node.values)
-    return False
 
 
 def _mentions_debug(test: ast.AST) -> bool:
@@ -230,7 +116,7 @@ class _Scope:
         self.debug_only = False
 
 
-class Analyser(ast.NodeVisitor):
+class Analyser(StringFacts, ast.NodeVisitor):
     def __init__(self, path: str, text: str = "", debug_words: bool = True) -> None:
         # whether the module says "debug" at all: if not, no condition is a debug switch
         self.debug_words = debug_words
@@ -303,195 +189,6 @@ class Analyser(ast.NodeVisitor):
                 return scope.taint[name]
         return set()
 
-    def literal_text(self, node: ast.AST) -> str:
-        """The literal pieces of a string expression (to see whether it is SQL)."""
-        pieces = []
-        for sub in ast.walk(node):
-            if isinstance(sub, ast.Constant) and isinstance(sub.value, str):
-                pieces.append(sub.value)
-            elif isinstance(sub, ast.Name):
-                for scope in reversed(self.scopes):
-                    if sub.id in scope.literal:
-                        pieces.append(scope.literal[sub.id])
-                        break
-        return " ".join(pieces)
-
-    def leading_text(self, node: ast.AST | None) -> str:
-        """The literal text a string expression starts with (its leftmost literal piece)."""
-        for _ in range(50):
-            if node is None:
-                return ""
-            if isinstance(node, ast.Constant):
-                return node.value if isinstance(node.value, str) else ""
-            if isinstance(node, ast.JoinedStr):
-                first = node.values[0] if node.values else None
-                return first.value if isinstance(first, ast.Constant) else ""
-            if isinstance(node, ast.BinOp):
-                node = node.left
-            elif isinstance(node, (ast.List, ast.Tuple)):
-                node = node.elts[0] if node.elts else None
-            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-                if node.func.attr == "join" and len(node.args) == 1:
-                    node = node.args[0]  # the first of the pieces joined
-                elif node.func.attr == "format":
-                    node = node.func.value
-                else:
-                    return ""
-            elif isinstance(node, ast.Name):
-                for scope in reversed(self.scopes):
-                    if node.id in scope.literal:
-                        return scope.literal[node.id]
-                return ""
-            else:
-                return ""
-        return ""
-
-    def stringish(self, node: ast.AST) -> bool:
-        if isinstance(node, (ast.Constant)) and isinstance(node.value, str):
-            return True
-        if isinstance(node, ast.JoinedStr):
-            return True
-        if isinstance(node, ast.Name):
-            return any(node.id in s.literal for s in self.scopes) or self.formatted(node)
-        return self.formatted(node)
-
-    def constant(self, node: ast.AST | None, depth: int = 0) -> bool:
-        """A string nothing from outside reaches: a literal, a variable of the function bound
-        only to literals, and `+`, `%`, `.format()`, f-strings, `textwrap.dedent` of those
-        (also a list or tuple of them: an argument vector)."""
-        if node is None or depth > 30:
-            return False
-        if _is_const(node):
-            return True
-        if isinstance(node, ast.Name):
-            taint = self.lookup(node.id)
-            return "const" in taint and "formatted" not in taint
-        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Mod)):
-            return self.constant(node.left, depth + 1) and self.constant(node.right, depth + 1)
-        if isinstance(node, (ast.Tuple, ast.List)):
-            return all(self.constant(e, depth + 1) for e in node.elts)
-        if isinstance(node, ast.JoinedStr):
-            return all(
-                self.constant(v.value if isinstance(v, ast.FormattedValue) else v, depth + 1)
-                for v in node.values
-            )
-        if isinstance(node, ast.Constant):
-            return isinstance(node.value, (int, float)) or node.value is None
-        if isinstance(node, ast.Call):
-            name = self.qualname(node.func)
-            values = [*node.args, *(k.value for k in node.keywords)]
-            if name in ("textwrap.dedent", "dedent", "inspect.cleandoc", "cleandoc", "str"):
-                return bool(values) and all(self.constant(v, depth + 1) for v in values)
-            if isinstance(node.func, ast.Attribute) and node.func.attr in ("format", "join"):
-                return self.constant(node.func.value, depth + 1) and all(
-                    self.constant(v, depth + 1) for v in values
-                )
-        return False
-
-    def shell_quoted(self, node: ast.AST | None, depth: int = 0) -> bool:
-        """A command whose values all went through `shlex.quote` (the rest literals): the
-        shell reads each value as one word."""
-        if node is None or depth > 30:
-            return False
-        if self.constant(node):
-            return True
-        if isinstance(node, ast.Call):
-            name = self.qualname(node.func)
-            if name in QUOTERS:
-                return True
-            if isinstance(node.func, ast.Attribute) and node.func.attr in ("format", "join"):
-                values = [*node.args, *(k.value for k in node.keywords)]
-                return self.constant(node.func.value) and all(
-                    self.shell_quoted(v, depth + 1) for v in values
-                )
-            return False
-        if isinstance(node, ast.Name):
-            return "quoted" in self.lookup(node.id)
-        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Mod)):
-            return self.shell_quoted(node.left, depth + 1) and self.shell_quoted(
-                node.right, depth + 1
-            )
-        if isinstance(node, (ast.Tuple, ast.List)):
-            return all(self.shell_quoted(e, depth + 1) for e in node.elts)
-        if isinstance(node, (ast.ListComp, ast.GeneratorExp)):
-            return self.shell_quoted(node.elt, depth + 1)
-        if isinstance(node, ast.JoinedStr):
-            return all(
-                self.shell_quoted(v.value, depth + 1)
-                for v in node.values
-                if isinstance(v, ast.FormattedValue)
-            )
-        return False
-
-    def placeholders(self, node: ast.AST | None) -> bool:
-        """Text made of literals only, however repeated or joined: the placeholders of a
-        parameterised IN list (`", ".join(["%s"] * len(ids))`, `"?" * n`), or a variable
-        holding them."""
-        if node is None:
-            return False
-        if _is_const(node) or self.constant(node):
-            return True
-        if isinstance(node, ast.BinOp):
-            if isinstance(node.op, ast.Mult):
-                return self.placeholders(node.left) or self.placeholders(node.right)
-            if isinstance(node.op, ast.Add):
-                return self.placeholders(node.left) and self.placeholders(node.right)
-            return False
-        if isinstance(node, ast.Tuple) and not node.elts:
-            return True  # `"..." % ()`: nothing formatted in
-        if isinstance(node, (ast.List, ast.Tuple)):
-            return bool(node.elts) and all(self.placeholders(e) for e in node.elts)
-        if isinstance(node, (ast.ListComp, ast.GeneratorExp)):
-            return self.placeholders(node.elt)
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-            return (
-                node.func.attr == "join"
-                and len(node.args) == 1
-                and _is_const(node.func.value)
-                and self.placeholders(node.args[0])
-            )
-        if isinstance(node, ast.Name):
-            taint = self.lookup(node.id)
-            return "placeholders" in taint and "formatted" not in taint
-        return False
-
-    def formatted(self, node: ast.AST | None) -> bool:
-        """A string built from non-literal parts: f-string, +, % or .format()."""
-        if node is None:
-            return False
-        if isinstance(node, ast.JoinedStr):
-            return any(
-                isinstance(v, ast.FormattedValue) and not self.placeholders(v.value)
-                for v in node.values
-            )
-        if isinstance(node, ast.BinOp):
-            if isinstance(node.op, ast.Add):
-                if self.formatted(node.left) or self.formatted(node.right):
-                    return True
-                return (self.stringish(node.left) or self.stringish(node.right)) and not (
-                    self.placeholders(node.left) and self.placeholders(node.right)
-                )
-            if isinstance(node.op, ast.Mod):
-                return self.stringish(node.left) and not self.placeholders(node.right)
-            return False
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-            if node.func.attr == "format" and (node.args or node.keywords):
-                values = [*node.args, *(k.value for k in node.keywords)]
-                return self.stringish(node.func.value) and not all(
-                    self.placeholders(v) for v in values
-                )
-            if node.func.attr == "join" and len(node.args) == 1:
-                # " AND ".join(conditions) of pieces built by formatting
-                return self.stringish(node.func.value) and self.formatted(node.args[0])
-            return False
-        if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
-            return any(self.formatted(e) for e in node.elts)
-        if isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.SetComp)):
-            return self.formatted(node.elt)
-        if isinstance(node, ast.Name):
-            return "formatted" in self.lookup(node.id)
-        return False
-
     def kinds(self, node: ast.AST | None) -> set[str]:
         """What an expression carries: request input, leaks, open files from request paths."""
         if node is None:
@@ -518,9 +215,9 @@ class Analyser(ast.NodeVisitor):
                 return set()
             if self.qualname(node) == "os.environ":
                 return {"environment"}
-            if (
-                isinstance(node.value, ast.Name) and node.value.id == "request"
-            ) or self.qualname(node.value) == "flask.request":  # flask.request.args, in full
+            if (isinstance(node.value, ast.Name) and node.value.id == "request") or self.qualname(
+                node.value
+            ) == "flask.request":  # flask.request.args, in full
                 return {"request"}
             if node.attr == "__version__" or self.qualname(node) in VERSION_ATTRIBUTES:
                 return {"version"}
