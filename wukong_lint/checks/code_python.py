@@ -117,9 +117,13 @@ class _Scope:
 
 
 class Analyser(StringFacts, ast.NodeVisitor):
-    def __init__(self, path: str, text: str = "", debug_words: bool = True) -> None:
+    def __init__(
+        self, path: str, text: str = "", debug_words: bool = True, quoting: bool = True
+    ) -> None:
         # whether the module says "debug" at all: if not, no condition is a debug switch
         self.debug_words = debug_words
+        # whether it says "quote" or "shlex" at all: if not, no value is shell-quoted
+        self.quoting = quoting
         self.path = path
         self.lowered = text.lower()
         self.starts = _line_starts(text) if text else []
@@ -160,6 +164,8 @@ class Analyser(StringFacts, ast.NodeVisitor):
         """A function or class whose text holds no trigger: nothing in it can be a hit."""
         starts = self.starts
         first, last = node.lineno, getattr(node, "end_lineno", None)  # type: ignore[attr-defined]
+        for decorator in getattr(node, "decorator_list", ()):  # (`@app.route(...)` counts)
+            first = min(first, decorator.lineno)
         if not starts or last is None or first < 1:
             return False
         start = starts[first - 1] if first <= len(starts) else len(self.lowered)
@@ -213,13 +219,14 @@ class Analyser(StringFacts, ast.NodeVisitor):
         if isinstance(node, ast.Attribute):
             if node.attr in ("__name__", "__class__", "__qualname__"):
                 return set()
-            if self.qualname(node) == "os.environ":
+            qualified = self.qualname(node)
+            if qualified == "os.environ":
                 return {"environment"}
-            if (isinstance(node.value, ast.Name) and node.value.id == "request") or self.qualname(
-                node.value
-            ) == "flask.request":  # flask.request.args, in full
+            if (
+                isinstance(node.value, ast.Name) and node.value.id == "request"
+            ) or qualified.startswith("flask.request."):  # flask.request.args, in full
                 return {"request"}
-            if node.attr == "__version__" or self.qualname(node) in VERSION_ATTRIBUTES:
+            if node.attr == "__version__" or qualified in VERSION_ATTRIBUTES:
                 return {"version"}
             inner = self.kinds(node.value) - {"environment"}
             if EXC in inner:
@@ -376,11 +383,10 @@ class Analyser(StringFacts, ast.NodeVisitor):
             kinds.add("formatted")
         elif not _is_const(value) and self.placeholders(value):
             kinds.add("placeholders")
-        if not augment and self.constant(value):
-            kinds.add("const")
-        elif augment and "const" in self.lookup(_target_id(targets)) and self.constant(value):
-            kinds.add("const")  # `sql += " ORDER BY name"` keeps a constant constant
-        if self.shell_quoted(value) and not self.constant(value):
+        constant = "formatted" not in kinds and self.constant(value)
+        if constant and (not augment or "const" in self.lookup(_target_id(targets))):
+            kinds.add("const")  # (`sql += " ORDER BY name"` keeps a constant constant)
+        elif not constant and self.quoting and self.shell_quoted(value):
             kinds.add("quoted")
         literal = value.value if isinstance(value, ast.Constant) else None
         if isinstance(value, (ast.List, ast.Tuple)) and len(value.elts) <= 64:
@@ -710,11 +716,12 @@ def _hits(
     tree: ast.Module,
     defined: set[str] | None = None,
     debug_words: bool = True,
+    quoting: bool = True,
 ) -> dict[str, list[tuple[int, int]]]:
     """The hits in a parsed text; `text` (for skipping quiet functions) may be "" when every
     function in the tree is known to hold a trigger (a skeleton), and then `defined` names
     the module's top-level classes and functions, blanked ones included."""
-    analyser = Analyser(path, text, debug_words)
+    analyser = Analyser(path, text, debug_words, quoting)
     if defined:
         analyser.defined.update(defined)
     with contextlib.suppress(RecursionError):  # nested too deep: the hits found so far
@@ -750,13 +757,14 @@ def analyse(path: str, text: str, offsets: list[int] | None = None, keep: Any = 
         tree = _parse(path, text)
     # a skeleton keeps only functions with a trigger: no need to look for quiet ones in it
     debug_words = "debug" in _lower(text)
+    quoting = "quote" in _lower(text) or "shlex" in _lower(text)
     if tree is None:
         hits = None
     elif shape is None:
-        hits = _hits(path, text, tree, None, debug_words)
+        hits = _hits(path, text, tree, None, debug_words, quoting)
     else:
         defined = {m.group(1) for m in _TOP_LEVEL_NAME.finditer("\n" + text)}
-        hits = _hits(path, "", tree, defined, debug_words)
+        hits = _hits(path, "", tree, defined, debug_words, quoting)
     analysis = Analysis(hits, shape, starts)
     _cache[0], _cache[1] = text, analysis
     return analysis

@@ -82,29 +82,35 @@ class StringFacts:
         (also a list or tuple of them: an argument vector)."""
         if node is None or depth > 30:
             return False
-        if _is_const(node):
-            return True
-        if isinstance(node, ast.Name):
-            taint = self.lookup(node.id)
+        kind = type(node)
+        if kind is ast.Constant:
+            return isinstance(node.value, (str, bytes, int, float)) or node.value is None  # type: ignore[attr-defined]
+        if kind is ast.Name:
+            taint = self.lookup(node.id)  # type: ignore[attr-defined]
             return "const" in taint and "formatted" not in taint
-        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Mod)):
-            return self.constant(node.left, depth + 1) and self.constant(node.right, depth + 1)
-        if isinstance(node, (ast.Tuple, ast.List)):
-            return all(self.constant(e, depth + 1) for e in node.elts)
-        if isinstance(node, ast.JoinedStr):
-            return all(
-                self.constant(v.value if isinstance(v, ast.FormattedValue) else v, depth + 1)
-                for v in node.values
+        if kind is ast.BinOp:
+            return isinstance(node.op, (ast.Add, ast.Mod)) and (  # type: ignore[attr-defined]
+                self.constant(node.left, depth + 1)  # type: ignore[attr-defined]
+                and self.constant(node.right, depth + 1)  # type: ignore[attr-defined]
             )
-        if isinstance(node, ast.Constant):
-            return isinstance(node.value, (int, float)) or node.value is None
-        if isinstance(node, ast.Call):
-            name = self.qualname(node.func)
-            values = [*node.args, *(k.value for k in node.keywords)]
-            if name in ("textwrap.dedent", "dedent", "inspect.cleandoc", "cleandoc", "str"):
+        if kind is ast.Tuple or kind is ast.List:  # (an argument vector; a long list is data)
+            elements = node.elts  # type: ignore[attr-defined]
+            return len(elements) <= 64 and all(self.constant(e, depth + 1) for e in elements)
+        if kind is ast.JoinedStr:
+            for value in node.values:  # type: ignore[attr-defined]
+                if type(value) is ast.FormattedValue and not self.constant(value.value, depth + 1):
+                    return False
+            return True
+        if kind is ast.Call:
+            func = node.func  # type: ignore[attr-defined]
+            last = func.id if type(func) is ast.Name else getattr(func, "attr", "")
+            if last not in ("dedent", "cleandoc", "str", "format", "join"):
+                return False
+            values = [*node.args, *(k.value for k in node.keywords)]  # type: ignore[attr-defined]
+            if last in ("dedent", "cleandoc", "str"):  # textwrap.dedent("""...""")
                 return bool(values) and all(self.constant(v, depth + 1) for v in values)
-            if isinstance(node.func, ast.Attribute) and node.func.attr in ("format", "join"):
-                return self.constant(node.func.value, depth + 1) and all(
+            if last in ("format", "join") and type(func) is ast.Attribute:
+                return self.constant(func.value, depth + 1) and all(
                     self.constant(v, depth + 1) for v in values
                 )
         return False
@@ -150,14 +156,14 @@ class StringFacts:
         holding them."""
         if node is None:
             return False
-        if _is_const(node) or self.constant(node):
+        if _is_const(node):
             return True
         if isinstance(node, ast.BinOp):
             if isinstance(node.op, ast.Mult):
                 return self.placeholders(node.left) or self.placeholders(node.right)
             if isinstance(node.op, ast.Add):
                 return self.placeholders(node.left) and self.placeholders(node.right)
-            return False
+            return isinstance(node.op, ast.Mod) and self.constant(node)
         if isinstance(node, ast.Tuple) and not node.elts:
             return True  # `"..." % ()`: nothing formatted in
         if isinstance(node, (ast.List, ast.Tuple)):
@@ -170,11 +176,12 @@ class StringFacts:
                 and len(node.args) == 1
                 and _is_const(node.func.value)
                 and self.placeholders(node.args[0])
-            )
+            ) or self.constant(node)
         if isinstance(node, ast.Name):
             taint = self.lookup(node.id)
-            return "placeholders" in taint and "formatted" not in taint
-        return False
+            return ("placeholders" in taint or "const" in taint) and "formatted" not in taint
+        # (last: an f-string of constants, textwrap.dedent of a literal...)
+        return isinstance(node, (ast.JoinedStr, ast.Call)) and self.constant(node)
 
     def formatted(self, node: ast.AST | None) -> bool:
         """A string built from non-literal parts: f-string, +, % or .format()."""
