@@ -45,7 +45,7 @@ TRIGGERS = (
     b".after(", b".before(", b"replacewith", b"eval", b"function(", b"function (", b"vm.",
     b"runin", b"compilefunction", b"script", b"settimeout", b"setinterval", b"setimmediate",
     b"send", b"json", b"end(", b"write", b"render", b"body", b"response", b"throw", b"require",
-    b"import",
+    b"import", b"where", b"having", b"bypasssecuritytrust", b"exception",
 )  # fmt: skip
 
 Value = tuple[frozenset, str]  # (flags, literal text)

@@ -26,13 +26,13 @@ _SHELL = ("exec", "spawn", "execa", "shell")
 _HTML = (
     "innerhtml", "outerhtml", "insertadjacenthtml", "document.write", "dangerouslysetinnerhtml",
     ".html(", ".append(", ".prepend(", ".after(", ".before(", ".replacewith(", "v-html",
-    "srcdoc",
+    "srcdoc", "bypasssecuritytrust",
 )  # fmt: skip
 _REFLECTED = (".send(", ".write(", ".end(", ".body")
 _EVAL = ("eval", "function(", "function (", "runin", "compilefunction", "script(", "settimeout",
          "setinterval", "setimmediate", "execscript")  # fmt: skip
 _RESPONSE = (".send", ".json", ".jsonp", ".end(", ".end (", ".write", ".render", "body",
-             "response", "throw(", "reply")  # fmt: skip
+             "response", "throw(", "reply", "exception(")  # fmt: skip
 
 
 def _lower(text: str) -> str:
@@ -57,8 +57,8 @@ def _shell(lowered: str) -> bool:
 def _html(lowered: str) -> bool:
     if any(word in lowered for word in _HTML):
         return True
-    # markup built from request data and sent: a tag in a string, a request read
-    return "<" in lowered and "req" in lowered and any(w in lowered for w in _REFLECTED)
+    # text built from request data and sent as a response body
+    return "req" in lowered and any(w in lowered for w in _REFLECTED)
 
 
 def _eval(lowered: str) -> bool:

@@ -53,12 +53,22 @@ def check_new(analyser: Analyser, node: Any) -> None:
     _code(analyser, node, name, last, args)
     if _tail(name) in V.RESPONSE_CONSTRUCTORS and args:
         analyser.leaks(analyser.value(args[0]), node)
+    elif last in V.RESPONSE_EXCEPTIONS and args:
+        # throw new HttpException(err.message, 500): the framework sends the text
+        for arg in args:
+            flags = analyser.value(arg)[0]
+            analyser.leaks((flags - {V.ERR, V.ENV}, ""), node)
 
 
 # -- SQL -------------------------------------------------------------------------------------
 def _sql(analyser: Analyser, node: Any, function: Any, name: str, last: str, args: list[Any],
          member: bool) -> None:  # fmt: skip
     if not args:
+        return
+    if member and last in V.CONDITION_METHODS:  # TypeORM .where(`name = '${name}'`)
+        flags, literal = analyser.value(args[0])
+        if V.FMT in flags and V.SAFE not in flags and V.CONDITION.search(literal):
+            analyser.report("sql", node)
         return
     if member:
         if last not in V.SQL_METHODS:
@@ -164,10 +174,14 @@ def _shell(analyser: Analyser, node: Any, function: Any, name: str, last: str,
 # -- HTML ------------------------------------------------------------------------------------
 def _html(analyser: Analyser, node: Any, function: Any, name: str, last: str, args: list[Any],
           member: bool) -> None:  # fmt: skip
-    if not member or not args:
+    if not args:
         return
     value = None
-    if last == "insertAdjacentHTML" and len(args) > 1:
+    if last in V.TRUST_CALLS:
+        value = args[0]
+    elif not member:
+        return
+    elif last == "insertAdjacentHTML" and len(args) > 1:
         value = args[1]
     elif last in ("write", "writeln") and name.rsplit(".", 2)[-2:-1] == ["document"]:
         value = args[0]

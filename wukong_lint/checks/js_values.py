@@ -105,7 +105,27 @@ VM_CALLS = frozenset(
 TIMERS = frozenset({"setTimeout", "setInterval", "setImmediate", "execScript"})
 
 # -- responses -------------------------------------------------------------------------------
-RESPONSE_METHODS = frozenset({"send", "json", "jsonp", "end", "write", "sendStatus", "render"})
+RESPONSE_METHODS = frozenset(
+    {"send", "json", "jsonp", "end", "write", "sendStatus", "render", "response"}
+)  # fmt: skip
+# exceptions a framework turns into the response (NestJS HttpException and its kin)
+RESPONSE_EXCEPTIONS = frozenset(
+    {"HttpException", "BadRequestException", "UnauthorizedException", "ForbiddenException",
+     "NotFoundException", "ConflictException", "InternalServerErrorException",
+     "ServiceUnavailableException", "UnprocessableEntityException", "BadGatewayException",
+     "GatewayTimeoutException", "NotAcceptableException", "RequestTimeoutException",
+     "GoneException", "PayloadTooLargeException", "NotImplementedException",
+     "PreconditionFailedException", "MethodNotAllowedException", "ImATeapotException",
+     "UnsupportedMediaTypeException", "MisdirectedException", "HttpError", "createError"}
+)  # fmt: skip
+# query builders whose condition text is SQL (TypeORM): reported when it compares a value
+CONDITION_METHODS = frozenset({"where", "andWhere", "orWhere", "having", "andHaving", "orHaving"})
+CONDITION = re.compile(r"(?i)[=<>]|\b(like|in|is|between)\b")
+# Angular: marking a value as trusted HTML skips the sanitizer
+TRUST_CALLS = frozenset(
+    {"bypassSecurityTrustHtml", "bypassSecurityTrustScript", "bypassSecurityTrustUrl",
+     "bypassSecurityTrustResourceUrl", "bypassSecurityTrustStyle"}
+)  # fmt: skip
 # what a handler's response object is called (Express res, Fastify reply, Koa ctx.res...)
 RESPONSE_OBJECTS = frozenset({"res", "response", "reply", "resp", "rep", "ctx.res", "h"})
 RESPONSE_CONSTRUCTORS = frozenset(
@@ -125,9 +145,10 @@ DEBUG_CONDITION = re.compile(r"(?i)development|\bdebug|isdev|__dev__|\bdev\b|\bl
 
 # -- combining what values are --------------------------------------------------------
 def reflected_html(value: tuple[frozenset, str]) -> bool:
-    """Markup built with request data: `"<p>" + req.query.q` sent as a response body."""
-    flags, literal = value
-    return REQ in flags and FMT in flags and "<" in literal and SAFE not in flags
+    """Text built with request data (`"<p>" + req.query.q`, `` `No user ${req.params.id}` ``)
+    sent as a response body: Express and Koa send a string as text/html."""
+    flags, _ = value
+    return REQ in flags and FMT in flags and SAFE not in flags
 
 
 def debug_branch(condition: str) -> bool | None:
