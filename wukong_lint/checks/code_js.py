@@ -15,6 +15,7 @@ report something; huge or minified texts are checked with line patterns (js_line
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 from collections.abc import Iterator
 from typing import Any, NamedTuple
@@ -42,10 +43,10 @@ TRIGGERS = (
     b"query", b"execute", b"raw", b".all", b".get", b".run", b".exec", b".each", b".prepare",
     b"exec", b"spawn", b"shell", b"execa", b"innerhtml", b"outerhtml", b"insertadjacenthtml",
     b"document.write", b"dangerouslysetinnerhtml", b"srcdoc", b".html(", b".append(", b".prepend(",
-    b".after(", b".before(", b"replacewith", b"eval", b"function(", b"function (", b"vm.",
+    b".after(", b".before(", b"replacewith", b"eval", b"new function", b"vm.",
     b"runin", b"compilefunction", b"script", b"settimeout", b"setinterval", b"setimmediate",
-    b"send", b"json", b"end(", b"write", b"render", b"body", b"response", b"throw", b"require",
-    b"import", b"where", b"having", b"bypasssecuritytrust", b"exception",
+    b"send", b"json", b"end(", b"write", b"render", b"body", b"response", b"throw", b"where",
+    b"having", b"bypasssecuritytrust", b"exception",
 )  # fmt: skip
 
 Value = tuple[frozenset, str]  # (flags, literal text)
@@ -71,6 +72,7 @@ class Analyser:
         self.hits: list[tuple[str, int, int]] = []  # (check, line, byte column)
         self.scopes = [_Scope()]
         self.aliases: dict[str, str] = {}  # local name -> module path ("child_process.exec")
+        self.trigger_spots: list[int] | None = None
 
     # -- helpers ---------------------------------------------------------------------------
     def text(self, node: Any) -> str:
@@ -191,7 +193,10 @@ class Analyser:
         if kind == "object":
             return self.object_value(node, depth)
         if kind == "array":
-            return V.combine([self.value(c, depth + 1) for c in node.named_children], "")
+            elements = node.named_children
+            if len(elements) > 64:  # data, not a query or a command: not walked
+                return _UNKNOWN
+            return V.combine([self.value(c, depth + 1) for c in elements], "")
         if kind in ("unary_expression", "update_expression"):
             return (frozenset({V.CONST, V.SAFE}), "")  # !x, typeof x, -x, i++: no text
         if kind == "assignment_expression":
@@ -334,7 +339,10 @@ class Analyser:
     def object_value(self, node: Any, depth: int) -> Value:
         parts: list[Value] = []
         flags: set[str] = set()
-        for child in node.named_children:
+        children = node.named_children
+        if len(children) > 64:  # a table of data: not walked
+            return _UNKNOWN
+        for child in children:
             if child.type == "pair":
                 key = child.child_by_field_name("key")
                 value = self.value(child.child_by_field_name("value"), depth + 1)
@@ -361,12 +369,26 @@ class Analyser:
             handler = _HANDLERS.get(kind)
             if handler is not None and handler(self, current):
                 continue  # the handler walked the children itself
-            stack.extend(reversed(current.children))
+            stack.extend(reversed(current.named_children))
+
+    def quiet(self, start: int, end: int) -> bool:
+        """Whether data[start:end] holds no trigger word (nothing there can be a hit)."""
+        spots = self.trigger_spots
+        if spots is None:  # where the trigger words stand: found once, in C
+            lowered = self.data.lower()
+            found = []
+            for word in TRIGGERS:
+                at = lowered.find(word)
+                while at >= 0:
+                    found.append(at)
+                    at = lowered.find(word, at + 1)
+            spots = self.trigger_spots = sorted(found)
+        index = bisect.bisect_left(spots, start)
+        return index == len(spots) or spots[index] + 1 > end
 
     def function(self, node: Any) -> bool:
         # a function whose text holds no trigger word cannot hold a hit: not walked
-        segment = self.data[node.start_byte : node.end_byte].lower()
-        if not any(word in segment for word in TRIGGERS):
+        if self.quiet(node.start_byte, node.end_byte):
             return True
         scope = _Scope()
         scope.debug = self.scopes[-1].debug
@@ -576,7 +598,6 @@ def analyse(path: str, text: str) -> Analysis:
         return _cache[1]
     from wukong_lint.checks import js_syntax
 
-    starts = _line_starts(text)
     hits: dict[str, list[tuple[int, int]]] | None = None
     if not js_syntax.too_big(text):
         parsed = js_syntax.parse(path, text)
@@ -599,7 +620,8 @@ def analyse(path: str, text: str) -> Analysis:
         hits = {}
         for (check, line), column in sorted(first.items()):
             hits.setdefault(check, []).append((line, column))
-    analysis = Analysis(hits, starts)
+    # (line starts only where there is something to report)
+    analysis = Analysis(hits, _line_starts(text) if hits else [])
     _cache[0], _cache[1] = text, analysis
     return analysis
 

@@ -2,12 +2,11 @@
 the file is not parsed for it (the same gates-before-parsing design as python_gates.py).
 
 A rule's keywords (rules/code/javascript.yaml) already limit the files looked at to those
-naming a sink; each gate below also asks for what the analysis needs to report the check at
-all: a value that is not a literal can only reach a sink in a file that builds strings
-(`+`, `${`, `format`) or names a variable, so the gates look for the sink's name and, where a
-sink is common in harmless code (`.query(`, `.get(`, `.exec(`), for the signs of a query built
-at run time. A gate must only answer False when the check surely finds nothing: when in
-doubt, it answers True.
+naming a sink, but sink names are common words in harmless code (`.get(`, `.exec(`, `catch`,
+`.write(`). Each gate below asks for what the analysis needs to report its check at all: SQL
+text in a string, a shell-running call, an HTTP response, code run from a string. A gate
+answers False only when the check surely finds nothing in the text: when in doubt, True.
+Every test is a substring search or one linear regex over the text.
 """
 
 from __future__ import annotations
@@ -15,66 +14,119 @@ from __future__ import annotations
 import re
 from typing import Any
 
-# a query's text is built at run time: concatenation, a template substitution, format
-_FORMATTING = ("${", "+", "format(", "concat(", "join(")
-_SQL_WORDS = re.compile(
-    r"(?i)\b(?:select|insert|update|delete|where|values|from|order\s+by|group\s+by|limit|join"
-    r"|union|having|create|drop|alter|replace|merge|truncate|pragma|grant)\b"
+# a string (quote or backtick) that starts with SQL: a statement or a clause of one
+_SQL_TEXT = re.compile(
+    r"""["'`]\s*\(?\s*(?:select|insert|update|delete|with|replace|merge|create|drop|alter"""
+    r"""|truncate|pragma|where|and|or|order\s+by|group\s+by|limit|offset|set|values|from"""
+    r"""|join|left\s+join|inner\s+join|having|union|call|exec)\b""",
+    re.IGNORECASE,
 )
-_RAW_SQL = ("raw(", "rawunsafe", "raw (", "unsafe(")
-_SHELL = ("exec", "spawn", "execa", "shell")
+_RAW_SQL = ("raw(", "rawunsafe", "raw (", "unsafe(", "where(`", "where (`", "having(`")
+_FORMATTING = ("${", "+", "format(", "concat(", "join(")
 _HTML = (
     "innerhtml", "outerhtml", "insertadjacenthtml", "document.write", "dangerouslysetinnerhtml",
-    ".html(", ".append(", ".prepend(", ".after(", ".before(", ".replacewith(", "v-html",
-    "srcdoc", "bypasssecuritytrust",
+    ".html(", "v-html", "srcdoc", "bypasssecuritytrust",
 )  # fmt: skip
-_REFLECTED = (".send(", ".write(", ".end(", ".body")
-_EVAL = ("eval", "function(", "function (", "runin", "compilefunction", "script(", "settimeout",
-         "setinterval", "setimmediate", "execscript")  # fmt: skip
-_RESPONSE = (".send", ".json", ".jsonp", ".end(", ".end (", ".write", ".render", "body",
-             "response", "throw(", "reply", "exception(")  # fmt: skip
+_JQUERY = ("$(", "jquery(")
+# an HTTP response of a Node framework (Express, Fastify, Koa, hapi, Next.js, NestJS): a
+# response object's method, or a name only responses have
+_RESPONSE_OBJECTS = ("res.", "reply.", "resp.", "response.", "rep.", "h.")
+_RESPONSE_NAMES = (
+    "ctx.body", "ctx.throw", "ctx.response", "this.body", "NextResponse", "new Response",
+    "Response.json", "Exception(", "HttpError", "createError(",
+)  # fmt: skip
+_NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$.")
+_TIMER_ARGUMENT = re.compile(r"""\s*\(\s*(?:["'`]|[\w$.]+\s*\+|req\b)""")
 
 
-def _lower(text: str) -> str:
+def _standalone(text: str, word: str, dot: bool = False) -> list[int]:
+    """Where `word` starts a name in the text (not inside a longer name or after a `.`,
+    unless `dot`): the ends of those occurrences."""
+    found = []
+    at = text.find(word)
+    while at >= 0:
+        before = text[at - 1] if at else " "
+        if before not in _NAME_CHARS or (dot and before == "."):
+            found.append(at + len(word))
+        at = text.find(word, at + 1)
+    return found
+
+
+def _called(text: str, end: int) -> bool:
+    """Whether a `(` follows `end` (after blanks)."""
+    return text[end : end + 64].lstrip().startswith("(")
+
+
+_ERROR = ("catch", "(err", "(error", "(e)", "(e,", "(ex)", "(ex,", "reason")
+
+
+def _memo_for(text: str) -> dict[str, Any]:
     if _memo[0] is not text:
         _memo[0], _memo[1], _memo[2] = text, text.lower(), {}
-    return _memo[1]
+    return _memo[2]
 
 
 _memo: list[Any] = [None, "", {}]
 
 
-def _sql(lowered: str) -> bool:
+def _response(text: str) -> bool:
+    known = _memo[2].get("_response")
+    if known is None:
+        known = _memo[2]["_response"] = any(name in text for name in _RESPONSE_NAMES) or any(
+            _standalone(text, name) for name in _RESPONSE_OBJECTS
+        )
+    return known
+
+
+def _sql(text: str, lowered: str) -> bool:
     if not any(sign in lowered for sign in _FORMATTING):
         return False
-    return any(word in lowered for word in _RAW_SQL) or _SQL_WORDS.search(lowered) is not None
+    return any(word in lowered for word in _RAW_SQL) or _SQL_TEXT.search(text) is not None
 
 
-def _shell(lowered: str) -> bool:
-    return any(word in lowered for word in _SHELL)
+def _shell(text: str, lowered: str) -> bool:
+    if any(word in text for word in ("child_process", "shelljs", "execa", "spawn", "shell:")):
+        return True
+    return any(
+        _called(text, end) for word in ("exec", "execSync") for end in _standalone(text, word, True)
+    )
 
 
-def _html(lowered: str) -> bool:
+def _html(text: str, lowered: str) -> bool:
     if any(word in lowered for word in _HTML):
         return True
-    # text built from request data and sent as a response body
-    return "req" in lowered and any(w in lowered for w in _REFLECTED)
+    if any(word in lowered for word in _JQUERY) and any(
+        word in lowered
+        for word in (".append(", ".prepend(", ".after(", ".before(", ".replacewith(")
+    ):
+        return True
+    # text built from request data (req.query, ctx.query...) sent as a response body
+    return ("req" in lowered or "ctx." in lowered) and _response(text)
 
 
-def _eval(lowered: str) -> bool:
-    return any(word in lowered for word in _EVAL)
+def _eval(text: str, lowered: str) -> bool:
+    if any(name in text for name in ("runIn", "compileFunction", "Script(", "execScript")):
+        return True
+    for word, dot in (("eval", True), ("Function", False)):
+        if any(_called(text, end) for end in _standalone(text, word, dot)):
+            return True
+    return any(
+        _TIMER_ARGUMENT.match(text, end)
+        for timer in ("setTimeout", "setInterval", "setImmediate")
+        for end in _standalone(text, timer, True)
+    )
 
 
-def _stack(lowered: str) -> bool:
-    return ".stack" in lowered and any(word in lowered for word in _RESPONSE)
+def _stack(text: str, lowered: str) -> bool:
+    return ".stack" in lowered and _response(text)
 
 
-def _error_text(lowered: str) -> bool:
-    return ("catch" in lowered or "err" in lowered) and any(w in lowered for w in _RESPONSE)
+def _error_text(text: str, lowered: str) -> bool:
+    return any(word in lowered for word in _ERROR) and _response(text)
 
 
-def _environment(lowered: str) -> bool:
-    return "process.env" in lowered and any(word in lowered for word in _RESPONSE)
+def _environment(text: str, lowered: str) -> bool:
+    return "process.env" in lowered and _response(text)
 
 
 GATES = {
@@ -90,9 +142,9 @@ GATES = {
 
 def possible(check: str, text: str) -> bool:
     """False when `check` surely reports nothing in `text` (answered once per text)."""
-    lowered = _lower(text)
-    known = _memo[2].get(check)
+    memo = _memo_for(text)
+    known = memo.get(check)
     if known is None:
         gate = GATES.get(check)
-        known = _memo[2][check] = True if gate is None else gate(lowered)
+        known = memo[check] = True if gate is None else gate(text, _memo[1])
     return known

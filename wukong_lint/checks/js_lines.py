@@ -45,9 +45,21 @@ PATTERNS: dict[str, re.Pattern[str]] = {
 }
 
 
+# words one of which a pattern's match holds: a text without them is not searched
+WORDS: dict[str, tuple[str, ...]] = {
+    "sql": ("query(", "execute(", "aw(", "RawUnsafe("),
+    "shell": ("exec(", "execSync("),
+    "html": ("innerHTML", "outerHTML", "document.write", "insertAdjacentHTML"),
+    "eval": ("eval(", "Function("),
+    "stack-trace": (".stack",),
+    "error-text": ("res.",),
+    "environment": ("process.env",),
+}
+
+
 def fallback_hits(check: str, text: str) -> Iterator[Hit]:
     pattern = PATTERNS.get(check)
-    if pattern is None:
+    if pattern is None or not any(word in text for word in WORDS.get(check, ("",))):
         return
     for match in pattern.finditer(text):
         end = text.find("\n", match.start())

@@ -32,6 +32,18 @@ def check_call(analyser: Analyser, node: Any) -> None:
     function = node.child_by_field_name("function")
     if function is None:
         return
+    # (the last name first, cheaply: most calls are no sink and need no more)
+    kind = function.type
+    if kind == "member_expression":
+        prop = function.child_by_field_name("property")
+        callee = analyser.text(prop) if prop is not None else ""
+    elif kind == "identifier":
+        callee = analyser.text(function)
+        callee = analyser.aliases.get(callee, callee).rsplit(".", 1)[-1]
+    else:
+        callee = ""
+    if callee and callee not in _SINK_NAMES:
+        return
     name = analyser.qualname(function)
     last = name.rsplit(".", 1)[-1]
     args = _arguments(node)
@@ -41,6 +53,14 @@ def check_call(analyser: Analyser, node: Any) -> None:
     _html(analyser, node, function, name, last, args, member)
     _code(analyser, node, name, last, args)
     _response(analyser, node, function, name, last, args, member)
+
+
+_SINK_NAMES = (
+    V.SQL_METHODS | V.CONDITION_METHODS | V.SQL_FUNCTIONS | V.SHELL_EXEC | V.SHELL_OPTION
+    | V.EXECA | V.JQUERY_HTML | V.TRUST_CALLS | V.VM_CALLS | V.TIMERS | V.RESPONSE_METHODS
+    | {"insertAdjacentHTML", "write", "writeln", "eval", "Function", "throw", "json",
+       "Response", "NextResponse", "HttpResponse"}
+)  # fmt: skip
 
 
 def check_new(analyser: Analyser, node: Any) -> None:

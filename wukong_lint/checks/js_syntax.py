@@ -22,7 +22,7 @@ from typing import Any
 
 # Past these sizes a text is generated or minified code, not code a person wrote: the walk of
 # its tree in Python would take seconds. Checked with line patterns instead.
-MAX_TREE_BYTES = 1_000_000
+MAX_TREE_BYTES = 512_000
 MAX_AVERAGE_LINE = 400  # characters per line, for texts over MINIFIED_FROM
 MINIFIED_FROM = 20_000
 
