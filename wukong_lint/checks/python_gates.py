@@ -178,5 +178,31 @@ def _closing(text: str, opening: int) -> int:
     return len(text)
 
 
+# -- reflected-html: request data formatted into a response whose text is HTML. The analysis
+# reports a call of an HTML response (code_python.HTML_RESPONSES, by name) or a handler's
+# return whose literal text holds markup: a tag (`<p>`, `</b>`, `<div class=`, `<!DOCTYPE`).
+# A route's parameters (`"/user/<int:id>"`) are no tags: a `<` after `/` is not counted.
+_HTML_RESPONSE_NAMES = ("HttpResponse", "make_response", "HTMLResponse", "Response")
+_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9]*(?:[\s/>]|$)|<!")
+
+
+def reflected_html(text: str) -> bool:
+    if not text.isascii() or any(name in text for name in _HTML_RESPONSE_NAMES):
+        return True
+    at = text.find("<")
+    while at >= 0:
+        if (not at or (text[at - 1] not in _WORD_CHARS and text[at - 1] != "/")) and _TAG.match(
+            text, at
+        ):
+            return True
+        at = text.find("<", at + 1)
+    return False
+
+
 # check -> gate; a check without one is always analysed
-GATES = {"environment": environment, "debug-setting": debug_setting, "sql": sql}
+GATES = {
+    "environment": environment,
+    "debug-setting": debug_setting,
+    "sql": sql,
+    "reflected-html": reflected_html,
+}
