@@ -126,6 +126,8 @@ def test_a_query_keyword_outside_database_calls_is_harmless():
 def test_a_name_bound_in_the_file_is_not_harmless():
     text = HARMLESS + "SELECT_ITEM = 'SELECT * FROM t WHERE id = ' + key\n"
     assert python_gates.sql(text)
+
+
 REFLECTED = [
     "return f'<p>{request.args[\"q\"]}</p>'",
     "return '<b>' + request.args.get('n')",
