@@ -46,7 +46,8 @@ TRIGGERS = (
     b".after(", b".before(", b"replacewith", b"eval", b"new function", b"vm.",
     b"runin", b"compilefunction", b"script", b"settimeout", b"setinterval", b"setimmediate",
     b"send", b"json", b"end(", b"write", b"render", b"body", b"response", b"throw", b"where",
-    b"having", b"bypasssecuritytrust", b"exception",
+    b"having", b"bypasssecuritytrust", b"exception", b".any(", b".one(", b".none(", b".many(",
+    b"ornone(", b".result(", b".multi(",
 )  # fmt: skip
 
 Value = tuple[frozenset, str]  # (flags, literal text)
@@ -265,7 +266,9 @@ class Analyser:
             ):
                 return (frozenset({V.REQ}), "")
         if V.REQ in obj[0]:
-            return (frozenset({V.REQ}), "")
+            # req.query.q, req.params.id, req.headers.x: text the client chose (req.body
+            # and req.query as a whole are objects, sent back as JSON)
+            return (frozenset({V.REQ, V.REQ_TEXT}), "")
         if V.ERR in obj[0]:
             if attribute == "stack":
                 return (frozenset({V.STACK}), "")
@@ -333,6 +336,10 @@ class Analyser:
                 combined = V.combine([receiver, *parts], receiver[1])
                 if last == "join" and V.fixed(receiver[0]):
                     return (frozenset({V.CONST, V.SAFE, V.STRING}), receiver[1])
+                if V.CONST not in combined[0] and receiver[0] & {V.STRING, V.FMT}:
+                    # "SELECT ... ".concat(id), ["WHERE id =", id].join(" "): text built
+                    # from a value
+                    return (combined[0] | {V.FMT, V.STRING}, combined[1])
                 return combined
         return _UNKNOWN
 

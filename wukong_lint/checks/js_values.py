@@ -21,6 +21,7 @@ STACK = "stack"  # an error's stack trace
 ENV = "env"  # the whole process environment
 HTML_DYN = "html-dyn"  # an object whose __html is not constant ({__html: x})
 REQ = "request"  # read from the HTTP request (req.query, req.body, ctx.request...)
+REQ_TEXT = "request-text"  # one field of it (req.query.q): a string the client chose
 LEAKS = frozenset({ERR, ERRTEXT, STACK, ENV})
 CARRIED = LEAKS | {REQ}  # what a string built from a value still carries
 REQUEST_OBJECTS = frozenset({"req", "request"})
@@ -36,7 +37,9 @@ Flags = frozenset
 # methods that take SQL text; the generic ones are reported only when the query's literal
 # text holds SQL words (`db.get(key)`, `regex.exec(text)`, `cache.all()` are no queries)
 SQL_METHODS = frozenset(
-    {"query", "execute", "raw", "whereRaw", "orWhereRaw", "andWhereRaw", "joinRaw",
+    {"query", "execute", "raw", "whereRaw",
+     # pg-promise
+     "any", "one", "none", "many", "oneOrNone", "manyOrNone", "result", "multi", "orWhereRaw", "andWhereRaw", "joinRaw",
      "orderByRaw", "havingRaw", "groupByRaw", "selectRaw", "fromRaw", "$queryRawUnsafe",
      "$executeRawUnsafe", "unsafe", "all", "get", "run", "exec", "each", "prepare",
      "queryRaw", "executeRaw", "literal"}
@@ -50,8 +53,9 @@ RAW_SQL_METHODS = frozenset(
 SQL_FUNCTIONS = frozenset({"query", "execute", "sql_query", "runQuery", "executeQuery"})
 # receivers whose method of these names is no database call
 NOT_SQL_RECEIVERS = frozenset(
-    {"axios", "http", "https", "fetch", "router", "app", "req", "request", "res", "response",
+    {"axios", "http", "https", "fetch", "router", "app", "res", "response",
      "map", "cache", "headers", "params", "searchParams", "localStorage", "sessionStorage",
+     "_", "lodash", "array", "arr", "list", "items", "Promise",
      "URLSearchParams", "Reflect", "console", "JSON", "Object", "location", "window",
      "document", "redis", "client_redis"}
 )  # fmt: skip
@@ -148,7 +152,7 @@ def reflected_html(value: tuple[frozenset, str]) -> bool:
     """Text built with request data (`"<p>" + req.query.q`, `` `No user ${req.params.id}` ``)
     sent as a response body: Express and Koa send a string as text/html."""
     flags, _ = value
-    return REQ in flags and FMT in flags and SAFE not in flags
+    return REQ in flags and (FMT in flags or REQ_TEXT in flags) and SAFE not in flags
 
 
 def debug_branch(condition: str) -> bool | None:
