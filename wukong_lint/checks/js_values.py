@@ -39,7 +39,8 @@ Flags = frozenset
 SQL_METHODS = frozenset(
     {"query", "execute", "raw", "whereRaw",
      # pg-promise
-     "any", "one", "none", "many", "oneOrNone", "manyOrNone", "result", "multi", "orWhereRaw", "andWhereRaw", "joinRaw",
+     "any", "one", "none", "many", "oneOrNone", "manyOrNone", "result", "multi",
+     "orWhereRaw", "andWhereRaw", "joinRaw",
      "orderByRaw", "havingRaw", "groupByRaw", "selectRaw", "fromRaw", "$queryRawUnsafe",
      "$executeRawUnsafe", "unsafe", "all", "get", "run", "exec", "each", "prepare",
      "queryRaw", "executeRaw", "literal"}
