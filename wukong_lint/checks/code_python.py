@@ -670,7 +670,8 @@ class Analyser(StringFacts, ast.NodeVisitor):
             if isinstance(debug, ast.Constant) and debug.value is True:
                 self.report("debug-server", node)
         # request data sent back as HTML, unescaped
-        if last in HTML_RESPONSES and first is not None and self.reflected(first, False):
+        content = first if first is not None else keywords.get("content")
+        if last in HTML_RESPONSES and content is not None and self.reflected(content, False):
             self.report("reflected-html", node)
         # leaks into HTTP responses
         if last in RESPONSE_CALLS and not self.scope.debug_only:

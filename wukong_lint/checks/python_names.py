@@ -69,7 +69,10 @@ ROUTE_DECORATORS = frozenset(
      "websocket", "api_view", "view_config", "errorhandler", "exception_handler"}
 )  # fmt: skip
 VIEW_METHODS = frozenset({"get", "post", "put", "patch", "delete", "head", "dispatch"})
-SANITIZERS = frozenset({"secure_filename", "safe_join", "basename", "escape", "quote"})
+SANITIZERS = frozenset(
+    {"secure_filename", "safe_join", "basename", "escape", "quote", "clean", "sanitize",
+     "escape_html", "strip_tags", "conditional_escape", "format_html", "quote_plus"}
+)  # fmt: skip
 NEUTRAL_CALLS = frozenset({"type", "len", "bool", "isinstance", "hasattr", "id", "hash", "int"})
 READ_METHODS = frozenset({"read", "read_text", "read_bytes", "readlines", "readline"})
 LEAKS = ("exception-text", "traceback", "environment", "file-contents", "version")

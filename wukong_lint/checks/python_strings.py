@@ -104,9 +104,11 @@ class StringFacts:
         if kind is ast.Call:
             func = node.func  # type: ignore[attr-defined]
             last = func.id if type(func) is ast.Name else getattr(func, "attr", "")
-            if last not in ("dedent", "cleandoc", "str", "format", "join"):
+            if last not in ("dedent", "cleandoc", "str", "format", "join", "compile"):
                 return False
             values = [*node.args, *(k.value for k in node.keywords)]  # type: ignore[attr-defined]
+            if last == "compile":  # compile("1 + 1", "<expr>", "eval"): its source
+                return bool(node.args) and self.constant(node.args[0], depth + 1)  # type: ignore[attr-defined]
             if last in ("dedent", "cleandoc", "str"):  # textwrap.dedent("""...""")
                 return bool(values) and all(self.constant(v, depth + 1) for v in values)
             if last in ("format", "join") and type(func) is ast.Attribute:
@@ -156,7 +158,9 @@ class StringFacts:
         holding them."""
         if node is None:
             return False
-        if _is_const(node):
+        if _is_const(node) or (
+            type(node) is ast.Constant and isinstance(node.value, (int, float))  # type: ignore[attr-defined]
+        ):
             return True
         if isinstance(node, ast.BinOp):
             if isinstance(node.op, ast.Mult):
