@@ -259,63 +259,90 @@ def literal_call(tree: Path, result: dict, parsed: dict[str, ast.AST | None]) ->
     return bool(calls) and all(c.args and _constant(c.args[0], c, module) for c in calls)
 
 
-def _literal(node: ast.AST) -> bool:
-    """A string literal, or `+` / `%` / `textwrap.dedent` of literals."""
-    if isinstance(node, ast.Constant):
-        return isinstance(node.value, (str, bytes))
-    if isinstance(node, ast.JoinedStr):
-        return all(isinstance(v, ast.Constant) for v in node.values)
-    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Mod)):
-        return _literal(node.left) and (
-            _literal(node.right) or (isinstance(node.right, ast.Tuple) and not node.right.elts)
-        )
-    if isinstance(node, ast.Call) and node.args and not node.keywords:
-        name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
-        return name in ("dedent", "cleandoc") and all(_literal(a) for a in node.args)
-    return False
-
-
-def _constant(argument: ast.AST, call: ast.Call, module: ast.AST) -> bool:
-    """A literal argument, or a variable that the function around the call (issue 14's
-    constant tracking) binds only to literals: out of the rules' scope, as literals are."""
-    if _literal(argument):
-        return True
-    if not isinstance(argument, ast.Name):
-        return False
+def _scope_of(call: ast.Call, module: ast.AST) -> ast.AST:
+    """The innermost function holding the call, or the module for module-level code."""
     functions = [
         f
         for f in ast.walk(module)
-        if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+        if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
         and f.lineno <= call.lineno <= (f.end_lineno or 0)
     ]
-    if not functions:
+    return min(functions, key=lambda f: (f.end_lineno or 0) - f.lineno) if functions else module
+
+
+def _own_nodes(scope: ast.AST):
+    """The nodes of a scope, not those of the functions (and classes) inside it."""
+    stack = list(ast.iter_child_nodes(scope))
+    while stack:
+        node = stack.pop()
+        yield node
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            stack.extend(ast.iter_child_nodes(node))
+
+
+def _constant(node: ast.AST, call: ast.AST, module: ast.AST, line: int | None = None) -> bool:
+    """Issue 14's constant, told independently of the rules: a literal (string or number), a
+    name that its scope (the function around the call, or the module for module-level code)
+    has bound, before `line` (the call's), only to constants, and that is no parameter; and
+    `+`, `%`, f-strings, `.format()`, `.join()`, `textwrap.dedent()`, `compile()` of constants
+    (a list or tuple of them too)."""
+    line = call.lineno if line is None else line
+
+    def const(sub: ast.AST) -> bool:
+        return _constant(sub, call, module, line)
+
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, (str, bytes, int, float)) or node.value is None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Mod)):
+        return const(node.left) and const(node.right)
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return all(const(e) for e in node.elts)
+    if isinstance(node, ast.JoinedStr):
+        return all(const(v.value) for v in node.values if isinstance(v, ast.FormattedValue))
+    if isinstance(node, ast.Call):
+        name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
+        values = [*node.args, *(k.value for k in node.keywords)]
+        if name == "compile":
+            return bool(node.args) and const(node.args[0])
+        if name in ("dedent", "cleandoc", "str"):
+            return bool(values) and all(const(v) for v in values)
+        if name in ("format", "join") and isinstance(node.func, ast.Attribute):
+            return const(node.func.value) and all(const(v) for v in values)
         return False
-    function = min(functions, key=lambda f: (f.end_lineno or 0) - f.lineno)
-    params = {a.arg for a in ast.walk(function.args) if isinstance(a, ast.arg)}
-    values = []
-    for node in ast.walk(function):
-        if isinstance(node, ast.Assign):
-            targets = node.targets
-        elif isinstance(node, (ast.AnnAssign, ast.AugAssign)):
-            targets = [node.target]
-        elif isinstance(node, (ast.For, ast.With, ast.NamedExpr)):
-            targets = [getattr(node, "target", None)] + [
-                i.optional_vars for i in getattr(node, "items", [])
-            ]
-            if any(isinstance(t, ast.Name) and t.id == argument.id for t in targets):
-                return False
+    if not isinstance(node, ast.Name):
+        return False
+    scope = _scope_of(call, module)
+    arguments = getattr(scope, "args", None)
+    if arguments is not None and node.id in {
+        a.arg for a in ast.walk(arguments) if isinstance(a, ast.arg)
+    }:
+        return False
+    bindings: list[tuple[int, ast.AST | None]] = []
+    for own in _own_nodes(scope):
+        if isinstance(own, (ast.Global, ast.Nonlocal)) and node.id in own.names:
+            return False
+        if not isinstance(own, ast.stmt) and not isinstance(own, ast.NamedExpr):
             continue
+        if own.lineno >= line or (own.end_lineno or own.lineno) >= line:
+            continue  # bound after the use (or by the statement that holds it)
+        if isinstance(own, ast.Assign):
+            targets, value = own.targets, own.value
+        elif isinstance(own, (ast.AnnAssign, ast.AugAssign)):
+            targets, value = [own.target], own.value
+        elif isinstance(own, (ast.For, ast.AsyncFor, ast.With, ast.AsyncWith)):
+            targets = [getattr(own, "target", None)] + [
+                i.optional_vars for i in getattr(own, "items", [])
+            ]
+            value = None
         else:
             continue
-        if any(isinstance(t, ast.Name) and t.id == argument.id for t in targets):
-            values.append(node.value)
-        elif any(argument.id in {n.id for n in ast.walk(t) if isinstance(n, ast.Name)}
-                 for t in targets):  # fmt: skip
-            return False  # bound by unpacking
-    return (
-        argument.id not in params
-        and bool(values)
-        and all(v is not None and _literal(v) for v in values)
+        names = {
+            n.id for t in targets if t is not None for n in ast.walk(t) if isinstance(n, ast.Name)
+        }
+        if node.id in names:
+            bindings.append((own.lineno, value))
+    return bool(bindings) and all(
+        value is not None and _constant(value, call, module, at) for at, value in bindings
     )
 
 

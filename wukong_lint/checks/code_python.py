@@ -114,6 +114,9 @@ class _Scope:
         # inside `if settings.DEBUG:` or after `if not DEBUG: raise`: error details are meant
         # for developers there
         self.debug_only = False
+        # names bound to something not constant in this scope (a parameter, a call...): not
+        # constants, whatever they are bound to later (branches are not told apart)
+        self.varied: set[str] = set()
 
 
 class Analyser(StringFacts, ast.NodeVisitor):
@@ -348,6 +351,7 @@ class Analyser(StringFacts, ast.NodeVisitor):
         scope = _Scope(handler, request_params)
         for param in params:  # (a parameter hides a module constant of the same name)
             scope.taint.setdefault(param, set())
+        scope.varied.update(params)  # (bound by the caller: never a constant)
         error_handler = node.name == "process_exception" or any(
             _last(d.func if isinstance(d, ast.Call) else d) in ERROR_HANDLER_DECORATORS
             for d in node.decorator_list
@@ -384,10 +388,16 @@ class Analyser(StringFacts, ast.NodeVisitor):
         elif not _is_const(value) and self.placeholders(value):
             kinds.add("placeholders")
         constant = "formatted" not in kinds and self.constant(value)
-        if constant and (not augment or "const" in self.lookup(_target_id(targets))):
-            kinds.add("const")  # (`sql += " ORDER BY name"` keeps a constant constant)
-        elif not constant and self.quoting and self.shell_quoted(value):
-            kinds.add("quoted")
+        names = [n.id for target in targets for n in _target_names(target)]
+        varied = self.scope.varied
+        if constant and not any(name in varied for name in names):
+            # bound only to literals so far in this function (`sql += " ORDER BY name"` of a
+            # constant keeps it constant)
+            kinds.add("const")
+        else:
+            varied.update(names)
+            if not constant and self.quoting and self.shell_quoted(value):
+                kinds.add("quoted")
         literal = value.value if isinstance(value, ast.Constant) else None
         if isinstance(value, (ast.List, ast.Tuple)) and len(value.elts) <= 64:
             # pieces of a query, joined later (a long list is data, not a query: not walked)

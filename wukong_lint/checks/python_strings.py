@@ -86,8 +86,10 @@ class StringFacts:
         if kind is ast.Constant:
             return isinstance(node.value, (str, bytes, int, float)) or node.value is None  # type: ignore[attr-defined]
         if kind is ast.Name:
-            taint = self.lookup(node.id)  # type: ignore[attr-defined]
-            return "const" in taint and "formatted" not in taint
+            # (a name of this function, or of the module in module-level code: a module's
+            # name seen from a function may be rebound elsewhere)
+            taint = self.scopes[-1].taint.get(node.id)  # type: ignore[attr-defined]
+            return taint is not None and "const" in taint and "formatted" not in taint
         if kind is ast.BinOp:
             return isinstance(node.op, (ast.Add, ast.Mod)) and (  # type: ignore[attr-defined]
                 self.constant(node.left, depth + 1)  # type: ignore[attr-defined]
@@ -183,7 +185,9 @@ class StringFacts:
             ) or self.constant(node)
         if isinstance(node, ast.Name):
             taint = self.lookup(node.id)
-            return ("placeholders" in taint or "const" in taint) and "formatted" not in taint
+            if "placeholders" in taint and "formatted" not in taint:
+                return True
+            return self.constant(node)
         # (last: an f-string of constants, textwrap.dedent of a literal...)
         return isinstance(node, (ast.JoinedStr, ast.Call)) and self.constant(node)
 
