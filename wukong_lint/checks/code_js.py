@@ -394,6 +394,10 @@ class Analyser:
         return index == len(spots) or spots[index] + 1 > end
 
     def function(self, node: Any) -> bool:
+        if node.type in ("function_declaration", "generator_function_declaration"):
+            name = node.child_by_field_name("name")
+            if name is not None:  # (a function of the file's own: `exec` is not child_process's)
+                self.bind(self.text(name), (frozenset({V.FUNC}), ""))
         # a function whose text holds no trigger word cannot hold a hit: not walked
         if self.quiet(node.start_byte, node.end_byte):
             return True

@@ -156,6 +156,8 @@ def _shell(analyser: Analyser, node: Any, function: Any, name: str, last: str,
             return  # regex.exec(text), db.exec(sql)
         if not member and module and module not in V.SHELL_MODULES:
             return  # exec imported from another module (@actions/exec runs no shell)
+        if not member and not module and analyser.lookup(last) is not None:
+            return  # a parameter, variable or function of the file's own named exec
         if not V.fixed(analyser.value(args[0])[0]):
             analyser.report("shell", node)
         return
