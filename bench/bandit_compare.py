@@ -295,6 +295,8 @@ def _constant(node: ast.AST, call: ast.AST, module: ast.AST, line: int | None = 
         return isinstance(node.value, (str, bytes, int, float)) or node.value is None
     if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Mod)):
         return const(node.left) and const(node.right)
+    if isinstance(node, ast.IfExp):
+        return const(node.body) and const(node.orelse)
     if isinstance(node, (ast.Tuple, ast.List)):
         return all(const(e) for e in node.elts)
     if isinstance(node, ast.JoinedStr):

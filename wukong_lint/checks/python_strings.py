@@ -95,6 +95,11 @@ class StringFacts:
                 self.constant(node.left, depth + 1)  # type: ignore[attr-defined]
                 and self.constant(node.right, depth + 1)  # type: ignore[attr-defined]
             )
+        if kind is ast.IfExp:  # "DESC" if descending else "ASC"
+            return self.constant(node.body, depth + 1) and self.constant(  # type: ignore[attr-defined]
+                node.orelse,  # type: ignore[attr-defined]
+                depth + 1,
+            )
         if kind is ast.Tuple or kind is ast.List:  # (an argument vector; a long list is data)
             elements = node.elts  # type: ignore[attr-defined]
             return len(elements) <= 64 and all(self.constant(e, depth + 1) for e in elements)
