@@ -118,3 +118,21 @@ def test_grammars_imported_only_for_a_js_file_with_a_trigger(tmp_path):
         )
         seen.append(proc.stderr.strip().splitlines()[-1])
     assert seen == ["False", "True"]
+
+
+FIXTURES = ROOT / "tests" / "fixtures" / "code" / "js"
+
+
+def test_gates_skip_nothing_the_analysis_reports(monkeypatch):
+    # the gates of js_gates.py only save parses: without them, the same findings
+    from wukong_lint.checks import code_js, js_gates
+
+    files = sorted(p for p in FIXTURES.iterdir() if p.is_file())
+    assert files
+    gated = {p.name: _findings(p.name, p.read_text(encoding="utf-8")) for p in files}
+    monkeypatch.setattr(js_gates, "GATES", {})
+    js_gates._memo[0] = None
+    code_js._cache[0] = None
+    for path in files:
+        text = path.read_text(encoding="utf-8") + "\n"  # (a new text: no cached analysis)
+        assert _findings(path.name, text) == gated[path.name], path.name

@@ -412,17 +412,11 @@ class Analyser:
         self.scopes.append(scope)
         try:
             body = node.child_by_field_name("body")
-            if body is not None:
-                if body.type not in ("statement_block", "class_body"):
-                    self.visit_expression_body(body)
+            if body is not None:  # (an arrow function's expression body is walked the same)
                 self.walk(body)
         finally:
             self.scopes.pop()
         return True
-
-    def visit_expression_body(self, body: Any) -> None:
-        """An arrow function's expression body is its return value (nothing to do here: the
-        walk visits the expression's calls)."""
 
     def declarator(self, node: Any) -> bool:
         name = node.child_by_field_name("name")
