@@ -105,7 +105,7 @@ TRIGGERS = (
     "shell", "getoutput", "getstatusoutput", "eval(", "exec(", "mark_safe", "markup",
     "safestring", "safetext", "environment(", "render_template_string", "except", "traceback",
     "environ", "open(", "read_text", "read_bytes", "debug", "exc_info", "request", "version",
-    "platform", ".run(", "route(", "@app.", "@router.", "@bp.",
+    "platform", ".run(", "route(", "@app.", "@router.", "@bp.", "response(",
 )  # fmt: skip
 NOT_PRODUCTION = re.compile(r"Test|Dev|Local|Debug|Example|Sample")
 # calls that validate a value: re.match(PATTERN, value), value.isdigit()...
