@@ -39,6 +39,7 @@ from wukong_lint.checks.python_names import (
     READ_METHODS,
     RESPONSE_CALLS,
     ROUTE_DECORATORS,
+    RUN_RECEIVER,
     SAFE_MARKERS,
     SANITIZERS,
     SETTING_SQL,
@@ -388,7 +389,8 @@ class Analyser(StringFacts, ast.NodeVisitor):
         elif not _is_const(value) and self.placeholders(value):
             kinds.add("placeholders")
         constant = "formatted" not in kinds and self.constant(value)
-        names = [n.id for target in targets for n in _target_names(target)]
+        bound = [n for target in targets for n in _target_names(target)]
+        names = [n.id for n in bound]
         varied = self.scope.varied
         if constant and not any(name in varied for name in names):
             # bound only to literals so far in this function (`sql += " ORDER BY name"` of a
@@ -404,22 +406,21 @@ class Analyser(StringFacts, ast.NodeVisitor):
             literal = self.literal_text(value)
         elif "formatted" in kinds:  # its literal pieces, the leading one first
             literal = (self.leading_text(value) + " " + self.literal_text(value)).strip()
-        for target in targets:
-            names = _target_names(target)
-            for name in names:
-                if augment:
-                    known = self.scope.taint.setdefault(name.id, set())
-                    if "const" not in kinds:
-                        known.discard("const")
-                    known.update(kinds)
-                    if name.id in self.scope.literal and isinstance(literal, str):
-                        self.scope.literal[name.id] += literal
-                    continue
-                self.scope.taint[name.id] = set(kinds)
-                if isinstance(literal, str):
-                    self.scope.literal[name.id] = literal
-                else:
-                    self.scope.literal.pop(name.id, None)
+        scope = self.scope
+        for name in bound:
+            if augment:
+                known = scope.taint.setdefault(name.id, set())
+                if "const" not in kinds:
+                    known.discard("const")
+                known.update(kinds)
+                if name.id in scope.literal and isinstance(literal, str):
+                    scope.literal[name.id] += literal
+                continue
+            scope.taint[name.id] = set(kinds)
+            if isinstance(literal, str):
+                scope.literal[name.id] = literal
+            else:
+                scope.literal.pop(name.id, None)
 
     def visit_Assign(self, node: ast.Assign) -> None:
         self.visit(node.value)
@@ -593,7 +594,12 @@ class Analyser(StringFacts, ast.NodeVisitor):
             if target in self.scope.literal:
                 self.scope.literal[target] += " " + self.literal_text(node.args[-1])
         # SQL built by formatting, then run
-        if (isinstance(node.func, ast.Attribute) and last in SQL_METHODS) or last in SQL_FUNCTIONS:
+        # (`run` is a query on a connection only: conn.run(sql), not thread.run())
+        method = isinstance(node.func, ast.Attribute)
+        query_call = (method and last in SQL_METHODS) or last in SQL_FUNCTIONS
+        if query_call and last == "run":
+            query_call = method and bool(RUN_RECEIVER.match(_last(node.func.value)))  # type: ignore[attr-defined]
+        if query_call:
             candidates = [first] if first is not None else []
             names = ("sql", "query", "statement", "where")
             candidates += [keywords[k] for k in names if k in keywords]

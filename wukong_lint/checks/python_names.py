@@ -23,6 +23,9 @@ GENERIC_SQL_CALLS = frozenset({"execute", "executemany"})
 FETCH_CALLS = frozenset(
     {"fetch", "fetchrow", "fetchval", "fetch_all", "fetch_one", "fetch_val", "run"}
 )  # fmt: skip
+# what a connection is called, whose `run(sql)` is a query (pg8000): any other `x.run(...)`
+# (a thread, a command, a pipeline) is not looked at
+RUN_RECEIVER = re.compile(r"(?i)(?:\w*conn\w*|con|db|database|cur|cursor|session|pg\w*|client)$")
 # modules whose `run` is no query
 NOT_SQL_MODULES = ("subprocess.", "asyncio.", "anyio.", "trio.", "uvicorn.", "click.")
 SQL_WORDS = re.compile(
@@ -105,7 +108,8 @@ TRIGGERS = (
     "shell", "getoutput", "getstatusoutput", "eval(", "exec(", "mark_safe", "markup",
     "safestring", "safetext", "environment(", "render_template_string", "except", "traceback",
     "environ", "open(", "read_text", "read_bytes", "debug", "exc_info", "request", "version",
-    "platform", ".run(", "route(", "@app.", "@router.", "@bp.", "response(",
+    "platform", ".run(", "route(", "@app.", "@router.", "@bp.", "make_response", "httpresponse",
+    "htmlresponse",
 )  # fmt: skip
 NOT_PRODUCTION = re.compile(r"Test|Dev|Local|Debug|Example|Sample")
 # calls that validate a value: re.match(PATTERN, value), value.isdigit()...
