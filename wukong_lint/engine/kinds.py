@@ -60,6 +60,11 @@ KINDS: dict[str, tuple[str, str]] = {
         "wukong_lint.checks.code_schema:PythonRule",
         "wukong_lint.checks.code_python:match_python",
     ),
+    # JavaScript / TypeScript on tree-sitter syntax trees (issue 14)
+    "javascript": (
+        "wukong_lint.checks.js_schema:JsRule",
+        "wukong_lint.checks.code_js:match_js",
+    ),
     # a staged change or commit range as a whole (issue 5: large-scale change)
     "change": (
         "wukong_lint.checks.change_schema:ChangeRule",
