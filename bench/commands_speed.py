@@ -33,7 +33,9 @@ LINES = [
 DOCKER = [
     "RUN apt-get update && apt-get install -y curl git && rm -rf /var/lib/apt/lists/*",
     "RUN pip install --no-cache-dir -r requirements.txt && rm -rf /root/.cache",
-    "RUN npm ci && npm cache clean --force", "COPY . /app", "WORKDIR /app",
+    "RUN npm ci && npm cache clean --force",
+    "COPY . /app",
+    "WORKDIR /app",
 ]
 
 
@@ -84,17 +86,15 @@ def main() -> None:
     tree = os.path.join(args.out, "shell-tree")
     if not os.path.isdir(tree):
         make_tree(tree)
-    tree_bytes = sum(
-        os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(tree) for f in fs
-    )
+    tree_bytes = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(tree) for f in fs)
     base = [sys.executable, "-m", "wukong_lint", "check", "--format", "json", "--jobs", "1",
             "-o", os.devnull]  # fmt: skip
     for label, target, size in (
         ("transcript", session, os.path.getsize(session)),
         ("shell tree", tree, tree_bytes),
     ):
-        timed(base + [target])  # warm-up (caches)
-        runs = [timed(base + [target]) for _ in range(args.runs)]
+        timed([*base, target])  # warm-up (caches)
+        runs = [timed([*base, target]) for _ in range(args.runs)]
         wall = statistics.median(r[0] for r in runs)
         cpu = statistics.median(r[1] for r in runs)
         print(f"{label}: {size / 1e6:.1f} MB, wall {wall:.2f} s ({size / 1e6 / wall:.1f} MB/s), "

@@ -21,7 +21,7 @@ COMMANDS = [
     "ls -la",
     "rm -rf /",
     "git push --force origin main",
-    'python3 -c "import shutil; shutil.rmtree(\'/\')"',
+    "python3 -c \"import shutil; shutil.rmtree('/')\"",
     "cd .. && rm -rf build",
     "npm test -- --watch=false",
     "kubectl delete namespace prod",

@@ -28,14 +28,21 @@ import re
 
 from wukong_lint.checks.shell_unwrap import SCRIPT
 
-_STRING = r"""(?:[rRbBuUfF]{0,2}(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')|`(?:[^`\\$]|\\.|\$(?!\{))*`)"""
+_STRING = (
+    r"""(?:[rRbBuUfF]{0,2}(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')|`(?:[^`\\$]|\\.|\$(?!\{))*`)"""
+)
 _STRING_RE = re.compile(_STRING, re.S)
 _CALL = re.compile(
     r"(?P<name>(?:[A-Za-z_$][\w$]*\s*(?:\.|::|->)\s*)*[A-Za-z_$][\w$]*)"
     r"(?:\s*\(\s*|[ \t]+(?=[\"'\[]|qw))"
 )
-_ASSIGN = re.compile(r"(?:^|[\s;({,])(?:my\s+|const\s+|let\s+|var\s+)?\$?([A-Za-z_]\w*)\s*=\s*(" + _STRING + ")", re.S)
-_BACKTICKS = re.compile(r"(?:%x\(([^)]*)\)|%x\{([^}]*)\}|qx\{([^}]*)\}|qx\(([^)]*)\)|qx/([^/]*)/|`([^`]*)`)")
+_ASSIGN = re.compile(
+    r"(?:^|[\s;({,])(?:my\s+|const\s+|let\s+|var\s+)?\$?([A-Za-z_]\w*)\s*=\s*(" + _STRING + ")",
+    re.S,
+)
+_BACKTICKS = re.compile(
+    r"(?:%x\(([^)]*)\)|%x\{([^}]*)\}|qx\{([^}]*)\}|qx\(([^)]*)\)|qx/([^/]*)/|`([^`]*)`)"
+)
 _PATH_METHOD = re.compile(
     r"Path\s*\(\s*(" + _STRING + r")\s*\)\s*\.\s*(unlink|rmdir|write_text|write_bytes)\b", re.S
 )
@@ -47,33 +54,43 @@ _OPEN_WRITE = re.compile(
     r"\bopen\s*\(\s*(" + _STRING + r")\s*,\s*[rbuU]?['\"](w|wb|w\+|wt)['\"]", re.S
 )
 
-SHELL_CALLS = frozenset(["system", "popen", "getoutput", "getstatusoutput", "execSync", "shell_exec",
-                         "passthru", "proc_open", "capture2", "capture2e", "capture3", "popen2",
-                         "popen3", "spawn_shell", "exec_command", "sh"])  # fmt: skip
+
+def _names(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+SHELL_CALLS = _names(
+    "system popen getoutput getstatusoutput execSync shell_exec passthru proc_open capture2 "
+    "capture2e capture3 popen2 popen3 spawn_shell exec_command sh"
+)
 # argv-or-string calls: a string runs through a shell (or is judged as if), a list is argv
-ARGV_CALLS = frozenset(["run", "call", "check_call", "check_output", "Popen", "spawn", "spawnSync",
-                        "execFile", "execFileSync", "exec", "execa", "execaSync", "Command",
-                        "spawn_process"])  # fmt: skip
-ARGV_OWNERS = frozenset(["subprocess", "child_process", "cp", "childProcess", "Bun", "Deno",
-                         "Process", "Kernel", "IO", "Open3", "os", "pty", "execa", "sp", ""])  # fmt: skip
-RECURSIVE_DELETES = frozenset(["rmtree", "remove_tree", "rm_rf", "rm_r", "remove_entry",
-                               "remove_entry_secure", "removedirs", "rmdir_p", "emptyDirSync",
-                               "emptyDir", "removeSync", "remove_dir_all", "deleteRecursively"])
-# names that delete a file only when called on a file API (not `list.remove`, `map.delete`)
+ARGV_CALLS = _names(
+    "run call check_call check_output Popen spawn spawnSync execFile execFileSync exec execa "
+    "execaSync Command spawn_process"
+)
+ARGV_OWNERS = _names(
+    "subprocess child_process cp childProcess Bun Deno Process Kernel IO Open3 os pty execa sp"
+) | {""}
+RECURSIVE_DELETES = _names(
+    "rmtree remove_tree rm_rf rm_r remove_entry remove_entry_secure removedirs rmdir_p "
+    "emptyDirSync emptyDir removeSync remove_dir_all deleteRecursively"
+)
+# names that delete a file only when called on a file API (not `list.remove`, `map.delete`);
+# "" stands for a bare call (perl's and php's `unlink`)
 FILE_DELETES: dict[str, frozenset[str]] = {
-    "remove": frozenset(["os", "fs", "fse", "FileUtils", "File", "Deno", "Files", "promises", "fsp"]),
-    "removeSync": frozenset(["fs", "fse", "Deno"]),
-    "unlink": frozenset(["os", "fs", "File", "FileUtils", "Files", "promises", "fsp", "", "Pathname"]),
-    "unlinkSync": frozenset(["fs", "fse"]),
-    "rmdir": frozenset(["os", "fs", "Dir", "FileUtils", "", "promises", "fsp"]),
-    "rmdirSync": frozenset(["fs", "fse"]),
-    "rm": frozenset(["fs", "fse", "FileUtils", "promises", "fsp", "shell"]),
-    "rmSync": frozenset(["fs", "fse"]),
-    "rm_f": frozenset(["FileUtils"]),
-    "delete": frozenset(["File", "Files", "FileUtils"]),
-    "deleteIfExists": frozenset(["Files"]),
-    "safe_unlink": frozenset(["File", "FileUtils"]),
-}  # fmt: skip
+    "remove": _names("os fs fse FileUtils File Deno Files promises fsp"),
+    "removeSync": _names("fs fse Deno"),
+    "unlink": _names("os fs File FileUtils Files promises fsp Pathname") | {""},
+    "unlinkSync": _names("fs fse"),
+    "rmdir": _names("os fs Dir FileUtils promises fsp") | {""},
+    "rmdirSync": _names("fs fse"),
+    "rm": _names("fs fse FileUtils promises fsp shell"),
+    "rmSync": _names("fs fse"),
+    "rm_f": _names("FileUtils"),
+    "delete": _names("File Files FileUtils"),
+    "deleteIfExists": _names("Files"),
+    "safe_unlink": _names("File FileUtils"),
+}
 _MAX_CODE = 200_000  # longer programs are read up to here
 _MAX_FOUND = 200
 
@@ -231,7 +248,11 @@ def commands(language: str, code: str) -> list[tuple[str, ...]]:
             text = next((g for g in match.groups() if g is not None), "")
             if text and (language != "node" or match.group(6) is None):
                 found.append((SCRIPT, text))
-            elif text and language == "node" and "$`" in code[max(0, match.start() - 1) : match.start() + 1]:
+            elif (
+                text
+                and language == "node"
+                and "$`" in code[max(0, match.start() - 1) : match.start() + 1]
+            ):
                 found.append((SCRIPT, text))  # Bun's $`...` shell
     return found
 
@@ -252,7 +273,10 @@ def _judge(
         if extra:  # spawn("rm", ["-rf", "/"]), execFile("rm", [...])
             args = [_value(p, {}) or "\0unknown" for p in _split_items(extra.group(1))]
             return (value, *args)
-        if name in ("spawn", "spawnSync", "execFile", "execFileSync", "Command") and " " not in value:
+        if (
+            name in ("spawn", "spawnSync", "execFile", "execFileSync", "Command")
+            and " " not in value
+        ):
             return (value,)
         return (SCRIPT, value)
     if not isinstance(value, str):
@@ -260,9 +284,15 @@ def _judge(
     if name in RECURSIVE_DELETES:
         return ("rm", "-rf", value)
     owners = FILE_DELETES.get(name)
-    if owners is not None and (owner in owners or (owner == "" and "" in owners and language in ("perl", "php"))):
+    if owners is not None and (
+        owner in owners or (owner == "" and "" in owners and language in ("perl", "php"))
+    ):
         recursive = re.search(r"recursive\s*[:=]>?\s*(true|True|1)", window) is not None
-        if name in ("rm", "rmdir") and owner == "FileUtils" and re.search(r"\bforce\b|\br\b", window):
+        if (
+            name in ("rm", "rmdir")
+            and owner == "FileUtils"
+            and re.search(r"\bforce\b|\br\b", window)
+        ):
             recursive = True
         return ("rm", "-rf" if recursive else "-f", value)
     return None

@@ -39,11 +39,23 @@ _PROJECT = "/\0w/\0w/\0w/\0w/\0project"  # stands for an unknown project root
 _HOME = "/\0h/\0h/\0home"  # stands for an unknown home folder
 _ESCAPED = "/\0w"
 
-SYSTEM_TOP = frozenset(
+
+def _names(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+SYSTEM_TOP = _names(
     "etc usr bin sbin lib lib32 lib64 libx32 boot var opt srv sys proc run snap mnt media "
-    "nix System Library Applications private Volumes cores".split()
+    "nix System Library Applications private Volumes cores"
 )
-TEMP_ROOTS = ("/tmp", "/var/tmp", "/private/tmp", "/var/folders", "/private/var/folders", "/dev/shm")
+TEMP_ROOTS = (
+    "/tmp",
+    "/var/tmp",
+    "/private/tmp",
+    "/var/folders",
+    "/private/var/folders",
+    "/dev/shm",
+)
 CACHE_ROOTS = ("/var/cache", "/var/lib/apt/lists", "/usr/share/doc", "/usr/share/man",
                "/root/.cache", "/root/.npm")  # fmt: skip
 HOME_CACHES = frozenset([".cache", ".npm", ".yarn", ".pnpm-store", ".gradle", ".m2",
@@ -57,16 +69,18 @@ HOME_CREDENTIALS = (".ssh", ".aws", ".gnupg", ".kube/config", ".docker/config.js
 PUBLIC_IN_CREDENTIALS = re.compile(r".*\.pub|.*/known_hosts|.*/authorized_keys")
 SYSTEM_CREDENTIALS = ("/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/ssh", "/etc/ssl/private",
                       "/root/.ssh", "/var/lib/docker", "/etc/kubernetes/pki")  # fmt: skip
-DISPOSABLE_NAMES = frozenset(
+DISPOSABLE_NAMES = _names(
     "build dist out target node_modules .next .nuxt .turbo .cache .parcel-cache coverage "
-    ".coverage htmlcov .pytest_cache __pycache__ .mypy_cache .ruff_cache .tox .nox venv .venv "
-    "tmp .tmp temp .eggs .gradle .dart_tool bower_components _build .svelte-kit .angular "
-    "storybook-static obj DerivedData .expo .webpack .vercel .serverless .sass-cache "
-    "jspm_packages .hypothesis .ipynb_checkpoints site-packages .docusaurus public/build "
-    "cmake-build-debug cmake-build-release logs log artifacts .terraform .pnpm-store".split()
+    ".coverage htmlcov .pytest_cache __pycache__ .mypy_cache .ruff_cache .tox .nox venv "
+    ".venv tmp .tmp temp .eggs .gradle .dart_tool bower_components _build .svelte-kit "
+    ".angular storybook-static obj DerivedData .expo .webpack .vercel .serverless .sass- "
+    "cache jspm_packages .hypothesis .ipynb_checkpoints site-packages .docusaurus "
+    "public/build cmake-build-debug cmake-build-release logs log artifacts .terraform "
+    ".pnpm-store"
 )
-DISPOSABLE_SUFFIXES = (".pyc", ".pyo", ".o", ".obj", ".class", ".log", ".egg-info", ".tmp",
-                       ".bak", ".swp", ".orig", ".rej", ".so", ".a", ".dSYM", ".out", "~")  # fmt: skip
+DISPOSABLE_SUFFIXES = tuple(
+    _names(".pyc .pyo .o .obj .class .log .egg-info .tmp .bak .swp .orig .rej .so .a .dSYM .out ~")
+)
 _WHOLE = frozenset(["*", ".*", "{*,.*}", "{.*,*}", "*.*", "**", "**/*", "{,.}*", ".[!.]*"])
 _VAR = re.compile(r"^\$\{?([A-Za-z_][A-Za-z0-9_]*)(?::?[-=]([^}]*))?\}?")
 _SUBST = re.compile(r"^(?:\$\(\s*(\w+)[^)]*\)|`\s*(\w+)[^`]*`)")
@@ -192,7 +206,11 @@ def _classify_path(path: str, root: str | None) -> str:
             return PROJECT_ROOT
         if rel == ".git" or rel.startswith(".git/"):
             return GIT_DIR
-        return DISPOSABLE if _relative_disposable(rel) or (not whole and _relative_disposable(last)) else PROJECT
+        return (
+            DISPOSABLE
+            if _relative_disposable(rel) or (not whole and _relative_disposable(last))
+            else PROJECT
+        )
     if folder.startswith(_ESCAPED + "/") or folder == _ESCAPED:
         return OUTSIDE
     return _elsewhere(folder, home)

@@ -330,7 +330,7 @@ class _Walker:
         for part in after:
             if part.type == "pipeline" and top is not None:
                 self.producer = _Producer(top.argv, _printed(top), top.argv[1:])
-                names += self.visit(part, stdin_from + (top.name,))
+                names += self.visit(part, (*stdin_from, top.name))
             else:
                 names += self.visit(part, stdin_from)
             self.producer = None
@@ -403,7 +403,9 @@ class _Walker:
         start, end = self.where(node)
         index = len(self.commands)
         argv = tuple(words)
-        names = self.emit(argv, start, end, redirects, stdin_from, tuple(subs), (), heredoc, producer)
+        names = self.emit(
+            argv, start, end, redirects, stdin_from, tuple(subs), (), heredoc, producer
+        )
         if len(self.commands) > index:
             self.last_top = self.commands[index]
         self.track(argv)
@@ -482,9 +484,7 @@ class _Walker:
         args = argv[1:]
         if name == "find":
             parts = find_parts(args)
-            targets = [
-                (s.rstrip("/") or "") + UNDER if parts.filtered else s for s in parts.starts
-            ]
+            targets = [(s.rstrip("/") or "") + UNDER if parts.filtered else s for s in parts.starts]
             items = [_replace(run, "{}", targets) for run in parts.runs]
             if parts.deletes:
                 items.append(("rm", "-f" if parts.filtered else "-r", *targets))
@@ -705,7 +705,8 @@ def _track_unselected(walker: _Walker, node: Any) -> None:
             words = [
                 _word(c.children[0] if c.type == "command_name" and c.children else c, walker.env)
                 for c in node.children
-                if c.is_named and c.type not in ("file_redirect", "herestring_redirect", "comment")
+                if c.is_named
+                and c.type not in ("file_redirect", "herestring_redirect", "comment")
                 and c.type != "variable_assignment"
             ]
             if words:

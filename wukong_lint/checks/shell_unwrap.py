@@ -21,13 +21,18 @@ import re
 SCRIPT = "\0script"
 CODE = "\0code"
 
-SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "fish", "yash", "tcsh", "csh"})
+SHELLS = frozenset(
+    {"sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "fish", "yash", "tcsh", "csh"}
+)
 APPLET_RUNNERS = frozenset({"busybox", "toybox"})
 
 # interpreter -> (the options whose value is code, the options that take another value)
 INTERPRETERS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "python": (frozenset({"-c"}), frozenset({"-W", "-X", "-m", "--check-hash-based-pycs"})),
-    "node": (frozenset({"-e", "--eval", "-p", "--print"}), frozenset({"-r", "--require", "--import", "--loader"})),
+    "node": (
+        frozenset({"-e", "--eval", "-p", "--print"}),
+        frozenset({"-r", "--require", "--import", "--loader"}),
+    ),
     "bun": (frozenset({"-e", "--eval", "-p", "--print"}), frozenset({"-r", "--preload", "--cwd"})),
     "deno": (frozenset(), frozenset()),
     "perl": (frozenset({"-e", "-E"}), frozenset({"-I", "-M", "-m", "-x"})),
@@ -89,10 +94,22 @@ PARALLEL_VALUES = frozenset(["-j", "--jobs", "-N", "-n", "--max-args", "-S", "--
                              "--joblog", "--results", "--tmpdir", "-a", "--arg-file", "-d",
                              "--delimiter", "-I", "--timeout", "--retries", "--delay",
                              "--colsep", "-C", "--workdir", "--wd", "-E"])  # fmt: skip
-SSH_VALUES = frozenset("-b -c -D -E -e -F -I -i -J -L -l -m -O -o -p -Q -R -S -W -w -B".split())
+SSH_VALUES = frozenset(["-b", "-c", "-D", "-E", "-e", "-F", "-I", "-i", "-J", "-L", "-l", "-m",
+    "-O", "-o", "-p", "-Q", "-R", "-S", "-W", "-w", "-B"])  # fmt: skip
 WATCH_VALUES = frozenset(["-n", "--interval", "-d", "-q", "--equexit"])
-GIT_GLOBAL_VALUES = frozenset(["-C", "-c", "--git-dir", "--work-tree", "--namespace",
-                               "--exec-path", "--super-prefix", "--config-env", "--list-cmds"])
+GIT_GLOBAL_VALUES = frozenset(
+    [
+        "-C",
+        "-c",
+        "--git-dir",
+        "--work-tree",
+        "--namespace",
+        "--exec-path",
+        "--super-prefix",
+        "--config-env",
+        "--list-cmds",
+    ]
+)
 FIND_FILTERS = frozenset(["-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename",
                           "-regex", "-iregex", "-newer", "-mtime", "-mmin", "-atime", "-amin",
                           "-ctime", "-cmin", "-size", "-user", "-group", "-perm", "-empty",
@@ -245,8 +262,10 @@ def unwrap(argv: tuple[str, ...]) -> list[tuple[str, ...]]:
                 break
     if name == "ionice" and any(a in ("-p", "-P", "-u", "--pid") for a in args):
         return []
-    if name in ("sudo", "doas") and any(a in ("-l", "--list", "-v", "-k", "-K") for a in args) and (
-        not after_options(args, VALUE_OPTIONS[name])
+    if (
+        name in ("sudo", "doas")
+        and any(a in ("-l", "--list", "-v", "-k", "-K") for a in args)
+        and (not after_options(args, VALUE_OPTIONS[name]))
     ):
         return []
     rest = after_options(args, VALUE_OPTIONS[name])
@@ -291,7 +310,7 @@ def git_normalised(argv: tuple[str, ...]) -> tuple[tuple[str, ...], str | None]:
 
 
 class FindParts:
-    __slots__ = ("filtered", "runs", "deletes", "starts")
+    __slots__ = ("deletes", "filtered", "runs", "starts")
 
     def __init__(self) -> None:
         self.starts: list[str] = []

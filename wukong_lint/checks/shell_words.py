@@ -11,7 +11,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-_ANSI = re.compile(r"\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|c.|.)", re.S)
+_ANSI = re.compile(
+    r"\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|c.|.)", re.S
+)
 _ANSI_SIMPLE = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b",
                 "f": "\f", "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"}  # fmt: skip
 EXPANSIONS = frozenset(["simple_expansion", "expansion"])
@@ -89,7 +91,11 @@ def word(node: Any, env: dict[str, str] | None = None) -> str:
             pieces, pos = [], 1
             for child in node.children:
                 if child.type in EXPANSIONS:
-                    pieces.append(_unescape_double(raw[pos : child.start_byte - base].decode("utf-8", "replace")))
+                    pieces.append(
+                        _unescape_double(
+                            raw[pos : child.start_byte - base].decode("utf-8", "replace")
+                        )
+                    )
                     pieces.append(_expansion(child, env))
                     pos = child.end_byte - base
             pieces.append(_unescape_double(raw[pos:-1].decode("utf-8", "replace")))
