@@ -139,7 +139,7 @@ def block_matches(block: dict[str, Any], command: Command, where: Where | None =
         or (block["substitution_from"] and not command.substitutions)
         or (block["via"] and not command.via)
         or (block.get("redirect_targets_any") and not command.redirects)
-        or (block.get("stdin_targets_any") and not command.stdin_args)
+        or (block.get("stdin_targets_any") and not (command.stdin_args or command.redirects))
     ):
         return False
     name = command.name
@@ -187,14 +187,25 @@ def block_matches(block: dict[str, Any], command: Command, where: Where | None =
         return False
     if block.get("stdin_targets_any") and not any(
         where.classify(word, command.cwd) in block["stdin_targets_any"]
-        for word in command.stdin_args
-        if not word.startswith("-") and ("/" in word or word.startswith(("~", "$")))
+        for word in _stdin_paths(command)
     ):
         return False
     return not block["redirect_to"] or any(
         op in WRITE_REDIRECTS and _full(block["redirect_to"], target)
         for op, target in command.redirects
     )
+
+
+def _stdin_paths(command: Command) -> list[str]:
+    """Path words read into a command: those of its pipeline's earlier stages, and its
+    `<` redirection."""
+    found = [op_target for op, op_target in command.redirects if op == "<"]
+    found += [
+        word
+        for word in command.stdin_args
+        if not word.startswith("-") and ("/" in word or word.startswith(("~", "$")))
+    ]
+    return found
 
 
 def _targets(block: dict[str, Any], positional: list[str]) -> list[str]:
@@ -252,6 +263,9 @@ def _depth(word: str) -> int:
     return len([p for p in word.split("/") if p and p not in (".", "*")])
 
 
+_FILE_PROGRAMS = frozenset(["rm", "unlink", "shred", "rmdir", "mv", "cp", "truncate"])
+
+
 def describe(command: Command, block: dict[str, Any] | None = None) -> str:
     """The command that runs, for a finding's message: its program, subcommand, options and
     (for a block about paths) its path arguments; never other words (they may hold values)."""
@@ -261,7 +275,9 @@ def describe(command: Command, block: dict[str, Any] | None = None) -> str:
         shown.append(positional[0])
         positional = positional[1:]
     shown += [o.split("=", 1)[0] for o in options[:4]]
-    if block and (block.get("targets_any") or block.get("min_args")):
+    if block and (
+        block.get("targets_any") or block.get("min_args") or command.name in _FILE_PROGRAMS
+    ):
         targets = _targets(block, positional)
         shown += [
             t.replace(UNDER, "/…").replace(STDIN, "(stdin)").replace("\0", "")[:60]
@@ -522,13 +538,15 @@ class Selector:
         pipe = "|" in joined
         substitution = any(s in joined for s in _SUBSTITUTIONS)
         for number, start, end in whole.found:
+            needs = self.needs[number]
+            if needs is None:
+                return True  # a word: any occurrence will do (as in `search`)
             before = joined[start - 1] if start else " "
             if (before in _WORD_CHARS or before == ".") and start not in joins:
                 continue
             if end < len(joined) and joined[end] in _WORD_CHARS and end not in joins:
                 continue
-            needs = self.needs[number]
-            if needs is None or "name" in needs:
+            if "name" in needs:
                 return True
             if ("|" in needs and pipe) or ("$(" in needs and substitution):
                 return True

@@ -32,7 +32,7 @@ TEMP = "temp"  # /tmp, /var/tmp, $TMPDIR, mktemp
 CACHE = "cache"  # ~/.cache, /var/cache, apt lists: rebuilt on demand
 UNKNOWN = "unknown"  # depends on a value the line does not give
 
-UNDER = "/\0*"  # suffix: some of the files under a folder
+UNDER = "/\0*"  # some of the files under a folder (a -name pattern may follow)
 STDIN = "\0stdin"  # targets read from a pipe whose content is unknown
 
 _PROJECT = "/\0w/\0w/\0w/\0w/\0project"  # stands for an unknown project root
@@ -80,6 +80,9 @@ DISPOSABLE_NAMES = _names(
 )
 DISPOSABLE_SUFFIXES = tuple(
     _names(".pyc .pyo .o .obj .class .log .egg-info .tmp .bak .swp .orig .rej .so .a .dSYM .out ~")
+)
+DEV_SINKS = frozenset(
+    "/dev/" + name for name in _names("null zero stdout stderr stdin tty random urandom full ptmx")
 )
 _WHOLE = frozenset(["*", ".*", "{*,.*}", "{.*,*}", "*.*", "**", "**/*", "{,.}*", ".[!.]*"])
 _VAR = re.compile(r"^\$\{?([A-Za-z_][A-Za-z0-9_]*)(?::?[-=]([^}]*))?\}?")
@@ -178,9 +181,15 @@ def classify(word: str, cwd: str = ".", root: str | None = None) -> str:
     """The class of the place a path word names (see the module docstring)."""
     if word == STDIN or not word:
         return UNKNOWN
-    some = word.endswith(UNDER)
+    if word.startswith("@"):  # curl -d @file, -T: the file is sent
+        word = word[1:]
+    elif "=@" in word:  # curl -F name=@file
+        word = word.split("=@", 1)[1]
+    some = UNDER in word
+    name = ""
     if some:
-        word = word[: -len(UNDER)] or "/"
+        at = word.index(UNDER)
+        word, name = word[:at] or "/", word[at + len(UNDER) :]
     path = resolve(word, cwd, root)
     if path is None:
         return UNKNOWN
@@ -188,7 +197,9 @@ def classify(word: str, cwd: str = ".", root: str | None = None) -> str:
     if some:
         # only some of the files under it: the root's or a home's are still system files or
         # the user's; the project's are the project's
-        return {ROOT: SYSTEM, HOME: HOME_CHILD, PROJECT_ROOT: PROJECT}.get(found, found)
+        found = {ROOT: SYSTEM, HOME: HOME_CHILD, PROJECT_ROOT: PROJECT}.get(found, found)
+        if found == PROJECT and name and _relative_disposable(name):
+            return DISPOSABLE  # find . -name '*.pyc': build output
     return found
 
 
@@ -250,6 +261,8 @@ def _elsewhere(folder: str, home: str) -> str:
         return HOME_CHILD
     if top == "root":
         return HOME if len(parts) == 2 else HOME_CHILD
+    if folder in DEV_SINKS or folder.startswith(("/dev/fd/", "/dev/tcp/", "/dev/udp/")):
+        return TEMP  # not a file: writing there destroys nothing
     if top == "dev":
         return DEVICE if len(parts) > 2 else SYSTEM
     if top in SYSTEM_TOP:

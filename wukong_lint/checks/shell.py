@@ -484,7 +484,7 @@ class _Walker:
         args = argv[1:]
         if name == "find":
             parts = find_parts(args)
-            targets = [(s.rstrip("/") or "") + UNDER if parts.filtered else s for s in parts.starts]
+            targets = parts.targets(UNDER)
             items = [_replace(run, "{}", targets) for run in parts.runs]
             if parts.deletes:
                 items.append(("rm", "-f" if parts.filtered else "-r", *targets))
@@ -524,7 +524,7 @@ class _Walker:
         pname = program_name(producer.argv[0])
         if pname == "find":
             parts = find_parts(producer.argv[1:])
-            return [(s.rstrip("/") or "") + UNDER if parts.filtered else s for s in parts.starts]
+            return parts.targets(UNDER)
         if pname == "ls":
             folders = [a for a in producer.argv[1:] if not a.startswith("-")] or ["."]
             return [a if _has_glob(a) else a.rstrip("/") + "/*" for a in folders]

@@ -86,7 +86,19 @@ VALUE_OPTIONS: dict[str, frozenset[str]] = {
     "firejail": frozenset(),
     "catchsegv": frozenset(),
     "valgrind": frozenset(),
+    "npx": frozenset(["-p", "--package", "-c", "--call"]),
+    "pnpx": frozenset(["-p", "--package"]),
+    "bunx": frozenset(["-p", "--package"]),
 }  # fmt: skip
+# `uv run CMD`, `bundle exec CMD`...: package-manager runners
+RUNNERS: dict[str, frozenset[str]] = {
+    "uv": frozenset(["run"]), "poetry": frozenset(["run"]), "pipenv": frozenset(["run"]),
+    "pdm": frozenset(["run"]), "hatch": frozenset(["run"]), "rye": frozenset(["run"]),
+    "bundle": frozenset(["exec"]), "pnpm": frozenset(["exec", "dlx"]),
+    "yarn": frozenset(["exec", "dlx"]), "npm": frozenset(["exec"]), "mise": frozenset(["exec"]),
+}  # fmt: skip
+CONTAINER_EXEC_VALUES = frozenset(["-e", "--env", "-u", "--user", "-w", "--workdir",
+                                   "--env-file", "--detach-keys"])  # fmt: skip
 XARGS_VALUES = frozenset(["-a", "-d", "-E", "-I", "-L", "-n", "-P", "-s", "--arg-file",
                           "--delimiter", "--max-args", "--max-procs", "--max-lines",
                           "--max-chars", "--replace", "--eof", "--process-slot-var"])  # fmt: skip
@@ -242,6 +254,15 @@ def unwrap(argv: tuple[str, ...]) -> list[tuple[str, ...]]:
     if name in ("ssh", "autossh", "mosh"):
         rest = after_options(args, SSH_VALUES)
         return [(SCRIPT, " ".join(rest[1:]))] if len(rest) > 1 else []
+    if name in RUNNERS and args and args[0] in RUNNERS[name]:
+        rest = after_options(args[1:], frozenset(["--with", "--python", "-p", "--env-file"]))
+        return [rest] if rest else []
+    if name in ("docker", "podman", "nerdctl") and args[:1] == ("exec",):
+        rest = after_options(args[1:], CONTAINER_EXEC_VALUES)
+        return [rest[1:]] if len(rest) > 1 else []
+    if name in ("kubectl", "oc") and "exec" in args and "--" in args:
+        rest = args[args.index("--") + 1 :]
+        return [rest] if rest else []
     lang = interpreter(name)
     if lang is not None:
         code, _ = interpreter_code(lang, args)
@@ -310,13 +331,20 @@ def git_normalised(argv: tuple[str, ...]) -> tuple[tuple[str, ...], str | None]:
 
 
 class FindParts:
-    __slots__ = ("deletes", "filtered", "runs", "starts")
+    __slots__ = ("deletes", "filtered", "name", "runs", "starts")
 
     def __init__(self) -> None:
         self.starts: list[str] = []
         self.filtered = False
         self.runs: list[tuple[str, ...]] = []
         self.deletes = False
+        self.name = ""  # the -name / -iname pattern, when there is one
+
+    def targets(self, under: str) -> list[str]:
+        """What it acts on: its start paths, or (filtered) some files under them."""
+        if not self.filtered:
+            return list(self.starts)
+        return [(s.rstrip("/") or "") + under + self.name for s in self.starts]
 
 
 def find_parts(args: tuple[str, ...]) -> FindParts:
@@ -344,6 +372,8 @@ def find_parts(args: tuple[str, ...]) -> FindParts:
             continue
         if arg in FIND_FILTERS:
             parts.filtered = True
+            if arg in ("-name", "-iname") and i + 1 < len(args) and not parts.name:
+                parts.name = args[i + 1].replace("/", "")
         elif arg == "-delete":
             parts.deletes = True
         i += 1
