@@ -5,8 +5,8 @@ call, either with exit code 2 and the reason on stderr (Claude Code shows it to 
 or with exit 0 and a JSON `permissionDecision: deny` on stdout; a medium finding below the
 threshold asks (`permissionDecision: ask`; in exit mode a note on stderr, the call allowed).
 PostToolUse: secrets in the tool's response are reported the same way (the call has run;
-the model is told not to repeat or use the value). Bad input never blocks silently: it exits 1 (a non-blocking error in
-Claude Code) with a one-line reason.
+the model is told not to repeat or use the value). Bad input never blocks silently: it
+exits 1 (a non-blocking error in Claude Code) with a one-line reason.
 """
 
 from __future__ import annotations
