@@ -160,8 +160,15 @@ def block_matches(block: dict[str, Any], command: Command, where: Where | None =
             return False
     if any(_has_flag(options, f, bundles) for f in block["flags_none"]):
         return False
-    if block["args_any"] and not any(_full(block["args_any"], a) for a in positional):
+    if block["args_any"] and not any(
+        _full(block["args_any"], a)
+        for a in (
+            positional if block.get("targets_at", "all") == "all" else _targets(block, positional)
+        )
+    ):
         return False
+    if _HELP & set(options) and not (block["redirect_to"] or block.get("redirect_targets_any")):
+        return False  # `terraform destroy --help` only describes
     if block["args_none"] and any(_full(block["args_none"], a) for a in positional):
         return False
     if block["stdin_from"] and not any(p in command.stdin_from for p in block["stdin_from"]):
@@ -220,7 +227,14 @@ def _targets(block: dict[str, Any], positional: list[str]) -> list[str]:
 def _targets_match(
     block: dict[str, Any], positional: list[str], command: Command, where: Where
 ) -> bool:
-    classes = [where.classify(word, command.cwd) for word in _targets(block, positional)]
+    words = _targets(block, positional) + [
+        value
+        for option in _split(command.argv, block["value_options"])[0]
+        if option.startswith("--") and "=" in option
+        for value in [option.split("=", 1)[1]]
+        if value.startswith(("/", "~", "$", "@", "."))
+    ]
+    classes = [where.classify(word, command.cwd) for word in words]
     if not classes:
         return False
     wanted, unwanted = block.get("targets_any"), block.get("targets_none")
@@ -263,6 +277,7 @@ def _depth(word: str) -> int:
     return len([p for p in word.split("/") if p and p not in (".", "*")])
 
 
+_HELP = frozenset(["--help", "-help"])
 _FILE_PROGRAMS = frozenset(["rm", "unlink", "shred", "rmdir", "mv", "cp", "truncate"])
 
 

@@ -43,6 +43,7 @@ _ASSIGN = re.compile(
 _BACKTICKS = re.compile(
     r"(?:%x\(([^)]*)\)|%x\{([^}]*)\}|qx\{([^}]*)\}|qx\(([^)]*)\)|qx/([^/]*)/|`([^`]*)`)"
 )
+_REQUIRED = re.compile(r"require\(\s*['\"](?:node:)?([\w/-]+)['\"]\s*\)\s*\.$")
 _PATH_METHOD = re.compile(
     r"Path\s*\(\s*(" + _STRING + r")\s*\)\s*\.\s*(unlink|rmdir|write_text|write_bytes)\b", re.S
 )
@@ -226,6 +227,11 @@ def commands(language: str, code: str) -> list[tuple[str, ...]]:
         parts = re.split(r"\.|::|->", full)
         name, owner = parts[-1], (parts[-2] if len(parts) > 1 else "")
         owner = owner.lstrip("$")
+        if not owner and match.start() and code[match.start() - 1] == ".":
+            # require('fs').rmSync(...), require("child_process").execSync(...)
+            module = _REQUIRED.search(code, max(0, match.start() - 80), match.start())
+            if module:
+                owner = module.group(1).split("/")[0]
         value, after = _argument(code[match.end() :], names)
         if value is None:
             continue

@@ -73,10 +73,10 @@ DISPOSABLE_NAMES = _names(
     "build dist out target node_modules .next .nuxt .turbo .cache .parcel-cache coverage "
     ".coverage htmlcov .pytest_cache __pycache__ .mypy_cache .ruff_cache .tox .nox venv "
     ".venv tmp .tmp temp .eggs .gradle .dart_tool bower_components _build .svelte-kit "
-    ".angular storybook-static obj DerivedData .expo .webpack .vercel .serverless .sass- "
-    "cache jspm_packages .hypothesis .ipynb_checkpoints site-packages .docusaurus "
-    "public/build cmake-build-debug cmake-build-release logs log artifacts .terraform "
-    ".pnpm-store"
+    ".angular storybook-static obj DerivedData .expo .webpack .vercel .serverless "
+    ".sass-cache jspm_packages .hypothesis .ipynb_checkpoints site-packages .docusaurus "
+    "public/build .DS_Store Thumbs.db desktop.ini cmake-build-debug cmake-build-release "
+    "logs log artifacts .terraform .pnpm-store"
 )
 DISPOSABLE_SUFFIXES = tuple(
     _names(".pyc .pyo .o .obj .class .log .egg-info .tmp .bak .swp .orig .rej .so .a .dSYM .out ~")

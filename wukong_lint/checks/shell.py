@@ -63,6 +63,7 @@ MAX_PRODUCER_WORDS = 256
 
 WRITE_REDIRECTS = frozenset({">", ">>", ">|", "&>", "&>>", ">&"})
 _PRINTERS = frozenset({"echo", "printf"})
+_DELETERS = frozenset({"rm", "unlink", "shred"})
 
 
 class Command(NamedTuple):
@@ -129,9 +130,7 @@ def _printed(command: Command) -> str | None:
         args = list(command.argv[1:])
         while args and args[0] in ("-n", "-e", "-E", "-ne", "-en", "--"):
             args.pop(0)
-        if not all(literal(a) for a in args):
-            return None
-        text = " ".join(args)
+        text = " ".join(args)  # (an unknown value stays as written: `$HOME`)
         if name == "printf" or "-e" in command.argv[1:2]:
             text = text.replace("\\n", "\n").replace("\\t", "\t")
         return text
@@ -462,6 +461,14 @@ class _Walker:
             names += self.expand_alias(name, argv, start, end, inner_via, stdin_from)
         if name in self.bodies and name not in self.expanding:
             names += self.expand_function(name, argv, start, end, inner_via)
+        if argv[0].startswith(("$(", "`")) and self.budget[0] > 0:
+            # `$(echo rm -rf /)` as a command (`eval "$(echo ...)"` comes here too): the
+            # words it prints run
+            printed = self.printed_by(argv[0])
+            if printed is not None:
+                self.budget[0] -= 1
+                text = printed + " " + " ".join(_quoted(a) for a in argv[1:])
+                names += self.nested(text, start, end, inner_via, stdin_from)
         for item in self.inner(name, argv, producer, heredoc):
             if item and item[0] == SCRIPT:
                 names += self.nested(item[1], start, end, inner_via, stdin_from)
@@ -486,6 +493,11 @@ class _Walker:
             parts = find_parts(args)
             targets = parts.targets(UNDER)
             items = [_replace(run, "{}", targets) for run in parts.runs]
+            if not parts.filtered:  # every file below: `find . -exec rm {} \;` is rm -r
+                items = [
+                    (*run[:1], "-r", *run[1:]) if program_name(run[0]) in _DELETERS else run
+                    for run in items
+                ]
             if parts.deletes:
                 items.append(("rm", "-f" if parts.filtered else "-r", *targets))
             return items
@@ -513,6 +525,19 @@ class _Walker:
                 if code is None and reads:
                     items.append((CODE, lang, heredoc))
         return items
+
+    def printed_by(self, word: str) -> str | None:
+        """What a command substitution prints when it is one echo/printf of known words."""
+        inner = word[2:-1] if word.startswith("$(") and word.endswith(")") else word.strip("`")
+        source = inner.encode("utf-8", "surrogatepass")
+        walker = _Walker(source, inner, MAX_DEPTH, (0, 0), self)
+        try:
+            walker.visit(_parser().parse(source).root_node)
+        except RecursionError:
+            return None
+        if len(walker.commands) != 1:
+            return None
+        return _printed(walker.commands[0])
 
     def targets_from(self, producer: _Producer | None) -> list[str]:
         """The arguments xargs or parallel reads from its producer: literal words, the start

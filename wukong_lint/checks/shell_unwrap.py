@@ -187,6 +187,9 @@ def interpreter_code(lang: str, args: tuple[str, ...]) -> tuple[str | None, bool
         for option in code_options:
             if option.startswith("--") and arg.startswith(option + "="):
                 return arg[len(option) + 1 :], False
+        if arg[:2] in value_options and len(arg) > 2:
+            i += 1  # an attached value: perl -MFile::Path, python -W error
+            continue
         if lang in ("perl", "ruby", "python") and not arg.startswith("--"):
             # bundled short options: perl -pe CODE, python -Bc CODE, ruby -we CODE
             letters = arg[1:]
@@ -372,7 +375,9 @@ def find_parts(args: tuple[str, ...]) -> FindParts:
             continue
         if arg in FIND_FILTERS:
             parts.filtered = True
-            if arg in ("-name", "-iname") and i + 1 < len(args) and not parts.name:
+            if arg in ("-name", "-iname") and i + 1 < len(args) and args[i + 1] in ("*", "*.*"):
+                parts.filtered = False  # -name '*' takes every file
+            elif arg in ("-name", "-iname") and i + 1 < len(args) and not parts.name:
                 parts.name = args[i + 1].replace("/", "")
         elif arg == "-delete":
             parts.deletes = True
