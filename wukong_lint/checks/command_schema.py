@@ -77,6 +77,8 @@ class Block(_Strict):
     # regexes searched in its arguments and its stdin when known (heredoc, here-string,
     # `echo ... |`): SQL statements, say
     text_any: list[str] = Field(default_factory=list)
+    # the words hold `--` followed by more words (`git checkout -- file`: paths follow)
+    double_dash: bool = False
     # at least this many positional arguments (a change to many files at once)
     min_args: int = 0
     # the command line does not parse as shell (or could not be walked whole)

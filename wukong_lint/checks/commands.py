@@ -30,7 +30,7 @@ from bisect import bisect_left
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
-from wukong_lint.checks.path_reasoning import STDIN, UNDER, classify
+from wukong_lint.checks.path_reasoning import STDIN, UNDER, classify, expand_braces
 from wukong_lint.checks.shell import (
     _JOINED,
     WRITE_REDIRECTS,
@@ -177,6 +177,8 @@ def block_matches(block: dict[str, Any], command: Command, where: Where | None =
         p in command.substitutions for p in block["substitution_from"]
     ):
         return False
+    if block.get("double_dash") and "--" not in command.argv[1:-1]:
+        return False
     if block.get("min_args") and len(positional) < block["min_args"]:
         return False
     if block.get("text_any") and not _text_matches(block["text_any"], positional, command):
@@ -234,7 +236,7 @@ def _targets_match(
         for value in [option.split("=", 1)[1]]
         if value.startswith(("/", "~", "$", "@", "."))
     ]
-    classes = [where.classify(word, command.cwd) for word in words]
+    classes = [where.classify(one, command.cwd) for word in words for one in expand_braces(word)]
     if not classes:
         return False
     wanted, unwanted = block.get("targets_any"), block.get("targets_none")

@@ -66,7 +66,7 @@ HOME_CREDENTIALS = (".ssh", ".aws", ".gnupg", ".kube/config", ".docker/config.js
                     ".password-store", ".vault-token", ".config/gh/hosts.yml",
                     ".terraform.d/credentials.tfrc.json", ".gem/credentials", ".pgpass",
                     ".my.cnf", ".s3cfg", ".boto", ".config/rclone")  # fmt: skip
-PUBLIC_IN_CREDENTIALS = re.compile(r".*\.pub|.*/known_hosts|.*/authorized_keys")
+PUBLIC_IN_CREDENTIALS = re.compile(r".*\.pub")
 SYSTEM_CREDENTIALS = ("/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/ssh", "/etc/ssl/private",
                       "/root/.ssh", "/var/lib/docker", "/etc/kubernetes/pki")  # fmt: skip
 DISPOSABLE_NAMES = _names(
@@ -85,8 +85,27 @@ DEV_SINKS = frozenset(
     "/dev/" + name for name in _names("null zero stdout stderr stdin tty random urandom full ptmx")
 )
 _WHOLE = frozenset(["*", ".*", "{*,.*}", "{.*,*}", "*.*", "**", "**/*", "{,.}*", ".[!.]*"])
-_VAR = re.compile(r"^\$\{?([A-Za-z_][A-Za-z0-9_]*)(?::?[-=]([^}]*))?\}?")
+_VAR = re.compile(r"^\$\{?([A-Za-z_][A-Za-z0-9_]*)(?::?([-=?+])([^}]*))?\}?")
+_BRACES = re.compile(r"\{([^{}]*,[^{}]*)\}")
 _SUBST = re.compile(r"^(?:\$\(\s*(\w+)[^)]*\)|`\s*(\w+)[^`]*`)")
+
+
+def expand_braces(word: str, limit: int = 16) -> list[str]:
+    """`{/,~}` and `/usr/{bin,lib}` as the shell expands them (a few levels, a few words)."""
+    words = [word]
+    for _ in range(3):
+        more = []
+        for one in words:
+            match = _BRACES.search(one)
+            if match is None:
+                more.append(one)
+                continue
+            head, tail = one[: match.start()], one[match.end() :]
+            more += [head + part + tail for part in match.group(1).split(",")]
+        words = more[:limit]
+        if all(_BRACES.search(one) is None for one in words):
+            break
+    return words
 
 
 def home_of(root: str | None) -> str:
@@ -111,8 +130,12 @@ def _expand(word: str, cwd: str, home: str) -> str | None:
     if word.startswith(("$", "`")):
         match = _VAR.match(word)
         if match:
-            name, default = match.group(1), match.group(2)
+            name, op, default = match.group(1), match.group(2), match.group(3)
             rest = word[match.end() :]
+            if op == "+":
+                return None  # ${X:+alt}: the alternative or nothing
+            if op == "?":
+                default = None  # ${X:?}: the value itself, or the shell stops
             if name == "HOME":
                 return home + rest
             if name in ("TMPDIR", "TMP", "TEMP", "RUNNER_TEMP"):

@@ -550,6 +550,9 @@ class _Walker:
         if pname == "find":
             parts = find_parts(producer.argv[1:])
             return parts.targets(UNDER)
+        if pname in ("git", "grep", "rg", "ag", "fd", "fdfind", "locate"):
+            # `git ls-files | xargs rm`, `grep -l x | xargs rm`: some files of the project
+            return ["." + UNDER]
         if pname == "ls":
             folders = [a for a in producer.argv[1:] if not a.startswith("-")] or ["."]
             return [a if _has_glob(a) else a.rstrip("/") + "/*" for a in folders]
