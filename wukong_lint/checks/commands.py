@@ -360,7 +360,10 @@ def _run(rules: list[CompiledRule], unit: Unit) -> dict[str, list[Hit]]:
     if found is None:
         return {}
     text, base = found
-    select = _selector(rules) if len(text) >= SELECT_FROM else None
+    # a tool call's command is parsed whole, once for every rule (and the path rules); a
+    # long script only where some rule of this batch may match
+    event = getattr(unit, "event", None) is not None
+    select = _selector(rules) if len(text) >= SELECT_FROM and not event else None
     try:
         # (a script in which no statement can be selected is not parsed at all)
         script = parse(text, select) if select is None or select.may_match(text) else _NOTHING
@@ -385,15 +388,51 @@ def _run(rules: list[CompiledRule], unit: Unit) -> dict[str, list[Hit]]:
     # commands first, then only the blocks that can name their program (a long script has
     # hundreds of commands, and most blocks are for one program: git, rm, chmod...)
     literal, other = _blocks_by_program(rules)
-    for command in script.commands:
+    # a tool call is one record: a few hits of a rule say all there is to say (a 1 MB
+    # command of 100,000 `rm` must not make 100,000 findings on one line)
+    most = MAX_EVENT_HITS if event else None
+    by_name = _by_name(script)
+    # the commands each block may match: those named by its program (most blocks), or all
+    # of them (a glob or no program), the cheapest refusal (no redirection) first
+    for name, named in by_name.items():
+        pairs = literal.get(name)
+        if pairs:
+            _hits(named, pairs, where, seen, results, base, most)
+    if other:
+        _hits(script.commands, other, where, seen, results, base, most)
+    return results
+
+
+def _hits(
+    commands: Any, pairs: Any, where: Where, seen: dict, results: dict, base: int, most: Any
+) -> None:
+    for command in commands:
         span = (command.start, command.end)
-        for rule_id, block in literal.get(command.name, ()) + other:
-            if span in seen[rule_id] or not _verdict(block, command, where):
+        for rule_id, block in pairs:
+            if span in seen[rule_id] or (most and len(results[rule_id]) >= most):
+                continue
+            if (block["redirect_to"] or block.get("redirect_targets_any")) and (
+                not command.redirects
+            ):
+                continue
+            if not _verdict(block, command, where):
                 continue
             seen[rule_id].add(span)
             start, end = base + command.start, base + command.end
             results[rule_id].append(Hit(start, end, start, end, describe(command, block)))
-    return results
+
+
+_BY_NAME: list[Any] = [None, {}]  # (script, its commands by program name) of the last script
+
+
+def _by_name(script: Script) -> dict[str, list[Command]]:
+    if _BY_NAME[0] is script:
+        return _BY_NAME[1]  # type: ignore[no-any-return]
+    found: dict[str, list[Command]] = {}
+    for command in script.commands:
+        found.setdefault(command.name, []).append(command)
+    _BY_NAME[:] = [script, found]
+    return found
 
 
 def _where(unit: Unit) -> Where:
@@ -462,6 +501,7 @@ def _is_shell(unit: Unit) -> bool:
 
 _SELECTORS: dict[tuple[str, ...], Any] = {}
 _PREPARED: list[Any] = [None, {}]  # (unit, hits by rule id) of the last prepare()
+MAX_EVENT_HITS = 16  # hits of one rule on one tool call
 SELECT_FROM = 2048  # shorter command texts (a transcript's command line) are walked whole
 _WORD_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 _FUNCTION_NAME = re.compile(r"([^\s(){}|&;]+)\s*$")
@@ -747,13 +787,14 @@ match_command.prepare = prepare  # type: ignore[attr-defined]
 match_command.gate = _is_shell  # type: ignore[attr-defined]
 
 
-def _memo_key(unit: Unit) -> tuple[str, int] | None:
+def _memo_key(unit: Unit) -> tuple[str, int, str | None] | None:
     """What a command rule's hits on a transcript event depend on, besides the event's agent
-    and profile: its command line and where it starts (see RuleSet._event_plan)."""
+    and profile: its command line, where it starts and the project it runs in (see
+    RuleSet._event_plan)."""
     event = getattr(unit, "event", None)
     if event is None or event.command is None:
         return None
-    return event.command, event.command_offset
+    return event.command, event.command_offset, event.ctx.cwd
 
 
 match_command.memo_key = _memo_key  # type: ignore[attr-defined]

@@ -563,7 +563,10 @@ class _Walker:
     ) -> list[str]:
         """Walk a script string (`bash -c`, `eval`, a heredoc fed to a shell...) and record its
         commands as run under `via`, at the span of the word it came from."""
-        if self.depth >= MAX_DEPTH or not text:
+        if not text:
+            return []
+        if self.depth >= MAX_DEPTH:
+            self.error = True  # nested deeper than followed: not judged whole
             return []
         source = text.encode("utf-8", "surrogatepass")
         walker = _Walker(source, text, self.depth + 1, (start, end), self)
