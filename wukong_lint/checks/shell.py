@@ -455,6 +455,8 @@ class _Walker:
         )
         names = [name]
         if self.depth >= MAX_DEPTH:
+            if self.inner(name, argv, producer, heredoc):
+                self.error = True  # it runs more than is followed: not judged whole
             return names
         inner_via = (*via, name)
         if not via and name in self.aliases and name not in self.expanding:

@@ -75,7 +75,12 @@ def _expansion(node: Any, env: dict[str, str] | None) -> str:
 
 def word(node: Any, env: dict[str, str] | None = None) -> str:
     """The value of a shell word with quotes removed; expansions whose value is unknown keep
-    their source text."""
+    their source text. NUL bytes are dropped, as bash drops them from its input."""
+    value = _value(node, env)
+    return value.replace("\0", "") if "\0" in value else value
+
+
+def _value(node: Any, env: dict[str, str] | None) -> str:
     kind = node.type
     if kind in EXPANSIONS:
         return _expansion(node, env)
@@ -104,7 +109,7 @@ def word(node: Any, env: dict[str, str] | None = None) -> str:
     if kind == "ansi_c_string":
         return ansi_c(text[2:-1])
     if kind == "concatenation":
-        return "".join(word(child, env) for child in node.children)
+        return "".join(_value(child, env) for child in node.children)
     if kind == "word":
         return unescape(text)
     return text
