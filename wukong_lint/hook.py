@@ -2,10 +2,11 @@
 
 The event JSON comes on stdin. PreToolUse: a finding at or above the threshold blocks the
 call, either with exit code 2 and the reason on stderr (Claude Code shows it to the model),
-or with exit 0 and a JSON `permissionDecision: deny` on stdout. PostToolUse: secrets in the
-tool's response are reported the same way (the call has run; the model is told not to repeat
-or use the value). Bad input never blocks silently: it exits 1 (a non-blocking error in
-Claude Code) with a one-line reason.
+or with exit 0 and a JSON `permissionDecision: deny` on stdout; a medium finding below the
+threshold asks (`permissionDecision: ask`; in exit mode a note on stderr, the call allowed).
+PostToolUse: secrets in the tool's response are reported the same way (the call has run;
+the model is told not to repeat or use the value). Bad input never blocks silently: it
+exits 1 (a non-blocking error in Claude Code) with a one-line reason.
 """
 
 from __future__ import annotations
@@ -101,14 +102,36 @@ def _turn_reads(data: dict[str, Any], agent_id: Any, notes: list[str] | None) ->
 def decide(
     data: dict[str, Any], findings: list[Finding], threshold: Severity, mode: str
 ) -> tuple[int, str, str]:
-    """(exit code, stdout, stderr) for the findings of one hook event."""
+    """(exit code, stdout, stderr) for the findings of one hook event.
+
+    PreToolUse: findings at or above the threshold deny the call; medium ones below it (the
+    confirm tier: `git reset --hard`, `terraform destroy`...) ask the user, with
+    `permissionDecision: "ask"` in json mode, or a note on stderr and the call allowed in
+    exit mode (`--fail-on medium` makes them deny). Each reason names the rule, the command
+    that runs and the safer way (in the rule's message)."""
     event_name = data["hook_event_name"]
     if event_name == "PostToolUse":
         findings = [f for f in findings if f.category == "secret"]
     blocking = [f for f in findings if f.severity >= threshold]
-    if not blocking:
+    asking = [] if event_name != "PreToolUse" else [
+        f for f in findings if Severity.MEDIUM <= f.severity < threshold
+    ]  # fmt: skip
+    if not blocking and not asking:
         return 0, "", ""
-    lines = [f"wukong-lint: {f.rule_id} ({f.severity.label}): {f.message}" for f in blocking]
+    if not blocking:
+        lines = [_line(f) for f in asking]
+        reason = "wukong-lint asks for confirmation. " + "; ".join(lines)
+        if mode == "json":
+            out = {
+                "hookSpecificOutput": {
+                    "hookEventName": "PreToolUse",
+                    "permissionDecision": "ask",
+                    "permissionDecisionReason": reason,
+                }
+            }
+            return 0, json.dumps(out, ensure_ascii=False) + "\n", ""
+        return 0, "", reason + " (allowed: the hook blocks at --fail-on medium)\n"
+    lines = [_line(f) for f in blocking]
     if event_name == "PreToolUse":
         reason = "Blocked by wukong-lint. " + "; ".join(lines)
     else:
@@ -133,3 +156,7 @@ def decide(
             }
         return 0, json.dumps(out, ensure_ascii=False) + "\n", ""
     return 2, "", reason + "\n"
+
+
+def _line(finding: Finding) -> str:
+    return f"wukong-lint: {finding.rule_id} ({finding.severity.label}): {finding.message}"
