@@ -85,13 +85,10 @@ def log_diagnostics(lines: list[str]) -> str:
 
     stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     try:
+        from wukong_lint.fsutil import append_log
+
         os.makedirs(folder, exist_ok=True)
-        if os.path.isfile(path) and os.path.getsize(path) > LOG_MAX:
-            os.replace(path, path + ".1")
-        flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
-        fd = os.open(path, flags, 0o600)
-        with os.fdopen(fd, "a", encoding="utf-8", errors="backslashreplace") as handle:
-            handle.writelines(f"{stamp} {line}\n" for line in masked)
+        append_log(path, [f"{stamp} {line}" for line in masked], LOG_MAX)
     except OSError:
         return ""
     return f" (see {path})"
