@@ -46,7 +46,14 @@ from wukong_lint.sources.transcripts.errors import classify_error
 from wukong_lint.sources.transcripts.openai import openai_units
 from wukong_lint.sources.transcripts.react import react_units
 from wukong_lint.sources.transcripts.session import MEMORY_FILES, Part, Session
-from wukong_lint.sources.transcripts.sniff import is_array, is_loglines, sniff_format
+from wukong_lint.sources.transcripts.sniff import (
+    TEXT_SUFFIXES,
+    is_array,
+    is_loglines,
+    misfit,
+    sniff_format,
+    text_history,
+)
 from wukong_lint.sources.transcripts.turn import TURN_LIMIT, current_turn_reads
 
 __all__ = [
@@ -61,6 +68,7 @@ __all__ = [
     "TURN_LIMIT",
     "Part",
     "Session",
+    "check_named_fit",
     "classify_error",
     "claude_units",
     "codex_units",
@@ -70,6 +78,7 @@ __all__ = [
     "is_transcript_path",
     "load_agent_defs",
     "make_context",
+    "misfit",
     "open_transcript",
     "openai_units",
     "part_units",
@@ -81,16 +90,40 @@ __all__ = [
 
 def is_transcript_path(display: str) -> bool:
     lower = display.lower()
-    if lower.endswith((".jsonl", ".json")):
-        return True  # a .json file is read as a transcript only if it looks like one
-    return bool(OPTIONS["format"]) and lower.endswith((".json", ".txt", ".log", ".md"))
+    if lower.endswith((".jsonl", ".json", *TEXT_SUFFIXES)):
+        # a .json file is read as a transcript only if it looks like one, a .txt/.log file
+        # only if it clearly is a ReAct history (open_transcript)
+        return True
+    return bool(OPTIONS["format"]) and lower.endswith(".md")
+
+
+def check_named_fit(paths: list[str]) -> None:
+    """A file named on the command line that does not fit the forced --transcript-format is
+    an error (exit 2), not a list of malformed records. (In a named folder such a file is
+    read as plain text.)"""
+    fmt = OPTIONS["format"]
+    for path in paths if fmt else ():
+        if path != "-" and os.path.isfile(path):
+            why = misfit(path, fmt)
+            if why is not None:
+                from wukong_lint.errors import UsageError
+
+                raise UsageError(f"check: {why}")
 
 
 def open_transcript(full: str, display: str) -> Iterator[Any]:
-    """The dispatch opener: a transcript's units, or the file as plain text if it is none."""
+    """The dispatch opener: a transcript's units, or the file as plain text if it is none
+    (or if it does not fit the format forced with --transcript-format: a file named on the
+    command line that does not fit is an error before the scan, see `misfit`)."""
     if subagent_parent(full) is not None:
         return  # read with its session file, which knows what spawned it
-    fmt = OPTIONS["format"] or sniff_format(full)
+    forced = OPTIONS["format"]
+    if forced:
+        fmt = None if misfit(full, forced) else forced
+    elif display.lower().endswith(TEXT_SUFFIXES):
+        fmt = "react" if text_history(full) else None
+    else:
+        fmt = sniff_format(full)
     if fmt is None:
         from wukong_lint.sources.files import read_file
 
