@@ -207,6 +207,10 @@ def array_records(
                         line,
                         malformed(session, line, buffer[pos : pos + 200].encode(), "invalid JSON"),
                     )
+                    # the rest, cut short or broken, is still scanned as text
+                    for unit in salvage(session, line, buffer[pos:].encode()):
+                        if unit is not None:
+                            yield line, unit
                     return
                 chunk = handle.read(1 << 20)
                 eof = not chunk
