@@ -25,6 +25,7 @@ shows its calls.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 
 from wukong_lint.checks.shell_unwrap import SCRIPT
 
@@ -220,9 +221,15 @@ def commands(language: str, code: str) -> list[tuple[str, ...]]:
         if value is not None:
             names[match.group(1)] = value
     found: list[tuple[str, ...]] = []
+    # calls written inside a string (`print('os.remove("/")')`) are text, not calls
+    strings = [m.span() for m in _STRING_RE.finditer(code)]
+    starts = [start for start, _ in strings]
     for match in _CALL.finditer(code):
         if len(found) >= _MAX_FOUND:
             break
+        at = bisect_right(starts, match.start()) - 1
+        if at >= 0 and strings[at][0] < match.start() < strings[at][1]:
+            continue
         full = re.sub(r"\s+", "", match.group("name"))
         parts = re.split(r"\.|::|->", full)
         name, owner = parts[-1], (parts[-2] if len(parts) > 1 else "")
