@@ -12,7 +12,7 @@
   `os.remove/unlink/rmdir/removedirs`, `Path(...).unlink()/.rmdir()`, `fs.rmSync/rmdirSync/
   unlinkSync/rm` (`-r` with `recursive: true`), `FileUtils.rm_rf/rm_r/rm`, `File.delete`,
   perl `unlink`/`rmtree`/`remove_tree`, php `unlink`/`rmdir`, `Deno.remove`;
-- `open(path, "w")` of a literal path as `truncate -s 0 path`.
+- opening a literal path for writing (mode "w") as `truncate -s 0 path`.
 
 A literal is a string in quotes (or a name bound to one earlier in the code:
 `p = "/"; shutil.rmtree(p)`), optionally wrapped in `Path(...)`, `expanduser(...)`,

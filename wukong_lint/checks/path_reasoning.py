@@ -151,8 +151,8 @@ def _expand(word: str, cwd: str, home: str) -> str | None:
         if match:
             program = match.group(1) or match.group(2)
             rest = word[match.end() :]
-            if program == "pwd":
-                return cwd + rest
+            if program == "pwd" or "--show-toplevel" in word[: match.end()]:
+                return cwd + rest  # (the repository's top: the project, for a guard)
             if program == "mktemp":
                 return "/tmp/\0mktemp" + rest
         return None
