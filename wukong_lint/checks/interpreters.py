@@ -45,6 +45,12 @@ _BACKTICKS = re.compile(
     r"(?:%x\(([^)]*)\)|%x\{([^}]*)\}|qx\{([^}]*)\}|qx\(([^)]*)\)|qx/([^/]*)/|`([^`]*)`)"
 )
 _REQUIRED = re.compile(r"require\(\s*['\"](?:node:)?([\w/-]+)['\"]\s*\)\s*\.$")
+_HOME_VALUE = re.compile(
+    r"(?:os\.environ\[\s*['\"]HOME['\"]\s*\]|os\.environ\.get\(\s*['\"]HOME['\"]\s*\)|"
+    r"os\.getenv\(\s*['\"]HOME['\"]\s*\)|(?:pathlib\.)?Path\.home\(\s*\)|Dir\.home|"
+    r"ENV\[\s*['\"]HOME['\"]\s*\]|\$ENV\{\s*['\"]?HOME['\"]?\s*\}|(?:require\(\s*['\"]os['\"]\s*\)|os)\.homedir\(\s*\)|"
+    r"process\.env\.HOME|\$_SERVER\[\s*['\"]HOME['\"]\s*\]|getenv\(\s*['\"]HOME['\"]\s*\))"
+)
 _PATH_METHOD = re.compile(
     r"Path\s*\(\s*(" + _STRING + r")\s*\)\s*\.\s*(unlink|rmdir|write_text|write_bytes)\b", re.S
 )
@@ -162,6 +168,9 @@ def _argument(rest: str, names: dict[str, str]) -> tuple[str | list[str] | None,
         if re.match(r"\s*[+.%]\s*[\w(]", after) and not re.match(r"\s*\.\s*\w+\s*\(", after):
             return None, after  # joined with a value
         return value, after
+    home = _HOME_VALUE.match(rest)
+    if home:  # os.environ["HOME"], Path.home(), Dir.home, os.homedir()...
+        return "~", rest[home.end() :]
     name = re.match(r"[A-Za-z_$][\w$]*", rest)
     if name and name.group(0) in names:
         return names[name.group(0)], rest[name.end() :]
