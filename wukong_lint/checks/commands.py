@@ -25,6 +25,7 @@ block's programs (or the programs of its `stdin_from` / `substitution_from`), or
 from __future__ import annotations
 
 import fnmatch
+import functools
 import re
 from bisect import bisect_left
 from collections.abc import Iterator
@@ -283,6 +284,11 @@ _HELP = frozenset(["--help", "-help"])
 _FILE_PROGRAMS = frozenset(["rm", "unlink", "shred", "rmdir", "mv", "cp", "truncate"])
 
 
+@functools.cache
+def _describe_rx(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.S)
+
+
 def describe(command: Command, block: dict[str, Any] | None = None) -> str:
     """The command that runs, for a finding's message, in its own order: its program, its
     flags (without attached values), its subcommand (or the program a wrapper runs) and, for
@@ -302,9 +308,9 @@ def describe(command: Command, block: dict[str, Any] | None = None) -> str:
         if len(shown) >= 8:
             shown.append("…")
             break
-        if _FLAG.fullmatch(word):
+        if _describe_rx(_FLAG).fullmatch(word):
             shown.append(word.split("=", 1)[0])
-        elif word == lead and shows_lead and _WORD.fullmatch(word):
+        elif word == lead and shows_lead and _describe_rx(_WORD).fullmatch(word):
             shown.append(word)
             shows_lead = False
         elif word in paths:
@@ -319,8 +325,8 @@ def describe(command: Command, block: dict[str, Any] | None = None) -> str:
     return "runs `" + text.replace("\0", "") + "`"
 
 
-_FLAG = re.compile(r"-[A-Za-z0-9]{1,4}|--[a-z][a-z0-9-]*(=.*)?", re.S)
-_WORD = re.compile(r"[A-Za-z0-9_.:/+-]{1,30}")
+_FLAG = r"-[A-Za-z0-9]{1,4}|--[a-z][a-z0-9-]*(=.*)?"  # (compiled on the first hit)
+_WORD = r"[A-Za-z0-9_.:/+-]{1,30}"
 _WRAPPERS_SHOWN = frozenset(["sudo", "doas", "su", "pkexec", "runas", "xargs", "parallel", "env"])
 
 
