@@ -39,7 +39,7 @@ DOCKER = [
 ]
 
 
-def make_tree(root: str, files: int = 400, seed: int = 5) -> int:
+def make_tree(root: str, files: int = 1200, seed: int = 5) -> int:
     rng = random.Random(seed)
     total = 0
     for i in range(files):

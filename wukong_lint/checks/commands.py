@@ -25,6 +25,7 @@ block's programs (or the programs of its `stdin_from` / `substitution_from`), or
 from __future__ import annotations
 
 import fnmatch
+import functools
 import re
 from bisect import bisect_left
 from collections.abc import Iterator
@@ -283,33 +284,50 @@ _HELP = frozenset(["--help", "-help"])
 _FILE_PROGRAMS = frozenset(["rm", "unlink", "shred", "rmdir", "mv", "cp", "truncate"])
 
 
+@functools.cache
+def _describe_rx(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.S)
+
+
 def describe(command: Command, block: dict[str, Any] | None = None) -> str:
-    """The command that runs, for a finding's message: its program, subcommand, options and
-    (for a block about paths) its path arguments; never other words (they may hold values)."""
-    options, positional = _split(command.argv, block["value_options"] if block else [])
-    shown = [command.name]
-    if block and block["subcommand"] and positional:
-        shown.append(positional[0])
-        positional = positional[1:]
-    shown += [o.split("=", 1)[0] for o in options[:4]]
+    """The command that runs, for a finding's message, in its own order: its program, its
+    flags (without attached values), its subcommand (or the program a wrapper runs) and, for
+    a block about paths, its path arguments; never other words (they may hold values)."""
+    _, positional = _split(command.argv, block["value_options"] if block else [])
+    lead = positional[0] if positional else None
+    shows_lead = lead is not None and (
+        (block is not None and bool(block["subcommand"])) or command.name in _WRAPPERS_SHOWN
+    )
+    paths: set[str] = set()
     if block and (
         block.get("targets_any") or block.get("min_args") or command.name in _FILE_PROGRAMS
     ):
-        targets = _targets(block, positional)
-        shown += [
-            t.replace(UNDER, "/…").replace(STDIN, "(stdin)").replace("\0", "")[:60]
-            for t in targets[:3]
-        ]
-        if len(targets) > 3:
-            shown.append(f"… ({len(targets)} paths)")
+        paths = set(_targets(block, positional[1:] if block["subcommand"] else positional))
+    shown = [command.name]
+    for word in command.argv[1:]:
+        if len(shown) >= 8:
+            shown.append("…")
+            break
+        if _describe_rx(_FLAG).fullmatch(word):
+            shown.append(word.split("=", 1)[0])
+        elif word == lead and shows_lead and _describe_rx(_WORD).fullmatch(word):
+            shown.append(word)
+            shows_lead = False
+        elif word in paths:
+            shown.append(word.replace(UNDER, "/…").replace(STDIN, "(stdin)")[:60])
     if block and block.get("redirect_targets_any"):
         shown += [f"{op} {t[:60]}" for op, t in command.redirects if op in WRITE_REDIRECTS][:2]
     text = " ".join(shown)
     if command.via:
         text += " via " + " → ".join(command.via)
-    if command.cwd not in (".", "?") and block and block.get("targets_any"):
+    if command.cwd not in (".", "?") and paths:
         text += f" in {command.cwd[:60]}"
     return "runs `" + text.replace("\0", "") + "`"
+
+
+_FLAG = r"-[A-Za-z0-9]{1,4}|--[a-z][a-z0-9-]*(=.*)?"  # (compiled on the first hit)
+_WORD = r"[A-Za-z0-9_.:/+-]{1,30}"
+_WRAPPERS_SHOWN = frozenset(["sudo", "doas", "su", "pkexec", "runas", "xargs", "parallel", "env"])
 
 
 def command_text(unit: Unit) -> tuple[str, int] | None:

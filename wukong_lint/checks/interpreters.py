@@ -12,7 +12,7 @@
   `os.remove/unlink/rmdir/removedirs`, `Path(...).unlink()/.rmdir()`, `fs.rmSync/rmdirSync/
   unlinkSync/rm` (`-r` with `recursive: true`), `FileUtils.rm_rf/rm_r/rm`, `File.delete`,
   perl `unlink`/`rmtree`/`remove_tree`, php `unlink`/`rmdir`, `Deno.remove`;
-- `open(path, "w")` of a literal path as `truncate -s 0 path`.
+- opening a literal path for writing (mode "w") as `truncate -s 0 path`.
 
 A literal is a string in quotes (or a name bound to one earlier in the code:
 `p = "/"; shutil.rmtree(p)`), optionally wrapped in `Path(...)`, `expanduser(...)`,
@@ -25,6 +25,7 @@ shows its calls.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 
 from wukong_lint.checks.shell_unwrap import SCRIPT
 
@@ -44,6 +45,12 @@ _BACKTICKS = re.compile(
     r"(?:%x\(([^)]*)\)|%x\{([^}]*)\}|qx\{([^}]*)\}|qx\(([^)]*)\)|qx/([^/]*)/|`([^`]*)`)"
 )
 _REQUIRED = re.compile(r"require\(\s*['\"](?:node:)?([\w/-]+)['\"]\s*\)\s*\.$")
+_HOME_VALUE = re.compile(
+    r"(?:os\.environ\[\s*['\"]HOME['\"]\s*\]|os\.environ\.get\(\s*['\"]HOME['\"]\s*\)|"
+    r"os\.getenv\(\s*['\"]HOME['\"]\s*\)|(?:pathlib\.)?Path\.home\(\s*\)|Dir\.home|"
+    r"ENV\[\s*['\"]HOME['\"]\s*\]|\$ENV\{\s*['\"]?HOME['\"]?\s*\}|(?:require\(\s*['\"]os['\"]\s*\)|os)\.homedir\(\s*\)|"
+    r"process\.env\.HOME|\$_SERVER\[\s*['\"]HOME['\"]\s*\]|getenv\(\s*['\"]HOME['\"]\s*\))"
+)
 _PATH_METHOD = re.compile(
     r"Path\s*\(\s*(" + _STRING + r")\s*\)\s*\.\s*(unlink|rmdir|write_text|write_bytes)\b", re.S
 )
@@ -161,6 +168,9 @@ def _argument(rest: str, names: dict[str, str]) -> tuple[str | list[str] | None,
         if re.match(r"\s*[+.%]\s*[\w(]", after) and not re.match(r"\s*\.\s*\w+\s*\(", after):
             return None, after  # joined with a value
         return value, after
+    home = _HOME_VALUE.match(rest)
+    if home:  # os.environ["HOME"], Path.home(), Dir.home, os.homedir()...
+        return "~", rest[home.end() :]
     name = re.match(r"[A-Za-z_$][\w$]*", rest)
     if name and name.group(0) in names:
         return names[name.group(0)], rest[name.end() :]
@@ -220,9 +230,15 @@ def commands(language: str, code: str) -> list[tuple[str, ...]]:
         if value is not None:
             names[match.group(1)] = value
     found: list[tuple[str, ...]] = []
+    # calls written inside a string (`print('os.remove("/")')`) are text, not calls
+    strings = [m.span() for m in _STRING_RE.finditer(code)]
+    starts = [start for start, _ in strings]
     for match in _CALL.finditer(code):
         if len(found) >= _MAX_FOUND:
             break
+        at = bisect_right(starts, match.start()) - 1
+        if at >= 0 and strings[at][0] < match.start() < strings[at][1]:
+            continue
         full = re.sub(r"\s+", "", match.group("name"))
         parts = re.split(r"\.|::|->", full)
         name, owner = parts[-1], (parts[-2] if len(parts) > 1 else "")

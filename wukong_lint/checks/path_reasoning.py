@@ -40,6 +40,11 @@ _HOME = "/\0h/\0h/\0home"  # stands for an unknown home folder
 _ESCAPED = "/\0w"
 
 
+@functools.cache
+def _rx(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
+
+
 def _names(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
@@ -66,7 +71,6 @@ HOME_CREDENTIALS = (".ssh", ".aws", ".gnupg", ".kube/config", ".docker/config.js
                     ".password-store", ".vault-token", ".config/gh/hosts.yml",
                     ".terraform.d/credentials.tfrc.json", ".gem/credentials", ".pgpass",
                     ".my.cnf", ".s3cfg", ".boto", ".config/rclone")  # fmt: skip
-PUBLIC_IN_CREDENTIALS = re.compile(r".*\.pub")
 SYSTEM_CREDENTIALS = ("/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/ssh", "/etc/ssl/private",
                       "/root/.ssh", "/var/lib/docker", "/etc/kubernetes/pki")  # fmt: skip
 DISPOSABLE_NAMES = _names(
@@ -85,9 +89,10 @@ DEV_SINKS = frozenset(
     "/dev/" + name for name in _names("null zero stdout stderr stdin tty random urandom full ptmx")
 )
 _WHOLE = frozenset(["*", ".*", "{*,.*}", "{.*,*}", "*.*", "**", "**/*", "{,.}*", ".[!.]*"])
-_VAR = re.compile(r"^\$\{?([A-Za-z_][A-Za-z0-9_]*)(?::?([-=?+])([^}]*))?\}?")
-_BRACES = re.compile(r"\{([^{}]*,[^{}]*)\}")
-_SUBST = re.compile(r"^(?:\$\(\s*(\w+)[^)]*\)|`\s*(\w+)[^`]*`)")
+# (patterns compiled when first used: most command lines never need them)
+_VAR = r"^\$\{?([A-Za-z_][A-Za-z0-9_]*)(?::?([-=?+])([^}]*))?\}?"
+_BRACES = r"\{([^{}]*,[^{}]*)\}"
+_SUBST = r"^(?:\$\(\s*(\w+)[^)]*\)|`\s*(\w+)[^`]*`)"
 
 
 def expand_braces(word: str, limit: int = 16) -> list[str]:
@@ -96,14 +101,14 @@ def expand_braces(word: str, limit: int = 16) -> list[str]:
     for _ in range(3):
         more = []
         for one in words:
-            match = _BRACES.search(one)
+            match = _rx(_BRACES).search(one) if "{" in one else None
             if match is None:
                 more.append(one)
                 continue
             head, tail = one[: match.start()], one[match.end() :]
             more += [head + part + tail for part in match.group(1).split(",")]
         words = more[:limit]
-        if all(_BRACES.search(one) is None for one in words):
+        if all("{" not in one or _rx(_BRACES).search(one) is None for one in words):
             break
     return words
 
@@ -128,7 +133,7 @@ def _expand(word: str, cwd: str, home: str) -> str | None:
             return home + rest
         return "/home/" + head[1:] + rest  # ~user: another user's home
     if word.startswith(("$", "`")):
-        match = _VAR.match(word)
+        match = _rx(_VAR).match(word)
         if match:
             name, op, default = match.group(1), match.group(2), match.group(3)
             rest = word[match.end() :]
@@ -147,12 +152,12 @@ def _expand(word: str, cwd: str, home: str) -> str | None:
             if default is not None and default.startswith(("/", "~")) and "$" not in default:
                 return _expand(default, cwd, home) if default else None
             return None
-        match = _SUBST.match(word)
+        match = _rx(_SUBST).match(word)
         if match:
             program = match.group(1) or match.group(2)
             rest = word[match.end() :]
-            if program == "pwd":
-                return cwd + rest
+            if program == "pwd" or "--show-toplevel" in word[: match.end()]:
+                return cwd + rest  # (the repository's top: the project, for a guard)
             if program == "mktemp":
                 return "/tmp/\0mktemp" + rest
         return None
@@ -259,7 +264,7 @@ def _elsewhere(folder: str, home: str) -> str:
         if not rel:
             return HOME
         for name in HOME_CREDENTIALS:
-            if _under(rel, name) and not PUBLIC_IN_CREDENTIALS.fullmatch(rel):
+            if _under(rel, name) and not rel.endswith(".pub"):
                 return CREDENTIAL
         if any(_under(rel, cache) for cache in HOME_CACHES):
             return CACHE
@@ -279,7 +284,7 @@ def _elsewhere(folder: str, home: str) -> str:
             return HOME  # /home, /home/user: someone's home
         rel = "/".join(parts[3:])
         for name in HOME_CREDENTIALS:
-            if _under(rel, name) and not PUBLIC_IN_CREDENTIALS.fullmatch(rel):
+            if _under(rel, name) and not rel.endswith(".pub"):
                 return CREDENTIAL
         return HOME_CHILD
     if top == "root":

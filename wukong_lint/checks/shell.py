@@ -504,8 +504,11 @@ class _Walker:
                 items.append(("rm", "-f" if parts.filtered else "-r", *targets))
             return items
         if name == "xargs":
-            command, replace, _ = xargs_parts(args)
+            command, replace, _, arg_file = xargs_parts(args)
             targets = self.targets_from(producer)
+            if arg_file is not None:  # xargs -a <(echo /): the file's words
+                printed = self.printed_by("$" + arg_file[1:]) if arg_file[:2] == "<(" else None
+                targets = printed.split() if printed is not None else [STDIN]
             if replace:
                 return [_replace(command, replace, targets)]
             return [command + tuple(targets)]

@@ -256,7 +256,8 @@ def unwrap(argv: tuple[str, ...]) -> list[tuple[str, ...]]:
         return [(SCRIPT, " ".join(rest))] if rest else []
     if name in ("ssh", "autossh", "mosh"):
         rest = after_options(args, SSH_VALUES)
-        return [(SCRIPT, " ".join(rest[1:]))] if len(rest) > 1 else []
+        remote = rest[2:] if rest[1:2] == ("--",) else rest[1:]
+        return [(SCRIPT, " ".join(remote))] if remote else []
     if name in RUNNERS and args and args[0] in RUNNERS[name]:
         rest = after_options(args[1:], frozenset(["--with", "--python", "-p", "--env-file"]))
         return [rest] if rest else []
@@ -385,9 +386,10 @@ def find_parts(args: tuple[str, ...]) -> FindParts:
     return parts
 
 
-def xargs_parts(args: tuple[str, ...]) -> tuple[tuple[str, ...], str | None, bool]:
-    """(the command xargs runs, its -I replacement string or None, -0)."""
+def xargs_parts(args: tuple[str, ...]) -> tuple[tuple[str, ...], str | None, bool, str | None]:
+    """(the command xargs runs, its -I replacement string or None, -0, its -a file)."""
     replace = None
+    arg_file = None
     nul = False
     i = 0
     while i < len(args):
@@ -399,6 +401,8 @@ def xargs_parts(args: tuple[str, ...]) -> tuple[tuple[str, ...], str | None, boo
             break
         if arg in ("-0", "--null"):
             nul = True
+        elif arg in ("-a", "--arg-file") and i + 1 < len(args):
+            arg_file = args[i + 1]
         elif arg in ("-I", "--replace") and i + 1 < len(args):
             replace = args[i + 1]
         elif arg.startswith("-I") and len(arg) > 2:
@@ -412,7 +416,7 @@ def xargs_parts(args: tuple[str, ...]) -> tuple[tuple[str, ...], str | None, boo
             continue
         i += 1
     rest = args[i:]
-    return (rest or ("echo",)), replace, nul
+    return (rest or ("echo",)), replace, nul, arg_file
 
 
 def parallel_parts(args: tuple[str, ...]) -> tuple[tuple[str, ...], list[str] | None, bool]:

@@ -8,16 +8,21 @@ path reasoning (path_reasoning.py) can still tell `$HOME/x` or `$(pwd)` apart.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
-_ANSI = re.compile(
-    r"\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|c.|.)", re.S
-)
+# (compiled when first used: most words have no $'...' and no known variable)
+_ANSI = r"\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|c.|.)"
 _ANSI_SIMPLE = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b",
                 "f": "\f", "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"}  # fmt: skip
 EXPANSIONS = frozenset(["simple_expansion", "expansion"])
-_NAME = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*|[0-9@*#?])\}?$")
+_NAME = r"\$\{?([A-Za-z_][A-Za-z0-9_]*|[0-9@*#?])\}?$"
+
+
+@functools.cache
+def _rx(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.S)
 
 
 def unescape(text: str) -> str:
@@ -61,13 +66,13 @@ def ansi_c(body: str) -> str:
             return chr(ord(esc[1]) & 0x1F)
         return _ANSI_SIMPLE.get(esc, "\\" + esc)
 
-    return _ANSI.sub(one, body)
+    return _rx(_ANSI).sub(one, body)
 
 
 def _expansion(node: Any, env: dict[str, str] | None) -> str:
     text = node.text.decode("utf-8", "replace")
     if env:
-        match = _NAME.match(text)
+        match = _rx(_NAME).match(text)
         if match and match.group(1) in env:
             return env[match.group(1)]
     return text
