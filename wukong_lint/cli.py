@@ -51,6 +51,7 @@ _CHECK_DEFAULTS: dict[str, Any] = {
     "since": None,
     "allow_empty_range": False,
     "format": "text",
+    "lang": "zh",
     "output": None,
     "fail_on": None,
     "config": None,
@@ -159,9 +160,13 @@ def _add_check(sub: argparse._SubParsersAction) -> None:
     )
     check.add_argument(
         "--format",
-        choices=("text", "concise", "json", "sarif", "github", "junit"),
+        choices=("text", "concise", "json", "sarif", "github", "junit", "jie"),
         default="text",
-        help="concise: one `path:line:col: severity rule-id message` line per finding",
+        help="concise: one `path:line:col: severity rule-id message` line per finding; "
+        "jie: the 戒关检查 report (Markdown)",
+    )
+    check.add_argument(
+        "--lang", choices=("zh", "en"), default="zh", help="language of --format jie"
     )
     check.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE")
     check.add_argument(
@@ -347,6 +352,8 @@ def _check(args: argparse.Namespace, started: StagedGit | None) -> int:
     context = common.render_context(args, ruleset, args.format)
     if args.format == "junit":
         context["fail_on"] = Severity.parse(fail_on)
+    if args.format == "jie":  # the 戒关检查 report: its status follows the verdicts
+        context = {"lang": args.lang, "fail_on": fail_on}
     common.emit(report, args, context, notes=named.notes if named else ())
     if named and named.problems and not args.allow_skipped:
         return 2  # a named input was not scanned: never a pass (--allow-skipped: a warning)

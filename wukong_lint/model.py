@@ -15,6 +15,7 @@ CATEGORIES = (
     "info-leak",
     "body-boundary",
     "avatar-boundary",
+    "context",
     "transcript-integrity",
     "anchor",
     "memory-bank",

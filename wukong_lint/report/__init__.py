@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from wukong_lint.model import Report
 
-FORMATS = ("text", "concise", "json", "sarif", "github", "junit")
+FORMATS = ("text", "concise", "json", "sarif", "github", "junit", "jie")
 # Formats whose renderer takes `rules` (the rule set that ran) and `prefix` (the repo-relative
 # folder that the report's relative paths start from); see report/paths.py.
 CONTEXT_FORMATS = ("sarif", "github", "junit")
@@ -21,6 +21,10 @@ def render(
         from wukong_lint.report.concise import render as concise
 
         return concise(report, quiet=quiet)
+    if fmt == "jie":  # the 戒关检查 report (context: lang, fail_on)
+        from wukong_lint.report.jie import render as jie
+
+        return jie(report, **context)
     if fmt == "json":
         from wukong_lint.report.json_report import render as renderer
     elif fmt in CONTEXT_FORMATS:

@@ -12,10 +12,12 @@ record types we do not know are skipped.
 The package, one hop per question: a format's reader is claude.py, codex.py, openai.py or
 react.py; which format a file is: sniff.py; decoding records and their line numbers:
 records.py; the state that pairs calls with results and tracks agents and turns: session.py;
-the error classes: errors.py; profile, memory bank and agent definitions: environment.py;
-the hook's backwards read of the current turn: turn.py. This module holds the entry points
-(dispatch, reading a file whole or in parts, rule examples) and re-exports the names the
-rest of the tool imports from `wukong_lint.sources.transcripts`.
+the error classes: errors.py; profile, memory bank and agent definitions (and the output
+contracts they declare): environment.py; the hook's backwards read of the current turn:
+turn.py; the 戒 protocol facts of each turn that the protocol checks read: protocol.py.
+This module holds the entry points (dispatch, reading a file whole or in parts, rule
+examples) and gives the names the rest of the tool imports from
+`wukong_lint.sources.transcripts` (the readers' on first use).
 """
 
 from __future__ import annotations
@@ -26,66 +28,45 @@ from typing import Any
 
 from wukong_lint.model import ScanError
 from wukong_lint.sources.transcript_events import Context, EventUnit
-from wukong_lint.sources.transcripts.claude import (
-    claude_units,
-    subagent_files,
-    subagent_identity,
-    subagent_parent,
-)
-from wukong_lint.sources.transcripts.codex import codex_units
 from wukong_lint.sources.transcripts.environment import (
     AVATAR_NAMES,
     FORMATS,
+    MEMORY_FILES,
     OPTIONS,
     configure,
     first_cwd,
     load_agent_defs,
     make_context,
 )
-from wukong_lint.sources.transcripts.errors import classify_error
-from wukong_lint.sources.transcripts.openai import openai_units
-from wukong_lint.sources.transcripts.react import react_units
-from wukong_lint.sources.transcripts.session import MEMORY_FILES, Part, Session
-from wukong_lint.sources.transcripts.sniff import (
-    TEXT_SUFFIXES,
-    is_array,
-    is_loglines,
-    misfit,
-    sniff_format,
-    text_history,
-)
-from wukong_lint.sources.transcripts.turn import TURN_LIMIT, current_turn_reads
 
-__all__ = [
-    "AVATAR_NAMES",
-    "FORMATS",
-    "MEMORY_FILES",
-    "OPTIONS",
-    "PARTS_PER_WORKER",
-    "PART_MAX",
-    "PART_MIN",
-    "SPLIT_MIN",
-    "TURN_LIMIT",
-    "Part",
-    "Session",
-    "check_named_fit",
-    "classify_error",
-    "claude_units",
-    "codex_units",
-    "configure",
-    "current_turn_reads",
-    "example_units",
-    "is_transcript_path",
-    "load_agent_defs",
-    "make_context",
-    "misfit",
-    "open_transcript",
-    "openai_units",
-    "part_units",
-    "react_units",
-    "sniff_format",
-    "transcript_units",
-]
+# Imported here (the rest of the package's names: `_LAZY`).
+__all__ = ["AVATAR_NAMES", "FORMATS", "MEMORY_FILES", "OPTIONS", "PARTS_PER_WORKER", "PART_MAX",
+           "PART_MIN", "SPLIT_MIN", "TEXT_SUFFIXES", "check_named_fit", "configure",
+           "example_units", "first_cwd", "is_transcript_path", "load_agent_defs", "make_context",
+           "open_transcript", "part_units", "transcript_units"]  # fmt: skip
+
+TEXT_SUFFIXES = (".txt", ".log")  # read as ReAct histories when they clearly are one
+
+# Names imported from their module on first use (PEP 562), so that the live hook, which needs
+# only the environment and the backwards turn read, does not load every reader.
+_LAZY = {
+    "claude_units": "claude", "subagent_files": "claude", "subagent_identity": "claude",
+    "subagent_parent": "claude", "codex_units": "codex", "openai_units": "openai",
+    "react_units": "react", "classify_error": "errors", "Part": "session", "Session": "session",
+    "sniff_format": "sniff", "is_array": "sniff", "is_loglines": "sniff", "misfit": "sniff",
+    "text_history": "sniff", "TURN_LIMIT": "turn", "current_turn_reads": "turn",
+}  # fmt: skip
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
 
 
 def is_transcript_path(display: str) -> bool:
@@ -101,6 +82,8 @@ def check_named_fit(paths: list[str]) -> None:
     """A file named on the command line that does not fit the forced --transcript-format is
     an error (exit 2), not a list of malformed records. (In a named folder such a file is
     read as plain text.)"""
+    from wukong_lint.sources.transcripts.sniff import misfit
+
     fmt = OPTIONS["format"]
     for path in paths if fmt else ():
         if path != "-" and os.path.isfile(path):
@@ -115,6 +98,9 @@ def open_transcript(full: str, display: str) -> Iterator[Any]:
     """The dispatch opener: a transcript's units, or the file as plain text if it is none
     (or if it does not fit the format forced with --transcript-format: a file named on the
     command line that does not fit is an error before the scan, see `misfit`)."""
+    from wukong_lint.sources.transcripts.claude import subagent_parent
+    from wukong_lint.sources.transcripts.sniff import misfit, sniff_format, text_history
+
     if subagent_parent(full) is not None:
         return  # read with its session file, which knows what spawned it
     forced = OPTIONS["format"]
@@ -164,7 +150,7 @@ def _part_size(path: str, not_jsonl: Any) -> int:
     return max(PART_MIN, min(PART_MAX, size // (workers * PARTS_PER_WORKER)))
 
 
-def _read(units: Iterator[Any], session: Session) -> Iterator[Any]:
+def _read(units: Iterator[Any], session: Any) -> Iterator[Any]:
     """The units of a file read whole, or only its `Part`s when it is read in parts."""
     state = session.snapshot() if session.part_size else None
     if state is None:
@@ -172,6 +158,8 @@ def _read(units: Iterator[Any], session: Session) -> Iterator[Any]:
         yield from units
         yield from session.finish()
         return
+    from wukong_lint.sources.transcripts.session import Part
+
     session.part = (0, 1, state)
     session.follow = True
     for item in units:  # this read only follows the state; the parts make the units
@@ -180,6 +168,17 @@ def _read(units: Iterator[Any], session: Session) -> Iterator[Any]:
 
 
 def transcript_units(full: str, display: str, fmt: str) -> Iterator[Any]:
+    from wukong_lint.sources.transcripts.claude import (
+        claude_units,
+        subagent_files,
+        subagent_identity,
+    )
+    from wukong_lint.sources.transcripts.codex import codex_units
+    from wukong_lint.sources.transcripts.openai import openai_units
+    from wukong_lint.sources.transcripts.react import react_units
+    from wukong_lint.sources.transcripts.session import Session
+    from wukong_lint.sources.transcripts.sniff import is_array, is_loglines
+
     cwd = first_cwd(full) if fmt in ("claude", "codex") else None
     ctx = make_context(full, cwd)
     session = Session(display, ctx)
@@ -194,6 +193,8 @@ def transcript_units(full: str, display: str, fmt: str) -> Iterator[Any]:
             sub_session.spawn_types = session.spawn_types
             sub_session.prompt_types = session.prompt_types
             sub_session.agent_types = session.agent_types
+            if session.protocol is not None and sub_session.protocol is not None:
+                sub_session.protocol.async_agents = session.protocol.async_agents
             sub_session.part_size = _part_size(sub, is_loglines)
             try:
                 yield from _read(claude_units(sub_session, sub, identity), sub_session)
@@ -203,12 +204,18 @@ def transcript_units(full: str, display: str, fmt: str) -> Iterator[Any]:
         return
     if fmt in ("codex", "openai"):  # (a rollout is always JSONL)
         session.part_size = _part_size(full, is_array if fmt == "openai" else _never)
+    session.fmt = fmt
     reader = {"codex": codex_units, "openai": openai_units, "react": react_units}[fmt]
     yield from _read(reader(session, full), session)
 
 
-def part_units(part: Part) -> Iterator[EventUnit]:
+def part_units(part: Any) -> Iterator[EventUnit]:
     """The units of a `Part`, read from the state the session had at its start."""
+    from wukong_lint.sources.transcripts.claude import claude_units
+    from wukong_lint.sources.transcripts.codex import codex_units
+    from wukong_lint.sources.transcripts.openai import openai_units
+    from wukong_lint.sources.transcripts.session import Session
+
     session = Session(part.display, Context())
     session.restore(part.state)
     span = (part.start, part.end, part.first_line)
@@ -225,10 +232,17 @@ def part_units(part: Part) -> Iterator[EventUnit]:
 def example_units(text: str, rule: Any) -> list[EventUnit]:
     """Units for a rule example: JSONL records of a transcript, or a bare command line (run as
     a Bash call by the main agent). Examples run in the `wukong` profile with a memory bank."""
+    from wukong_lint.sources.transcripts.claude import claude_units
+    from wukong_lint.sources.transcripts.codex import codex_units
+    from wukong_lint.sources.transcripts.openai import openai_units
+    from wukong_lint.sources.transcripts.react import react_units
+    from wukong_lint.sources.transcripts.session import Session
+    from wukong_lint.sources.transcripts.sniff import sniff_format
+
     ctx = Context("wukong", True, {}, None)
     session = Session("example.jsonl", ctx)
     stripped = text.strip()
-    if not stripped.startswith("{"):
+    if not stripped.startswith(("{", "[")):
         units = list(session.call(1, "Bash", {"command": text}, None, "main", None, True))
         return units + list(session.finish())
     import tempfile
@@ -238,9 +252,10 @@ def example_units(text: str, rule: Any) -> list[EventUnit]:
         name = f.name
     try:
         fmt = sniff_format(name) or "claude"
-        reader = {"claude": claude_units, "codex": codex_units, "openai": openai_units}.get(
-            fmt, claude_units
-        )
+        readers = {"claude": claude_units, "codex": codex_units, "openai": openai_units,
+                   "react": react_units}  # fmt: skip
+        reader: Any = readers.get(fmt, claude_units)
+        session.fmt = fmt
         units = list(reader(session, name)) + list(session.finish())
     finally:
         os.unlink(name)

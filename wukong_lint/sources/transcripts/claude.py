@@ -38,6 +38,18 @@ def envelope_text(record: dict[str, Any]) -> str:
     return "\n".join(parts)
 
 
+def context_tokens(usage: dict[str, Any]) -> int:
+    """The tokens in the context window after a response, from its API `usage`: the prompt
+    (fresh, cached and written to cache) and the response."""
+    total = 0
+    for key in ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens",
+                "output_tokens"):  # fmt: skip
+        value = usage.get(key)
+        if type(value) is int and value > 0:
+            total += value
+    return total
+
+
 def subagent_parent(path: str) -> str | None:
     """The session file of `<session>/subagents/agent-*.jsonl`, if it exists."""
     folder, name = os.path.split(os.path.abspath(path))
@@ -68,6 +80,12 @@ def claude_units(
             yield record
             continue
         kind = record.get("type")
+        if (
+            session.protocol is not None
+            and sub_agent is None
+            and (record.get("subtype") == "compact_boundary" or record.get("isCompactSummary"))
+        ):
+            session.protocol.compacted()  # the context holds only the summary now
         if kind not in ("user", "assistant"):
             # system, summary, progress, queue-operation...: their text is scanned too
             # (`redact` masks every string of every record; `check` must see the same)
@@ -172,6 +190,12 @@ def claude_units(
                 )
                 continue
             content = [{"type": "text", "text": content}]
+        if is_main and session.protocol is not None:
+            usage = message.get("usage")
+            if isinstance(usage, dict):
+                unit = session.usage(number, context_tokens(usage))
+                if unit is not None:
+                    yield unit
         api_error = bool(record.get("isApiErrorMessage"))
         for block in content:
             if not isinstance(block, dict):
@@ -193,6 +217,8 @@ def claude_units(
                 text = block.get(btype)
                 if isinstance(text, str) and text:
                     problem = classify_error(text) if api_error else None
+                    if btype == "thinking" and not block.get("signature"):
+                        problem = "thinking-block-error"  # the API rejects it when replayed
                     role = "thinking" if btype == "thinking" else "assistant"
                     yield session.message(number, role, text, agent, agent_type, is_main, problem)
             elif btype not in ("redacted_thinking", "image"):

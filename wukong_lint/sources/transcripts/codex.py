@@ -33,6 +33,10 @@ def codex_units(session: Session, path: str, span: Span | None = None) -> Iterat
             yield record
             continue
         if record.get("type") != "response_item":
+            if session.protocol is not None:
+                unit = _context_usage(session, number, record)
+                if unit is not None:
+                    yield unit
             continue
         payload = record.get("payload")
         if not isinstance(payload, dict):
@@ -93,3 +97,25 @@ def codex_units(session: Session, path: str, span: Span | None = None) -> Iterat
 
 
 # -- OpenAI chat messages ------------------------------------------------------------------------
+
+
+def _context_usage(session: Session, number: int, record: dict[str, Any]) -> Any:
+    """A Codex `token_count` event: the tokens of the last request against the model's window
+    (a `compacted` record empties the context)."""
+    kind = record.get("type")
+    if kind == "compacted":
+        assert session.protocol is not None
+        session.protocol.compacted()
+        return None
+    payload = record.get("payload")
+    if kind != "event_msg" or not isinstance(payload, dict) or payload.get("type") != "token_count":
+        return None
+    info = payload.get("info")
+    last = info.get("last_token_usage") if isinstance(info, dict) else None
+    if not isinstance(last, dict):
+        return None
+    used = sum(
+        v for k in ("input_tokens", "output_tokens") if type(v := last.get(k)) is int and v > 0
+    )
+    window = info.get("model_context_window") if isinstance(info, dict) else None
+    return session.usage(number, used, window if type(window) is int and window > 0 else None)

@@ -11,6 +11,8 @@ from typing import Any
 from wukong_lint.sources.transcript_events import Context
 from wukong_lint.sources.transcripts.records import read_head
 
+MEMORY_FILES = ("memory-bank/MEMORY.md", "memory-bank/patterns.md")
+
 FORMATS = ("auto", "claude", "codex", "openai", "react")
 # Options of `check` (set by the CLI before a scan; forked workers inherit them).
 OPTIONS: dict[str, Any] = {"profile": None, "agents": None, "format": None, "parts": 0}
@@ -110,14 +112,82 @@ def make_context(path: str, cwd: str | None = None) -> Context:
         defs = load_agent_defs(agents_dir)
     else:
         for root in roots:
-            defs = load_agent_defs(os.path.join(root, ".claude", "agents"))
+            agents_dir = os.path.join(root, ".claude", "agents")
+            defs = load_agent_defs(agents_dir)
             if defs:
                 break
     profile = OPTIONS["profile"]
     if profile is None:
         wukong = any(os.path.isdir(os.path.join(r, ".wukong")) for r in roots)
         profile = "wukong" if wukong or _spawns_avatar(path) else "generic"
-    return Context(profile, memory_bank, defs, cwd)
+    ctx = Context(profile, memory_bank, defs, cwd)
+    if defs and profile == "wukong" and agents_dir:
+        ctx.contracts = load_agent_contracts(agents_dir)
+    return ctx
+
+
+_CONTRACT_HEADING = re.compile(
+    r"(?im)^#{1,6}[ \t]*(?:output[ \t_-]*contract|输出契约|输出格式)[^\n]*\n"
+    r"(.*?)(?=^#{1,6}[ \t]|\Z)",
+    re.S,
+)
+_FENCE = re.compile(r"```[\w-]*[ \t]*\n(.*?)\n```", re.S)
+_BULLET = re.compile(r"(?m)^[ \t]*[-*+][ \t]*`?([A-Za-z_][\w -]{0,40}?)`?[ \t]*(?::|：|$|\s[-—(])")
+
+
+def load_agent_contracts(folder: str) -> dict[str, tuple[str, ...]]:
+    """Output contracts that Claude Code agent definitions declare, by agent name: an
+    `output_contract:` key in the front matter (a mapping or a list of names), or an `Output
+    Contract` / `输出契约` section holding a YAML or JSON block (its keys) or a bullet list of
+    `name:` items. They replace seed 004's contract for that agent."""
+    found: dict[str, tuple[str, ...]] = {}
+    try:
+        names = sorted(n for n in os.listdir(folder) if n.endswith(".md"))
+    except OSError:
+        return found
+    import yaml
+
+    for name in names:
+        try:
+            with open(os.path.join(folder, name), encoding="utf-8") as handle:
+                text = handle.read(65536)
+        except (OSError, UnicodeDecodeError):
+            continue
+        front = re.match(r"\A---\s*\n(.*?)\n---\s*(\n|\Z)", text, re.S)
+        meta: Any = None
+        if front:
+            try:
+                meta = yaml.safe_load(front.group(1))
+            except Exception:
+                meta = None
+        agent = str(meta.get("name") or name[:-3]) if isinstance(meta, dict) else name[:-3]
+        sections = _contract_keys(meta.get("output_contract") if isinstance(meta, dict) else None)
+        body = _CONTRACT_HEADING.search(text)
+        if not sections and body is not None:
+            block = _FENCE.search(body.group(1))
+            if block is not None:
+                try:
+                    value = yaml.safe_load(block.group(1))
+                except Exception:
+                    value = None
+                if isinstance(value, dict) and len(value) == 1:
+                    inner = next(iter(value.values()))  # {output_contract: {...}}
+                    if isinstance(inner, (dict, list)):
+                        value = inner
+                sections = _contract_keys(value)
+            else:
+                sections = tuple(dict.fromkeys(m.strip() for m in _BULLET.findall(body.group(1))))
+        if sections:
+            found[agent.lower()] = sections
+    return found
+
+
+def _contract_keys(value: Any) -> tuple[str, ...]:
+    if isinstance(value, dict):
+        return tuple(str(k) for k in value)
+    if isinstance(value, list):
+        return tuple(str(v) for v in value if isinstance(v, (str, int)))
+    return ()
 
 
 def first_cwd(path: str) -> str | None:

@@ -159,6 +159,8 @@ def _role_units(session: Session, path: str) -> Iterator[Any]:
                 data = json.loads(argument) if argument else {}
             except (ValueError, RecursionError):
                 data = {"input": argument}
+            if session.protocol is not None and "thought" not in body[: action.start()].lower():
+                session.protocol.flag = "no-thought"  # seed 002 A2: every step has a Thought
             counter[0] += 1
             last_call = f"react-{counter[0]}"
             yield from session.call(number, name, data, last_call, "main", None, True)
@@ -168,6 +170,9 @@ def _role_units(session: Session, path: str) -> Iterator[Any]:
             except (ValueError, RecursionError):
                 content = body
             is_error = isinstance(content, dict) and content.get("status") == "error"
+            if last_call is None:  # a tool block no Action asked for: a result without its call
+                counter[0] += 1
+                last_call = f"react-orphan-{counter[0]}"
             yield from session.result(
                 number, last_call, content, is_error, None, "main", None, True
             )
@@ -175,5 +180,9 @@ def _role_units(session: Session, path: str) -> Iterator[Any]:
         else:
             if role == "user":
                 session.new_turn("main")
+            elif session.protocol is not None and (
+                role == "summary" or "Archived Session Summary" in body[:200]
+            ):
+                session.protocol.compacted()  # seed 002 A5: older history archived
             if body.strip():
                 yield session.message(number, role, body, "main", None, True)

@@ -6,11 +6,13 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wukong_lint.model import sha256_hex
 from wukong_lint.sources.transcript_events import EventUnit, strings
-from wukong_lint.sources.transcripts.session import Part, Session
+
+if TYPE_CHECKING:  # (the live hook reads records without the session machinery)
+    from wukong_lint.sources.transcripts.session import Session
 
 try:  # orjson is several times faster than json on large records
     import orjson
@@ -110,6 +112,8 @@ def jsonl_records(
 ) -> Iterator[tuple[int, Any]]:
     """The records of a JSONL file (or of its lines `span`) with their line numbers. When the
     session reads in parts, a `Part` is also yielded as each part ends."""
+    from wukong_lint.sources.transcripts.session import Part
+
     start, end, first = span if span is not None else (0, -1, 1)
     part_size = session.part_size
     with open(path, "rb") as handle:

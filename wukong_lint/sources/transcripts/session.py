@@ -24,9 +24,10 @@ from wukong_lint.sources.transcript_events import (
     strings,
     target_paths,
 )
+from wukong_lint.sources.transcripts.environment import MEMORY_FILES
 from wukong_lint.sources.transcripts.errors import classify_error
+from wukong_lint.sources.transcripts.protocol import ProtocolState
 
-MEMORY_FILES = ("memory-bank/MEMORY.md", "memory-bank/patterns.md")
 _AGENT_ID = re.compile(r"\bagent_?[Ii]d:\s*([\w.@-]{1,80})")
 # Completed call ids remembered to skip a repeated record (Codex writes some results twice,
 # next to each other), and sidechain records remembered to name the sub-agent of a record
@@ -98,9 +99,12 @@ class Session:
         # Only follow the state (the file is read in parts, which make the units): no unit,
         # and no text that the state does not need, is made.
         self.follow = False
+        # The 戒 protocol facts of the turns (profile `wukong` only: nothing to pay otherwise).
+        self.protocol = ProtocolState() if ctx.profile == "wukong" else None
+        self.fmt = ""  # the reader's format, for checks that only one format's records allow
 
     _STATE = ("ctx", "pending", "done", "spawn_types", "prompt_types", "agent_types",
-              "turn_reads", "carry", "roots")  # fmt: skip
+              "turn_reads", "carry", "roots", "protocol", "fmt")  # fmt: skip
 
     def snapshot(self) -> bytes | None:
         """Everything reading the rest of the file depends on, for a worker to go on from
@@ -133,6 +137,8 @@ class Session:
         agent_type: str | None,
         is_main: bool,
     ) -> Iterator[EventUnit]:
+        if self.protocol is not None and self.protocol.due:
+            yield from self._outputs(every=False)
         event, text = call_event(self.ctx, line, tool, data, call_id, agent, agent_type, is_main)
         paths = target_paths(tool, data)
         reads = self.turn_reads.setdefault(agent, set())
@@ -149,6 +155,13 @@ class Session:
             for name in MEMORY_FILES:
                 if name in event.command:
                     reads.add(name)
+        if self.protocol is not None:
+            spawns = (
+                [c for c, _ in self.pending.values() if c.tool in SPAWN_TOOLS]
+                if tool in SPAWN_TOOLS
+                else []
+            )
+            self.protocol.call_seen(event, spawns, self.follow)
         if tool in SPAWN_TOOLS and isinstance(data, dict):
             kind = data.get("subagent_type")
             if isinstance(kind, str):
@@ -162,6 +175,8 @@ class Session:
                 return  # a repeated record of a call already reported
             self.pending[call_id] = (event, text)
             return
+        if self.protocol is not None:
+            self.protocol.call_done(event, self.follow)
         yield self.unit(event, text)
 
     def result(
@@ -175,12 +190,17 @@ class Session:
         agent_type: str | None,
         is_main: bool,
     ) -> Iterator[EventUnit]:
+        if self.protocol is not None and self.protocol.due:
+            yield from self._outputs(every=False)
         if call_id and call_id in self.done:
             return  # Codex writes some results twice
         waiting = self.pending.pop(call_id, None) if call_id else None
         if self.follow:
-            if waiting is not None and self.spawn_types.get(call_id or ""):
-                self._learn_agent(call_id, content, extra, None)
+            if waiting is not None:
+                if self.spawn_types.get(call_id or ""):
+                    self._learn_agent(call_id, content, extra, None)
+                if self.protocol is not None:
+                    self._settle(waiting[0], content, is_error, extra)
             self._done(call_id)
             self.carry = 0
             return
@@ -191,24 +211,49 @@ class Session:
         if waiting is not None:
             call, call_text = waiting
             event.tool = call.tool
-            call.result = extra if extra is not None else content
-            call.is_error = is_error
-            if isinstance(extra, dict):
-                kind = extra.get("type")
-                if kind in ("create", "update") and call.tool == "Write":
-                    call.new_file = kind == "create"
-            if self.spawn_types.get(call_id or ""):
-                self._learn_agent(call_id, content, extra, text)
+            self._settle(call, content, is_error, extra)
+            avatar = self.spawn_types.get(call_id or "")
+            if avatar:
+                agent_id = self._learn_agent(call_id, content, extra, text)
+                if self.protocol is not None:
+                    if _is_async(extra, text):
+                        self.protocol.spawn_result(agent_id, True)
+                    else:  # the avatar's final output: its contract is checked on it
+                        output = content if isinstance(content, str) else None
+                        if output is None:
+                            output = "\n".join(strings(content, []))
+                        event.protocol = {"avatar": avatar, "output": output}
+                        # whether its own records ran a test (None: they were not seen)
+                        if agent_id is not None:
+                            event.protocol["tested"] = self.protocol.tested.get(agent_id)
+            if self.fmt == "react" and self.protocol is not None:
+                event.protocol = {"react": call.tool, "content": content}
             yield self.unit(call, call_text)
         self._done(call_id)
         if is_error or (isinstance(extra, str) and extra.startswith("Error")):
             event.problem = classify_error(text)
         if waiting is None and call_id:
             event.problem = event.problem or "orphan-result"
+            if self.protocol is not None and self.protocol.compactions:
+                # seed 002 A4: compaction keeps tool_use / tool_result pairs together
+                event.protocol = {"broken_pair": True}
         yield self.unit(event, text)
 
-    def _learn_agent(self, call_id: Any, content: Any, extra: Any, text: str | None) -> None:
-        """The type of the sub-agent a spawning call's result names."""
+    def _settle(self, call: Event, content: Any, is_error: bool, extra: Any) -> None:
+        """What a call's result tells about the call (and the turn's protocol totals)."""
+        call.result = extra if extra is not None else content
+        call.is_error = is_error
+        if isinstance(extra, dict):
+            kind = extra.get("type")
+            if kind in ("create", "update") and call.tool == "Write":
+                call.new_file = kind == "create"
+        if is_error and call.tool in EDIT_TOOLS:
+            call.new_file = False  # a failed Write (EACCES, not found) created nothing
+        if self.protocol is not None:
+            self.protocol.call_done(call, self.follow)
+
+    def _learn_agent(self, call_id: Any, content: Any, extra: Any, text: str | None) -> str | None:
+        """The type of the sub-agent a spawning call's result names (and its id)."""
         agent_id = extra.get("agentId") if isinstance(extra, dict) else None
         if not isinstance(agent_id, str):
             # some versions name the sub-agent only in the result text
@@ -216,6 +261,8 @@ class Session:
             agent_id = found.group(1) if found else None
         if isinstance(agent_id, str):
             self.agent_types[agent_id] = self.spawn_types[call_id]
+            return agent_id
+        return None
 
     def _done(self, call_id: str | None) -> None:
         if call_id:
@@ -233,6 +280,11 @@ class Session:
         is_main: bool,
         problem: str | None = None,
     ) -> EventUnit:
+        if self.protocol is not None:
+            if role == "user":
+                self.protocol.user(agent, text)
+            elif role == "assistant" and text:
+                self.protocol.text(agent, text, line, agent_type, is_main)
         if self.follow:
             self.carry = 0
             return None  # type: ignore[return-value]
@@ -252,10 +304,56 @@ class Session:
     def finish(self) -> Iterator[EventUnit]:
         """Calls that never got a result, then a last unit carrying the remaining bytes."""
         for call_id, (call, text) in self.pending.items():
+            if self.protocol is not None:
+                self.protocol.call_done(call, self.follow)
             yield self.unit(call, text)
             event = Event("integrity", call.line, self.ctx)
             event.problem = "tool-result-missing"
             event.tool, event.agent, event.is_main = call.tool, call.agent, call.is_main
             yield self.unit(event, f"tool call {call_id} ({call.tool}) has no result")
         self.pending.clear()
+        if self.protocol is not None:
+            yield from self._outputs()
         yield self.unit(Event("end", 0, self.ctx), "")
+
+    def _outputs(self, every: bool = True) -> Iterator[EventUnit]:
+        """The final output of sub-agents spawned in the background (their last message: no
+        tool result holds it), for their contract check: the ones due (`every`: all, at the
+        end of the file). The text is carried in the event, not in the unit, so the other
+        rules do not scan it twice."""
+        state = self.protocol
+        assert state is not None
+        due, state.due = state.due, []
+        if every:
+            due += [(agent, *value) for agent, value in sorted(state.last_text.items())]
+            state.last_text.clear()
+        for agent, line, text, agent_type in due:
+            if not agent_type or self.follow:
+                continue
+            event = Event("contract", line, self.ctx)
+            event.agent, event.agent_type, event.is_main = agent, agent_type, False
+            event.tool = "Task"
+            event.protocol = {"avatar": agent_type, "output": text}
+            yield self.unit(event, "")
+
+    def usage(self, line: int, used: int, window: int | None = None) -> EventUnit | None:
+        """A `context` event when the main agent's context holds more tokens than ever since
+        the last compaction (None: it does not, or the profile checks no context)."""
+        if self.protocol is None:
+            return None
+        peak = self.protocol.usage(used)
+        if peak is None:
+            return None
+        event = Event("context", line, self.ctx)
+        event.protocol = {"usage": (peak[0], used, window)}
+        unit = self.unit(event, "")
+        return unit
+
+
+def _is_async(extra: Any, text: str) -> bool:
+    """A spawning call's result that only says the sub-agent was started in the background."""
+    if isinstance(extra, dict) and (
+        extra.get("isAsync") or extra.get("status") == "async_launched"
+    ):
+        return True
+    return text.lstrip().startswith(("Async agent launched", "Agent launched in the background"))

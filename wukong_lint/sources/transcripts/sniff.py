@@ -13,7 +13,6 @@ ROLE_BLOCK = re.compile(r"\[(user|assistant|tool|system|summary)\]")
 PLAIN_LINE = re.compile(
     r"^\s*(Question|Thought|Action Input|Action|Observation|Final Answer)\s*:\s?(.*)$"
 )
-TEXT_SUFFIXES = (".txt", ".log")  # read as ReAct histories when they clearly are one
 
 
 def is_plain_form(text: str) -> bool:

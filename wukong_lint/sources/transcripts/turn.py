@@ -7,8 +7,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from wukong_lint.sources.transcript_events import READ_TOOLS, shell_command, target_paths
+from wukong_lint.sources.transcripts.environment import MEMORY_FILES
 from wukong_lint.sources.transcripts.records import DECODE_ERRORS, loads
-from wukong_lint.sources.transcripts.session import MEMORY_FILES
 
 TURN_LIMIT = 32 << 20  # bytes of a transcript read back from its end to find the turn start
 _BLOCK = 1 << 20
