@@ -109,3 +109,16 @@ def test_a_forced_format_in_a_folder_reads_other_files_as_text(tmp_path: Path) -
     assert code == 1
     assert ("logs/notes.md", 1, "secret.github-pat") in found  # not lost, not an error
     assert ("logs/agent.log", 7, "dangerous-command.rm-rf-root") in found
+
+
+def test_plain_form_steps_without_a_thought_are_seen_by_the_protocol(tmp_path: Path) -> None:
+    history = (
+        "Question: list the files\n"
+        "Thought: I will list them.\nAction: terminal\nAction Input: ls\nObservation: a b\n"
+        "Action: terminal\nAction Input: ls -la\nObservation: a b\n"  # no Thought before it
+        "Final Answer: a, b\n"
+    )
+    (tmp_path / "steps.log").write_text(history)
+    _, found, _ = check("--profile", "wukong", "steps.log", cwd=tmp_path)
+    lines = {line for _, line, rule in found if rule == "context.react-no-thought"}
+    assert lines == {6}

@@ -76,8 +76,13 @@ def plain_units(session: Session, path: str) -> Iterator[Any]:
         if key is not None:
             yield start, key, "\n".join(lines).strip()
 
+    thought = False  # a Thought since the last step (seed 002 A2: every step has one)
+
     def call(number: int, tool: str, raw: str) -> Iterator[Any]:
-        nonlocal counter, last_call
+        nonlocal counter, last_call, thought
+        if session.protocol is not None and not thought:
+            session.protocol.flag = "no-thought"
+        thought = False
         counter += 1
         last_call = f"react-{counter}"
         yield from session.call(number, tool, _input_data(tool, raw), last_call, "main", None, True)
@@ -91,6 +96,7 @@ def plain_units(session: Session, path: str) -> Iterator[Any]:
             if body:
                 yield session.message(number, "user", body, "main", None, True)
         elif key in ("Thought", "Final Answer"):
+            thought = thought or (key == "Thought" and bool(body))
             if body:
                 yield session.message(number, "assistant", body, "main", None, True)
             elif key == "Thought":
@@ -111,6 +117,9 @@ def plain_units(session: Session, path: str) -> Iterator[Any]:
             except (ValueError, RecursionError):
                 content = body
             is_error = isinstance(content, dict) and content.get("status") == "error"
+            if last_call is None:  # an Observation no Action asked for: a result without call
+                counter += 1
+                last_call = f"react-orphan-{counter}"
             yield from session.result(
                 number, last_call, content, is_error, None, "main", None, True
             )
