@@ -119,6 +119,13 @@ def test_a_misspelt_config_key_value_exits_2(project: Path) -> None:
     assert b"did you mean 'dangerous-command'" in proc.stderr
 
 
+def test_a_broken_config_file_exits_2_with_one_line(project: Path) -> None:
+    (project / ".wukong-lint.yaml").write_text("ignore: [unclosed\n")
+    proc = run_hook(bash("ls", project), "--on-error", "allow")
+    assert proc.returncode == 2 and b".wukong-lint.yaml" in proc.stderr
+    assert proc.stderr.decode().count("\n") == 1 and b"Traceback" not in proc.stderr
+
+
 def test_profile_from_config(project: Path) -> None:
     (project / ".wukong-lint.yaml").write_text("profile: wukong\n")
     # profile wukong denies any recursive delete, also inside the project
@@ -158,6 +165,8 @@ def test_a_clean_prompt_passes_without_output() -> None:
         {"hook_event_name": "SubagentStop", "stop_hook_active": False},
         {"hook_event_name": "SessionEnd", "reason": "exit"},
         {"hook_event_name": "Notification", "message": "Claude needs your permission"},
+        {"hook_event_name": "PostToolUseFailure", "tool_name": "Bash", "error": "exit 1"},
+        {"hook_event_name": "PermissionRequest", "tool_name": "Bash", "tool_input": {}},
     ],
 )
 def test_events_with_nothing_to_judge_are_accepted(event: dict) -> None:

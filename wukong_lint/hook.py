@@ -31,10 +31,17 @@ from wukong_lint.sources.transcript_events import (
 
 TOOL_EVENTS = ("PreToolUse", "PostToolUse")
 PROMPT_EVENT = "UserPromptSubmit"
-# Events the hook may be registered for that carry no call, result or prompt to judge.
+# Claude Code's other events: nothing to judge there (no call before it runs, no result or
+# prompt the model has not yet seen; a PermissionRequest's call was judged at PreToolUse).
+# Accepted with exit 0. A name outside this list is bad input (a hook wired wrong).
 NOTHING_TO_JUDGE = frozenset(
-    ["SessionStart", "SessionEnd", "PreCompact", "Stop", "SubagentStop", "Notification"]
-)
+    ["SessionStart", "SessionEnd", "Setup", "PreCompact", "PostCompact", "Stop", "StopFailure",
+     "SubagentStart", "SubagentStop", "Notification", "PostToolUseFailure", "PostToolBatch",
+     "PermissionRequest", "PermissionDenied", "UserPromptExpansion", "TeammateIdle",
+     "TaskCreated", "TaskCompleted", "InstructionsLoaded", "CwdChanged", "FileChanged",
+     "ConfigChange", "WorktreeCreate", "WorktreeRemove", "Elicitation", "ElicitationResult",
+     "PreModelSwitch", "PostModelSwitch", "MessageDisplay", "DirectoryAdded"]
+)  # fmt: skip
 MAX_EVENT = 64 << 20  # bytes: a larger event is not read whole (it is refused)
 LOG_NAME = "hook.log"
 LOG_MAX = 1 << 20  # bytes: the diagnostics log starts over past this size
