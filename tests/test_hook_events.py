@@ -219,7 +219,7 @@ def test_cloud_credential_folders_are_denied_and_examples_pass() -> None:
         b'{"hook_event_name": "UserPromptSubmit"}',  # no prompt
         b'{"hook_event_name": "NoSuchEvent"}',
         b'["PreToolUse"]',
-        b'{"hook_event_name": "PreToolUse", "tool_name": "Bash", "x": "\xff\xfe"}',
+        b'\xff\xfe{"hook_event_name": "PreToolUse"}',  # not UTF-8 outside any string
         b"[" * 100000,
     ],
 )

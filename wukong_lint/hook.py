@@ -52,16 +52,15 @@ class HookInputError(Exception):
 
 
 def read_stdin(stream: Any) -> str:
-    """The event text from a binary stream, at most MAX_EVENT bytes, as UTF-8."""
+    """The event text from a binary stream, at most MAX_EVENT bytes. Bytes that are not UTF-8
+    become surrogate escapes: a command holding them still gets a verdict (the JSON around
+    them decides whether the event can be read)."""
     raw = stream.read(MAX_EVENT + 1)
     if len(raw) > MAX_EVENT:
         raise HookInputError(f"hook event is larger than {MAX_EVENT >> 20} MB")
     if raw.startswith(b"\xef\xbb\xbf"):
         raw = raw[3:]
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as err:
-        raise HookInputError(f"hook event is not UTF-8 (byte {err.start})") from None
+    return raw.decode("utf-8", "surrogateescape")
 
 
 def event_cwd(data: dict[str, Any]) -> str | None:
