@@ -9,6 +9,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 TOKEN = "ghp_" + "Zx9" * 12
 
 PLAIN = f"""Question: clean the build and deploy
@@ -122,3 +125,44 @@ def test_plain_form_steps_without_a_thought_are_seen_by_the_protocol(tmp_path: P
     _, found, _ = check("--profile", "wukong", "steps.log", cwd=tmp_path)
     lines = {line for _, line, rule in found if rule == "context.react-no-thought"}
     assert lines == {6}
+
+
+# -- any text in the plain form's shape is read without an error ------------------------------
+
+PIECES = [
+    "Question: q",
+    "Thought: t",
+    "Thought:",
+    "Action: terminal",
+    'Action: Bash[{"command": "ls"',
+    "Action Input: ls -la",
+    'Action Input: {"command": ',
+    "Action Input: [1, 2]",
+    'Observation: {"status": "error"}',
+    "Observation:",
+    "Final Answer: done",
+    "  more text",
+    "[assistant] Thought: x",
+    "Action: Finish[ok]",
+    "\ufeff",
+    "\x00",
+    "\udcff",
+]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), min_size=1, max_size=25))
+def test_react_reader_never_raises(lines: list[str]) -> None:
+    import tempfile
+
+    from wukong_lint.engine.loader import load_rules
+    from wukong_lint.engine.scan import scan_unit
+    from wukong_lint.sources.transcripts import transcript_units
+
+    rules = load_rules(())
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "h.log"
+        path.write_bytes("\n".join(lines).encode("utf-8", "surrogateescape"))
+        for unit in transcript_units(str(path), "h.log", "react"):
+            if hasattr(unit, "text"):
+                scan_unit(rules, unit)
