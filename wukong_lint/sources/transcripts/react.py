@@ -143,6 +143,8 @@ def _role_units(session: Session, path: str) -> Iterator[Any]:
                 role, start, lines = match.group(1), number, [match.group(2)]
             elif role is not None:
                 lines.append(line)
+            elif line.strip():  # text before the first block (a title): scanned as a message
+                role, start, lines = "system", number, [line]
         if role is not None:
             yield start, role, "\n".join(lines)
 
