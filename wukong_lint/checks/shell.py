@@ -751,11 +751,65 @@ def _walk_selected(walker: _Walker, node: Any, search_span: Any) -> None:
             _track_unselected(walker, node)
         return
     if node.type != "list":
-        walker.visit(node)
+        _walk_statement(walker, node)
         return
     for child in node.children:
         if child.is_named:
             _walk_selected(walker, child, search_span)
+
+
+_STATEMENTS: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+_STATEMENT_CACHED = 4096  # longer statements are walked every time (memory stays bounded)
+
+
+def _walk_statement(walker: _Walker, node: Any) -> None:
+    """Walk one statement of a long script; a statement seen before in the same state (the
+    same folder and variables, no alias or function in force) is not walked again, its
+    commands are replayed at its place: scripts, Makefiles and Dockerfiles repeat theirs
+    (`rm -rf /var/lib/apt/lists/*`)."""
+    start = node.start_byte
+    if (
+        walker.span is not None
+        or not walker.ascii
+        or walker.aliases
+        or walker.bodies
+        or node.end_byte - start > _STATEMENT_CACHED
+    ):
+        walker.visit(node)
+        return
+    key = (walker.source[start : node.end_byte], walker.cwd, tuple(walker.env.items()))
+    found = _STATEMENTS.get(key)
+    if found is not None:
+        commands, functions, error, cwd, env = found
+        walker.commands += [c._replace(start=c.start + start, end=c.end + start) for c in commands]
+        walker.functions += [
+            f._replace(start=f.start + start, end=f.end + start) for f in functions
+        ]
+        walker.error = walker.error or error
+        walker.cwd, walker.env = cwd, dict(env)
+        return
+    before, functions_before, error_before = (
+        len(walker.commands),
+        len(walker.functions),
+        walker.error,
+    )
+    walker.visit(node)
+    if walker.aliases or walker.bodies:
+        return  # (what they do later depends on more than this statement)
+    if len(_STATEMENTS) >= 4096:
+        _STATEMENTS.clear()
+    _STATEMENTS[key] = (
+        tuple(
+            c._replace(start=c.start - start, end=c.end - start) for c in walker.commands[before:]
+        ),
+        tuple(
+            f._replace(start=f.start - start, end=f.end - start)
+            for f in walker.functions[functions_before:]
+        ),
+        walker.error and not error_before,
+        walker.cwd,
+        tuple(walker.env.items()),
+    )
 
 
 _TRACKED_STARTS = (b"cd", b"pushd", b"popd", b"alias", b"unset")
