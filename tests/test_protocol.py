@@ -168,3 +168,21 @@ def test_live_hook_blocks_shell_created_files_only_when_new(tmp_path: Path) -> N
     nested = _hook_event(tmp_path, "Agent", {"prompt": "go", "subagent_type": "body",
                                               "run_in_background": True})  # fmt: skip
     assert nested.returncode == 2 and "background-forbidden" in nested.stderr
+
+
+def test_protocol_parsers_stay_linear_on_hostile_lines() -> None:
+    """Transcripts are untrusted: lines of 100,000 stars, spaces or brackets must not make
+    the CHECKPOINT or contract parsers backtrack (quadratic here would take minutes)."""
+    from wukong_lint.checks.contracts import CONTRACTS, is_placeholder, sections
+
+    hostile = (
+        "*" * 100_000,
+        " " * 50_000 + "decision" + " " * 50_000 + "x",
+        "files" + " " * 100_000 + "x",
+        "[" + " a" * 50_000,
+        "** \t" * 25_000 + "Q",
+    )
+    for text in hostile:
+        assert parse_checkpoint(text) is None
+        assert all(v is None for v in sections(text, CONTRACTS["eye"]).values())
+        assert not is_placeholder(text[1:] + "x")

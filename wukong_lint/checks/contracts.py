@@ -108,7 +108,7 @@ def _hit(unit: Unit, note: str) -> Hit:
 _JSON_BLOCK = re.compile(r"```(?:json)?\s*\n(\{.*?\})\s*\n```", re.S)
 _PLACEHOLDER = re.compile(
     r"(?i)^(?:todo|tbd|fixme|\.\.\.|…|_{2,}|x{3,}|待补充|待定|略|\?+|"
-    r"\{[^{}\"':]*\}|<[^<>]+>|\[(?:\.\.\.|…|[^\[\]\"',/.]*\s[^\[\]\"',/.]*)\])$"
+    r"\{[^{}\"':]*\}|<[^<>]+>|\[(?:\.\.\.|…|[^\[\]\"',/.\s]*\s[^\[\]\"',/.]*)\])$"
 )
 _NO = re.compile(r"(?i)^(?:false|no|否|未|没有|not run|skipped|0)\b|未运行|没有运行|not run")
 
@@ -134,10 +134,11 @@ def _json_output(text: str) -> dict[str, Any] | None:
 def _label_pattern(labels: tuple[str, ...]) -> re.Pattern[str]:
     names = "|".join(re.escape(label).replace("_", "[ _-]?").replace(r"\ ", "[ _-]?")
                      for label in labels)  # fmt: skip
-    # a heading (`## Findings`), a label (`**Summary**:`, `- files_changed:`), a table row
+    # a heading (`## Findings`), a label (`**Summary**:`, `- files_changed:`), a table row;
+    # each quantifier is followed by a character it cannot match (linear on hostile lines)
     return re.compile(
-        rf"(?im)^[ \t>|]*(?:#{{1,6}}[ \t]*|[-*+][ \t]+)?(?:\*\*|__)?[ \t]*(?:\d+\.[ \t]*)?"
-        rf"(?:{names})(?:[ \t]*\([^)\n]*\)|[ \t]*（[^）\n]*）)?[ \t]*(?:\*\*|__)?[ \t]*"
+        rf"(?im)^[ \t>|]*(?:#{{1,6}}[ \t]*|[-*+][ \t]+)?(?:(?:\*\*|__)[ \t]*)?(?:\d+\.[ \t]*)?"
+        rf"(?:{names})[ \t]*(?:(?:\([^)\n]*\)|（[^）\n]*）)[ \t]*)?(?:(?:\*\*|__)[ \t]*)?"
         r"([:：|]|$)(.*)$"
     )
 
@@ -193,7 +194,7 @@ def is_placeholder(content: str) -> bool:
     lines = [ln.strip().lstrip("-*+ ").strip() for ln in text.splitlines() if ln.strip()]
     if not lines:
         return True
-    return all(_PLACEHOLDER.match(ln) for ln in lines)
+    return all(len(ln) <= 200 and _PLACEHOLDER.match(ln) for ln in lines)
 
 
 # -- matchers ----------------------------------------------------------------------------------
