@@ -249,6 +249,34 @@ def is_not_jwt(value: str) -> bool:
     return not (isinstance(data, dict) and "alg" in data)
 
 
+def is_not_b64_jwt(value: str) -> bool:
+    """A base64 value that does not decode to a JWT whose header names an `alg` (a JWT stored
+    base64-encoded once more, as Kubernetes Secrets hold values)."""
+    import base64
+    import binascii
+
+    try:
+        decoded = base64.b64decode(value + "=" * (-len(value) % 4)).decode("ascii")
+    except (ValueError, binascii.Error, UnicodeDecodeError):
+        return True
+    parts = decoded.strip().split(".")
+    return len(parts) != 3 or not all(parts) or is_not_jwt(decoded.strip())
+
+
+def is_not_discord_id(value: str) -> bool:
+    """A token shaped like a Discord bot token whose first part is not the base64 of a user
+    id (a snowflake: 17 to 20 digits)."""
+    import base64
+    import binascii
+
+    first = value.split(".", 1)[0]
+    try:
+        decoded = base64.urlsafe_b64decode(first + "=" * (-len(first) % 4))
+    except (ValueError, binascii.Error):
+        return True
+    return not (decoded.isdigit() and 17 <= len(decoded) <= 20)
+
+
 FILTERS: dict[str, Callable[[str], bool]] = {
     "placeholder": is_placeholder,
     "template": is_template,
@@ -259,6 +287,8 @@ FILTERS: dict[str, Callable[[str], bool]] = {
     "uuid": is_uuid,
     "hex-digest": is_hex_digest,
     "not-jwt": is_not_jwt,
+    "not-b64-jwt": is_not_b64_jwt,
+    "not-discord-id": is_not_discord_id,
 }
 
 DEFAULT_SECRET_FILTERS = ("placeholder", "template")
