@@ -120,7 +120,10 @@ def sourcegraph(rng: random.Random) -> str:
 def openshift(rng: random.Random) -> str:
     t = "sha256~" + mixed(rng, 43, URLSAFE)
     return rng.choice(
-        [put(rng, "OPENSHIFT_TOKEN", t), f"oc login --token={t} --server=https://api.c1.acme.io:6443"]
+        [
+            put(rng, "OPENSHIFT_TOKEN", t),
+            f"oc login --token={t} --server=https://api.c1.acme.io:6443",
+        ]
     )
 
 
@@ -157,12 +160,18 @@ def gitlab_session(rng: random.Random) -> str:
 
 
 def grafana_legacy(rng: random.Random) -> str:
-    payload = {"k": mixed(rng, 32), "n": rng.choice(["ci", "deploy", "alerts"]), "id": rng.randint(1, 9999)}
+    payload = {
+        "k": mixed(rng, 32),
+        "n": rng.choice(["ci", "deploy", "alerts"]),
+        "id": rng.randint(1, 9999),
+    }
     return put(rng, "GRAFANA_API_KEY", b64(json.dumps(payload, separators=(",", ":")).encode()))
 
 
 def settlemint(rng: random.Random) -> str:
-    return put(rng, "SETTLEMINT_ACCESS_TOKEN", f"sm_{rng.choice(['pat', 'aat', 'sat'])}_{mixed(rng, 16)}")
+    return put(
+        rng, "SETTLEMINT_ACCESS_TOKEN", f"sm_{rng.choice(['pat', 'aat', 'sat'])}_{mixed(rng, 16)}"
+    )
 
 
 def octopus(rng: random.Random) -> str:
@@ -207,7 +216,10 @@ def yandex_api_key(rng: random.Random) -> str:
 def yandex_iam(rng: random.Random) -> str:
     t = f"t1.9euelZ{mixed(rng, 60, URLSAFE)}.{mixed(rng, 86, URLSAFE)}"
     return rng.choice(
-        [put(rng, "YC_IAM_TOKEN", t), f'curl -H "Authorization: Bearer {t}" https://compute.api.cloud.yandex.net']
+        [
+            put(rng, "YC_IAM_TOKEN", t),
+            f'curl -H "Authorization: Bearer {t}" https://compute.api.cloud.yandex.net',
+        ]
     )
 
 
@@ -232,13 +244,18 @@ def facebook_app(rng: random.Random) -> str:
     else:
         t = f"{app}{sep}{mixed(rng, 27, URLSAFE)}"
     return rng.choice(
-        [put(rng, "FB_APP_TOKEN", t), f"https://graph.facebook.com/v19.0/debug_token?access_token={t}"]
+        [
+            put(rng, "FB_APP_TOKEN", t),
+            f"https://graph.facebook.com/v19.0/debug_token?access_token={t}",
+        ]
     )
 
 
 def twitter_access(rng: random.Random) -> str:
     t = f"{rng.randint(10**15, 10**19)}-{mixed(rng, rng.choice([30, 40]))}"
-    return put(rng, rng.choice(["TWITTER_ACCESS_TOKEN", "twitter_access_token", "TwitterAccessToken"]), t)
+    return put(
+        rng, rng.choice(["TWITTER_ACCESS_TOKEN", "twitter_access_token", "TwitterAccessToken"]), t
+    )
 
 
 def sidekiq(rng: random.Random) -> str:
@@ -277,7 +294,12 @@ def snowflake_b64(rng: random.Random) -> str:
 def discord(rng: random.Random) -> str:
     t = f"{snowflake_b64(rng)}.{mixed(rng, 6, URLSAFE)}.{mixed(rng, 38, URLSAFE)}"
     return rng.choice(
-        [put(rng, "BOT_TOKEN", t), f"client.run('{t}')", f"client.login('{t}');", put(rng, "DISCORD_TOKEN", t)]
+        [
+            put(rng, "BOT_TOKEN", t),
+            f"client.run('{t}')",
+            f"client.login('{t}');",
+            put(rng, "DISCORD_TOKEN", t),
+        ]
     )
 
 
@@ -287,14 +309,20 @@ def telegram(rng: random.Random) -> str:
 
 
 def ibm(rng: random.Random) -> str:
-    return put(rng, rng.choice(["IBMCLOUD_API_KEY", "IC_API_KEY", "ibm_api_key", "IAM_APIKEY"]), mixed(rng, 44, URLSAFE))
+    return put(
+        rng,
+        rng.choice(["IBMCLOUD_API_KEY", "IC_API_KEY", "ibm_api_key", "IAM_APIKEY"]),
+        mixed(rng, 44, URLSAFE),
+    )
 
 
 def jwt_b64(rng: random.Random) -> str:
     def part(obj: dict) -> str:
         return base64.urlsafe_b64encode(json.dumps(obj).encode()).decode().rstrip("=")
 
-    jwt = f"{part({'alg': 'RS256', 'kid': mixed(rng, 8)})}.{part({'sub': mixed(rng, 12), 'iat': rng.randint(1, 10**9)})}.{mixed(rng, 43, URLSAFE)}"
+    header = part({"alg": "RS256", "kid": mixed(rng, 8)})
+    claims = part({"sub": mixed(rng, 12), "iat": rng.randint(1, 10**9)})
+    jwt = f"{header}.{claims}.{mixed(rng, 43, URLSAFE)}"
     return rng.choice(
         ["  token: " + b64(jwt.encode()), put(rng, "SA_TOKEN_B64", b64(jwt.encode()))]
     )
@@ -315,7 +343,11 @@ def prose(rng: random.Random, word: str) -> str:
 
 
 def placeholder(rng: random.Random, name: str, prefix: str, n: int) -> str:
-    return put(rng, name, prefix + rng.choice(["x" * n, "X" * n, "your_token_here", "<token>", "${TOKEN}", "*" * n]))
+    return put(
+        rng,
+        name,
+        prefix + rng.choice(["x" * n, "X" * n, "your_token_here", "<token>", "${TOKEN}", "*" * n]),
+    )
 
 
 def neg(*makers: Callable[[random.Random], str]) -> Gen:
@@ -346,10 +378,24 @@ provider(
     op_secret_key,
     lambda g: put(g, "KEY", "A3-XXXXXX-XXXXXX-XXXXX-XXXXX-XXXXX-XXXXX"),
     lambda g: put(g, "PART", f"A3-{r(g, OP_ALPHABET, 6)}-{r(g, OP_ALPHABET, 6)}"),
-    lambda g: put(g, "KEY", f"A4-{r(g, OP_ALPHABET, 6)}-{r(g, OP_ALPHABET, 6)}-" + "-".join(r(g, OP_ALPHABET, 5) for _ in range(4))),
-    lambda g: put(g, "KEY", f"a3-{r(g, LOWER, 6)}-{r(g, LOWER, 6)}-" + "-".join(r(g, LOWER, 5) for _ in range(4))),
+    lambda g: put(
+        g,
+        "KEY",
+        f"A4-{r(g, OP_ALPHABET, 6)}-{r(g, OP_ALPHABET, 6)}-"
+        + "-".join(r(g, OP_ALPHABET, 5) for _ in range(4)),
+    ),
+    lambda g: put(
+        g,
+        "KEY",
+        f"a3-{r(g, LOWER, 6)}-{r(g, LOWER, 6)}-" + "-".join(r(g, LOWER, 5) for _ in range(4)),
+    ),
     lambda g: f"Paper size A3-{g.randint(100, 999)} landscape",
-    lambda g: put(g, "KEY", f"A3-{r(g, OP_ALPHABET, 6)}-{r(g, OP_ALPHABET, 6)}-" + "-".join(r(g, OP_ALPHABET, 4) for _ in range(4))),
+    lambda g: put(
+        g,
+        "KEY",
+        f"A3-{r(g, OP_ALPHABET, 6)}-{r(g, OP_ALPHABET, 6)}-"
+        + "-".join(r(g, OP_ALPHABET, 4) for _ in range(4)),
+    ),
 )
 provider(
     "secret.sourcegraph-access-token",
@@ -470,7 +516,7 @@ provider(
     maxmind,
     lambda g: prose(g, "_mmk"),
     lambda g: put(g, "T", f"{mixed(g, 6)}_{mixed(g, 20)}_mmk"),
-    lambda g: f"def load_mmk(self): return self._mmk",
+    lambda g: "def load_mmk(self): return self._mmk",
     lambda g: put(g, "MAXMIND_LICENSE_KEY", "XXXXXX_" + "X" * 29 + "_mmk"),
     lambda g: put(g, "MAXMIND_LICENSE_KEY", mixed(g, 16)),
 )
@@ -592,9 +638,13 @@ provider(
 provider(
     "secret.discord-bot-token",
     discord,
-    lambda g: put(g, "BOT_TOKEN", f"{mixed(g, 24, URLSAFE)}.{mixed(g, 6, URLSAFE)}.{mixed(g, 38, URLSAFE)}"),
+    lambda g: put(
+        g, "BOT_TOKEN", f"{mixed(g, 24, URLSAFE)}.{mixed(g, 6, URLSAFE)}.{mixed(g, 38, URLSAFE)}"
+    ),
     lambda g: "client.run(os.environ['DISCORD_TOKEN'])",
-    lambda g: put(g, "DISCORD_TOKEN", "MTAxxxxxxxxxxxxxxxxxxxxx.xxxxxx.xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"),
+    lambda g: put(
+        g, "DISCORD_TOKEN", "MTAxxxxxxxxxxxxxxxxxxxxx.xxxxxx.xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+    ),
     lambda g: f"client.login('{snowflake_b64(g)}.{mixed(g, 6)}');",
 )
 provider(
@@ -642,8 +692,15 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.show:
         rng = random.Random(args.seed)
-        print(json.dumps({"match": [POS[args.show](rng) for _ in range(args.n)],
-                          "no_match": [NEG[args.show](rng) for _ in range(args.n)]}, indent=1))
+        print(
+            json.dumps(
+                {
+                    "match": [POS[args.show](rng) for _ in range(args.n)],
+                    "no_match": [NEG[args.show](rng) for _ in range(args.n)],
+                },
+                indent=1,
+            )
+        )
         return 0
     worst_recall, worst_fp = 1.0, 0.0
     print(f"{'rule':<44}{'recall':>8}{'FP %':>8}")

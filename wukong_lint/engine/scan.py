@@ -9,6 +9,7 @@ from typing import NamedTuple
 from wukong_lint import redact, suppress
 from wukong_lint.engine.matchers import Hit, RuleTimeout
 from wukong_lint.engine.rules import CompiledRule, RuleSet
+from wukong_lint.keyed_hash import fingerprint_secret
 from wukong_lint.model import (
     Finding,
     Report,
@@ -190,7 +191,15 @@ def scan_unit(ruleset: RuleSet, unit: Unit) -> tuple[list[Finding], list[ScanErr
                 column=cand.column,
                 end_line=line if cand.end_line == cand.line else _real_line(unit, cand.end_line),
                 snippet=_shared(snippet),
-                fingerprint=fingerprint(rule.id, unit.path, match_hash, occurrence),
+                fingerprint=fingerprint(
+                    rule.id,
+                    unit.path,
+                    # a secret's fingerprint holds a slow salted hash of it (keyed_hash.py)
+                    fingerprint_secret(rule.id, unit.path, match_hash)
+                    if rule.redact
+                    else match_hash,
+                    occurrence,
+                ),
                 source=source,
                 match_hash=match_hash,
                 suppressed=suppressed,
