@@ -109,6 +109,7 @@ _SHORT_WORDS = frozenset(
     "id io db os ui to of on in is by my no or up at as an do go if me we it ok v1 v2".split()  # noqa: SIM905
 )
 _WORD_PIECES = _Lazy(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+_BASE64ISH = _Lazy(r"^[A-Za-z0-9+/]{8,}={0,2}$")
 _UUID = _Lazy(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.I)
 
 
@@ -263,6 +264,32 @@ def is_not_b64_jwt(value: str) -> bool:
     return len(parts) != 3 or not all(parts) or is_not_jwt(decoded.strip())
 
 
+def is_not_basic_auth(value: str) -> bool:
+    """A Basic credential (base64 of `user:password`) that does not decode to one, or whose
+    password is a placeholder or a template. Values that are not base64 of text (a bearer
+    token) pass through: the filter is for rules whose secret may be either."""
+    import base64
+    import binascii
+
+    if not value.endswith("=") and not _BASE64ISH.match(value):
+        return False
+    try:
+        decoded = base64.b64decode(value + "=" * (-len(value) % 4), validate=True).decode("utf-8")
+    except (ValueError, binascii.Error, UnicodeDecodeError):
+        return False
+    if not decoded.isprintable():
+        return False  # random bytes: a token, judged as one
+    # text: a credential only as user:password with a real password
+    user, colon, password = decoded.partition(":")
+    return (
+        not colon
+        or not password
+        or is_placeholder(password)
+        or is_template(password)
+        or password.lower() in ("password", "pass", "secret", user.lower())
+    )
+
+
 def is_not_discord_id(value: str) -> bool:
     """A token shaped like a Discord bot token whose first part is not the base64 of a user
     id (a snowflake: 17 to 20 digits)."""
@@ -289,6 +316,7 @@ FILTERS: dict[str, Callable[[str], bool]] = {
     "not-jwt": is_not_jwt,
     "not-b64-jwt": is_not_b64_jwt,
     "not-discord-id": is_not_discord_id,
+    "not-basic-auth": is_not_basic_auth,
 }
 
 DEFAULT_SECRET_FILTERS = ("placeholder", "template")
