@@ -18,8 +18,10 @@ import os
 EXAMPLE_SUFFIXES = (".rst", ".rst.txt", ".adoc", ".asciidoc")
 PYTHON_SUFFIXES = (".py", ".pyi", ".pyw")
 TEST_FOLDERS = frozenset(
-    "test tests testing testdata test_data test-data fixtures fixture __tests__ spec specs "
-    "testcases test_vectors vectors".split()
+    (
+        *("test", "tests", "testing", "testdata", "test_data", "test-data", "testcases"),
+        *("fixtures", "fixture", "__tests__", "spec", "specs", "test_vectors", "vectors"),
+    )
 )
 PRIVATE_KEY_RULE = "secret.private-key"
 
@@ -31,7 +33,9 @@ def is_example_document(path: str) -> bool:
         return True
     # botocore's examples-1.json and the like: request/response samples of an API
     stem, ext = os.path.splitext(name)
-    return ext == ".json" and (stem.startswith("examples-") or stem.endswith((".examples", "-examples")))
+    return ext == ".json" and (
+        stem.startswith("examples-") or stem.endswith((".examples", "-examples"))
+    )
 
 
 def test_folder(path: str) -> str:
