@@ -673,14 +673,18 @@ provider(
 )
 
 
+_RULES: dict = {}
+
+
 def evaluate(rule_id: str, lines: list[str]) -> list[bool]:
     from wukong_lint.engine.loader import load_rules
     from wukong_lint.engine.rules import RuleSet
     from wukong_lint.engine.scan import scan_unit
     from wukong_lint.model import Source, Unit
 
-    rules = {r.id: r for r in load_rules().rules}
-    ruleset = RuleSet([rules[rule_id]])
+    if not _RULES:
+        _RULES.update((r.id, r) for r in load_rules().rules)
+    ruleset = RuleSet([_RULES[rule_id]])
     return [bool(scan_unit(ruleset, Unit("config.env", line, Source()))[0]) for line in lines]
 
 

@@ -174,19 +174,24 @@ def test_tampered_hash_parameters_are_a_one_line_error(repo: Path, monkeypatch, 
         assert "bad 'hash'" in err and "Traceback" not in err
 
 
-def test_fingerprints_hold_no_bare_hash_and_follow_the_key(repo: Path, monkeypatch, capsys):
+def test_fingerprints_of_guessable_values_are_slow_and_follow_the_key(
+    repo: Path, monkeypatch, capsys
+):
     from wukong_lint.model import fingerprint
 
     monkeypatch.chdir(repo)
-    (repo / "app.py").write_text(f'password = "{WEAK}Zq7#vLp2"\nTOKEN = "{TOKEN}"\n')
+    weak = f"{WEAK}Zq7#"
+    (repo / "app.py").write_text(f'password = "{weak}"\nTOKEN = "{TOKEN}"\n')
     code, findings = check(capsys, "app.py")
-    assert code == 1 and len(findings) == 2
-    for f in findings:
-        # the pre-version-2 fingerprint, computable by anyone guessing the value, is not used
-        secret = f"{WEAK}Zq7#vLp2" if f["line"] == 1 else TOKEN
-        assert f["fingerprint"] != fingerprint(f["rule_id"], "app.py", _sha256(secret), 0)
+    assert code == 1 and [f["line"] for f in findings] == [1, 2]
+    password, token = findings
+    # the pre-version-2 fingerprint, computable by anyone guessing the value, is not used for
+    # a guessable password; a generated token's fast hash cannot be reversed and stays
+    assert password["fingerprint"] != fingerprint(password["rule_id"], "app.py", _sha256(weak), 0)
+    assert token["fingerprint"] == fingerprint(token["rule_id"], "app.py", _sha256(TOKEN), 0)
     again = check(capsys, "app.py")[1]
     assert [f["fingerprint"] for f in again] == [f["fingerprint"] for f in findings]  # stable
     monkeypatch.setenv("WUKONG_LINT_FINGERPRINT_KEY", "ci-secret")
     keyed = check(capsys, "app.py")[1]
-    assert {f["fingerprint"] for f in keyed}.isdisjoint(f["fingerprint"] for f in findings)
+    assert keyed[0]["fingerprint"] != password["fingerprint"]
+    assert keyed[1]["fingerprint"] == token["fingerprint"]

@@ -11,7 +11,8 @@ scrypt per guess and per salt:
 - a fingerprint, which must stay the same across runs and machines (code scanning matches
   alerts by it) without a file to hold a salt, is salted with its rule id and path, plus
   `WUKONG_LINT_FINGERPRINT_KEY` when set (a CI secret: then nobody without it can test a
-  guess at all).
+  guess at all). Only guessable values (under ~128 bits: passwords, short keys) need this;
+  a generated token's SHA-256 cannot be reversed, and keeps the fast form.
 
 Each distinct value is hashed once per run and salt (a memo), so a baseline check costs one
 hash per distinct secret found, not per entry. hashlib is imported only when a secret is
@@ -50,6 +51,20 @@ def scrypt_hex(value_hash: str, salt: bytes, n: int, r: int, p: int) -> str:
             dklen=16,
         ).hex()
     return found
+
+
+# A value whose estimated strength (Shannon entropy x length) reaches this many bits cannot be
+# recovered from a plain SHA-256 by guessing: generated tokens (`ghp_` + 36 random characters
+# is ~200 bits). Only weaker values get the slow hash in fingerprints, so a report of many
+# provider tokens costs no scrypt at all.
+GUESSABLE_BITS = 128
+
+
+def guessable(value: str) -> bool:
+    """Whether a dictionary or brute-force search could find `value` from a fast hash."""
+    from wukong_lint.engine.filters import shannon_entropy
+
+    return len(value) < GUESSABLE_BITS and shannon_entropy(value) * len(value) < GUESSABLE_BITS
 
 
 def new_salt() -> str:

@@ -9,7 +9,7 @@ from typing import NamedTuple
 from wukong_lint import redact, suppress
 from wukong_lint.engine.matchers import Hit, RuleTimeout
 from wukong_lint.engine.rules import CompiledRule, RuleSet
-from wukong_lint.keyed_hash import fingerprint_secret
+from wukong_lint.keyed_hash import fingerprint_secret, guessable
 from wukong_lint.model import (
     Finding,
     Report,
@@ -221,7 +221,7 @@ def scan_unit(ruleset: RuleSet, unit: Unit) -> tuple[list[Finding], list[ScanErr
                     unit.path,
                     # a secret's fingerprint holds a slow salted hash of it (keyed_hash.py)
                     fingerprint_secret(rule.id, unit.path, match_hash)
-                    if rule.redact
+                    if rule.redact and guessable(matched)
                     else match_hash,
                     occurrence,
                 ),
