@@ -13,7 +13,9 @@ secret candidate, so the scan of a clean file never pays for them.
 
 from __future__ import annotations
 
+import bisect
 import os
+import re
 
 EXAMPLE_SUFFIXES = (".rst", ".rst.txt", ".adoc", ".asciidoc")
 PYTHON_SUFFIXES = (".py", ".pyi", ".pyw")
@@ -46,40 +48,87 @@ def test_folder(path: str) -> str:
     return ""
 
 
-def _is_statement_start(text: str, opening: int) -> bool:
-    """Whether the string opening at `opening` is a statement of its own that starts a block
-    (a docstring): nothing but a string prefix before it on its line, and the previous code
-    line ends a `def`/`class` header, or only comments and blank lines come before it."""
-    line_start = text.rfind("\n", 0, opening) + 1
-    if text[line_start:opening].strip().lower() not in ("", "r", "u", "b", "rb", "br"):
+def _previous_code_line(text: str, line_start: int, limit: int = 50) -> str | None:
+    """The nearest non-blank line before the line starting at `line_start` (None: none within
+    `limit` lines, or the start of the text)."""
+    end = line_start - 1
+    for _ in range(limit):
+        if end <= 0:
+            return None
+        start = text.rfind("\n", 0, end) + 1
+        line = text[start:end].strip()
+        if line:
+            return line
+        end = start - 1
+    return None
+
+
+_CODE_LINE = re.compile(r"^[ \t]*[^\s#]", re.MULTILINE)
+
+
+def _first_code(text: str) -> int:
+    """The offset of the first line that is neither blank nor a comment."""
+    found = _CODE_LINE.search(text)
+    return found.start() if found else len(text)
+
+
+class Context:
+    """Where the secret findings of one unit stand. The triple quotes of a Python file are
+    listed once (then each finding costs a binary search), so a file with many candidates
+    is still read once."""
+
+    def __init__(self, path: str, text: str) -> None:
+        self.path = path
+        self.text = text
+        self.example = is_example_document(path)
+        self.python = path.lower().endswith(PYTHON_SUFFIXES)
+        self.fixtures = test_folder(path)
+        self._quotes: dict[str, list[int]] = {}
+        self._code = -1  # offset of the first code line, computed when asked
+
+    def _is_docstring_start(self, opening: int) -> bool:
+        """Whether the string opening at `opening` is a statement of its own that starts a
+        block (a docstring): nothing but a string prefix before it on its line, and the
+        previous code line ends a `def`/`class` header, or it is the module's first code."""
+        text = self.text
+        line_start = text.rfind("\n", 0, opening) + 1
+        if text[line_start:opening].strip().lower() not in ("", "r", "u", "b", "rb", "br"):
+            return False
+        if self._code < 0:
+            self._code = _first_code(text)
+        if line_start <= self._code:
+            return True
+        previous = _previous_code_line(text, line_start)
+        return previous is not None and previous.endswith(":")
+
+    def _positions(self, delimiter: str) -> list[int]:
+        found = self._quotes.get(delimiter)
+        if found is None:
+            found = self._quotes[delimiter] = []
+            at = self.text.find(delimiter)
+            while at >= 0:
+                found.append(at)
+                at = self.text.find(delimiter, at + 3)
+        return found
+
+    def in_docstring(self, offset: int) -> bool:
+        """Whether `offset` lies inside a triple-quoted string that is a docstring."""
+        for delimiter in ('"""', "'''"):
+            positions = self._positions(delimiter)
+            before = bisect.bisect_left(positions, offset)
+            if before % 2 == 1:
+                return self._is_docstring_start(positions[before - 1])
         return False
-    before = text[:line_start].rstrip()
-    if not before:
-        return True
-    last = before[before.rfind("\n") + 1 :].strip()
-    if last.endswith(":"):
-        return True
-    return all(not line.strip() or line.lstrip().startswith("#") for line in before.split("\n"))
 
-
-def in_docstring(text: str, offset: int) -> bool:
-    """Whether `offset` lies inside a triple-quoted string that is a docstring."""
-    for delimiter in ('"""', "'''"):
-        if text.count(delimiter, 0, offset) % 2 == 1:
-            return _is_statement_start(text, text.rfind(delimiter, 0, offset))
-    return False
-
-
-def judge(rule_id: str, generic: bool, path: str, text: str, offset: int) -> tuple[int, str] | None:
-    """For a secret finding: (severity cap, note) to apply, (0, "") to drop it, None to keep
-    it as it is."""
-    if rule_id == PRIVATE_KEY_RULE:
-        folder = test_folder(path)
-        return (2, f"under the test path {folder}/") if folder else None
-    if is_example_document(path):
-        where = "in an example document"
-    elif path.lower().endswith(PYTHON_SUFFIXES) and in_docstring(text, offset):
-        where = "in a docstring"
-    else:
-        return None
-    return (0, "") if generic else (1, f"{where}: a sample, or a real credential pasted there")
+    def judge(self, rule_id: str, generic: bool, offset: int) -> tuple[int, str] | None:
+        """For a secret finding: (severity cap, note) to apply, (0, "") to drop it, None to
+        keep it as it is."""
+        if rule_id == PRIVATE_KEY_RULE:
+            return (2, f"under the test path {self.fixtures}/") if self.fixtures else None
+        if self.example:
+            where = "in an example document"
+        elif self.python and self.in_docstring(offset):
+            where = "in a docstring"
+        else:
+            return None
+        return (0, "") if generic else (1, f"{where}: a sample, or a real credential pasted there")

@@ -84,12 +84,11 @@ def _in_context(unit: Unit, found: list[_Candidate]) -> list[_Candidate]:
         return found
     from wukong_lint.engine import doc_context
 
+    context = doc_context.Context(unit.path, unit.text)
     kept = []
     for cand in found:
         if cand.rule.category == "secret":
-            verdict = doc_context.judge(
-                cand.rule.id, _is_generic(cand.rule), unit.path, unit.text, cand.hit.start
-            )
+            verdict = context.judge(cand.rule.id, _is_generic(cand.rule), cand.hit.start)
             if verdict is not None:
                 severity, note = verdict
                 if not severity:
