@@ -136,3 +136,26 @@ def test_provider_rules_on_held_out_draws():
     finally:
         sys.path.remove(bench)
     assert provider_shapes.main(["--seed", "3", "-n", "40"]) == 0
+
+
+HOSTILE = {
+    "pipes.md": "| " + "1234567890123456|" * 30000 + "\n",
+    "xml.config": "<add key='password' value='" * 20000 + "\n",
+    "headers.sh": 'curl -H "Authorization: Bearer ' * 20000 + "\n",
+    "users.sh": "curl -u a:" * 30000 + "\n",
+    "yandex.txt": "t1." * 100000 + "\n",
+    "octopus.txt": "API-" * 100000 + "\n",
+    # (many candidates in one file: kept small, the rule's time limit is not what is tested)
+    "docstrings.py": 'def f():\n    """\n    token = "Qm7vLx2pRt9kWz4N"\n    """\n' * 1000,
+}
+
+
+def test_new_rules_on_hostile_lines_finish_without_rule_timeouts(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    for name, text in HOSTILE.items():
+        Path(name).write_text(text)
+    code = main(["check", ".", "--format", "json", "--select", "secret", "--jobs", "1"])
+    report = json.loads(capsys.readouterr().out)
+    assert code in (0, 1)
+    assert report["errors"] == []
+    assert not [f for f in report["findings"] if f["path"] == "docstrings.py"]
