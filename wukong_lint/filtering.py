@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter
+from collections.abc import Callable
 
 from wukong_lint.model import Finding, Report
 
@@ -34,6 +35,7 @@ def apply(
     path_ignores: tuple[tuple[str, tuple[str, ...]], ...] = (),
     config_root: str = ".",
     base_dir: str = ".",
+    baseline_hash: Callable[[str], str] | None = None,
 ) -> Report:
     """`report` with baselined findings and findings under a per-path ignore suppressed.
 
@@ -41,12 +43,16 @@ def apply(
     matched text): for each such key, the first findings in file order, as many as the
     baseline holds, are baselined and any further copy is new. That is what the fingerprint
     encodes too (its occurrence number), but matching on the parts keeps working when the
-    scan runs from another folder, so paths are written differently.
+    scan runs from another folder, so paths are written differently. `baseline_hash` turns a
+    finding's match hash into the form the baseline holds (its salted slow hash, computed
+    only for findings whose rule and path the baseline has, once per distinct value).
     """
     if not baseline and not path_ignores:
         return report
     base_dir = os.path.abspath(base_dir)
     remaining = Counter(baseline or ())
+    # hashing is slow on purpose: only where the baseline has an entry of that rule and file
+    located = {(rule_id, path) for rule_id, path, _ in remaining}
     if path_ignores:
         from wukong_lint.path_globs import expand
         from wukong_lint.selection_check import covers as names_cover
@@ -58,6 +64,8 @@ def apply(
         if not finding.suppressed and remaining:
             rel = relative_to(finding.path, base_dir, os.path.abspath(baseline_root))
             key = (finding.rule_id, rel, finding.match_hash)
+            if baseline_hash is not None and (finding.rule_id, rel) in located:
+                key = (finding.rule_id, rel, baseline_hash(finding.match_hash))
             if remaining[key] > 0:
                 remaining[key] -= 1
                 finding = finding._replace(suppressed=True, suppressed_by="baseline")

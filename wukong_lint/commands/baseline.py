@@ -52,21 +52,26 @@ def run(args: argparse.Namespace) -> int:
     exists = os.path.exists(path)
     if command == "create" and exists and not args.force:
         raise UsageError(f"baseline create: {path} exists (use `baseline update` or --force)")
-    old = baseline.load(path) if command == "update" else []
+    # update keeps the file's salt (same scan, same bytes); a version 1 file gets a new one
+    old = baseline.load(path) if command == "update" else None
+    hashing = old.hashing if old and old.hashing else baseline.Hashing.new()
     ruleset = common.build_ruleset(args, config)
     report = common.scan_paths_report(args, ruleset)
     # per-path ignores of the config apply; an older baseline does not (it is being replaced)
     report = common.postfilter(report, config, args, use_baseline=False)
     for error in report.errors:
         print(f"wukong-lint: warning: {error.path}: {error.message}", file=sys.stderr)
-    entries = baseline.entries_for(report.findings, os.getcwd(), path)
-    baseline.save(path, entries)
+    entries = baseline.entries_for(report.findings, os.getcwd(), path, hashing)
+    baseline.save(path, entries, hashing)
     n = len(entries)
     noun = "finding" if n == 1 else "findings"
     if command == "create":
         print(f"Baseline {path}: {n} {noun} recorded.")
     else:
-        added = len(set(entries) - set(old))
-        dropped = len(set(old) - set(entries))
-        print(f"Baseline {path}: {n} {noun} ({added} added, {dropped} no longer found).")
+        assert old is not None
+        before = {e._replace(fingerprint="") for e in old.upgraded(hashing)}
+        now = {e._replace(fingerprint="") for e in entries}
+        added, dropped = len(now - before), len(before - now)
+        upgraded = " (upgraded to version 2: salted scrypt hashes)" if old.hashing is None else ""
+        print(f"Baseline {path}: {n} {noun} ({added} added, {dropped} no longer found){upgraded}.")
     return 0

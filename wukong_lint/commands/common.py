@@ -78,9 +78,11 @@ def postfilter(
     base_dir = scan_base_dir(args)
     from wukong_lint import baseline, filtering
 
+    loaded = baseline.load(baseline_file) if baseline_file else None
     return filtering.apply(
         report,
-        baseline=baseline.keys(baseline.load(baseline_file)) if baseline_file else None,
+        baseline=baseline.keys(loaded) if loaded else None,
+        baseline_hash=baseline.finding_hasher(loaded) if loaded else None,
         baseline_root=os.path.dirname(os.path.abspath(baseline_file or ".")),
         path_ignores=config.per_path_ignores,
         config_root=config.root,

@@ -73,6 +73,35 @@ PLACEHOLDER_WORDS = (
     "ipsum",
 )
 
+# Sample credentials that standards and vendor documentation print, copied into libraries'
+# docstrings and tests everywhere: the OAuth 2.0 RFCs (6749, 6750, 7009), OAuth 1.0 (RFC 5849),
+# AWS's documentation keys. A value holding one of them is a sample, never a live credential.
+KNOWN_SAMPLES = (
+    "2yotnfzfejr1zcsicmwpaa",  # RFC 6749 access token
+    "tgzv3jokf0xg5qx2tlkwia",  # RFC 6749 refresh token
+    "splxlobezqqybys6wxsbia",  # RFC 6749 authorization code
+    "czzcagrsa3f0mzpnwdfmqmf0m2jw",  # RFC 6749 client s6BhdRkqt3:gX1fBat3bV, base64
+    "s6bhdrkqt3",
+    "gx1fbat3bv",
+    "7fjfp0zbr1ktdrbnfvdmiw",  # RFC 6749 implicit grant token
+    "mf_9.b5f-4.1jqm",  # RFC 6750 bearer token
+    "45ghiukldjahdnhzdauz",  # RFC 7009
+    "hh5s93j4hdidpola",  # RFC 5849 tokens, secrets and verifiers
+    "hdhd0244k9j7ao03",
+    "kkk9d7dh3k39sjv7",
+    "nnch734d00sl2jdk",
+    "pfkkdhi9sl3r4s00",
+    "dh893hdasih9",
+    "9djdj82h48djs9d2",
+    "j49sk3j29djd",
+    "dpf43f3p2l4k3l03",
+    "kllo9940pd9333jh",
+    "akiaiosfodnn7",  # AWS documentation keys
+    "wjalrxutnfemi/k7mdeng",
+    "je7mtgbclwbf/2zp9utk",
+    "scott:tiger",
+)
+
 _TEMPLATE = _Lazy(
     r"""
     \$\{ | \{\{ | \$\( | %\( | <% | \{%    # ${VAR} {{ var }} $(cmd) %(name)s <%= %> {% %}
@@ -109,6 +138,15 @@ _SHORT_WORDS = frozenset(
     "id io db os ui to of on in is by my no or up at as an do go if me we it ok v1 v2".split()  # noqa: SIM905
 )
 _WORD_PIECES = _Lazy(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+# a class or type name: PascalCase ending in a word that names a kind of thing
+_TYPE_NAME = _Lazy(
+    r"^(?:[A-Z][A-Za-z0-9]*\.)*[A-Z][A-Za-z0-9]*?(?:Private|Public|Secret|Signing|Api|Access)?"
+    r"(?:Key|Keys|Token|Tokens|Secret|Password|Credentials?|Type|Types|Class|Error|Exception|"
+    r"Serializer|Provider|Manager|Store|Handler|Factory|Config|Settings|Field|Str|String|Bytes|"
+    r"Interface|Protocol|Model|Schema|Base|Mixin|Adapter|Backend|Generator|Loader|Builder)"
+    r"(?:With[A-Z][A-Za-z]+)?$"
+)
+_BASE64ISH = _Lazy(r"^[A-Za-z0-9+/]{8,}={0,2}$")
 _UUID = _Lazy(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.I)
 
 
@@ -186,6 +224,8 @@ def is_placeholder(value: str, decode: bool = True) -> bool:
     if len(set(lowered)) <= 2:  # "", "aaaa", "0000", "abab"
         return True
     if _typed_sequences(lowered):  # "abcdef...", "abcd1234efgh", "AB1C2defGHijkLMNo..."
+        return True
+    if any(sample in lowered for sample in KNOWN_SAMPLES):
         return True
     if len(lowered) > LONG_VALUE:
         # In a long generated token a short word (`todo`, `fake`) occurs by chance now and
@@ -271,6 +311,67 @@ def is_not_jwt(value: str) -> bool:
     return not (isinstance(data, dict) and "alg" in data)
 
 
+def is_type_name(value: str) -> bool:
+    """A class or type name (`Ed448PrivateKey`, `RSAPrivateKeyWithSerialization`,
+    `OAuth2Token`): an annotation or an alias, not a value. Generated credentials do not end
+    in a capitalised word such as `Key` or `Type` after other capitalised words."""
+    return bool(_TYPE_NAME.match(value)) and sum(c.isupper() for c in value) >= 2
+
+
+def is_not_b64_jwt(value: str) -> bool:
+    """A base64 value that does not decode to a JWT whose header names an `alg` (a JWT stored
+    base64-encoded once more, as Kubernetes Secrets hold values)."""
+    import base64
+    import binascii
+
+    try:
+        decoded = base64.b64decode(value + "=" * (-len(value) % 4)).decode("ascii")
+    except (ValueError, binascii.Error, UnicodeDecodeError):
+        return True
+    parts = decoded.strip().split(".")
+    return len(parts) != 3 or not all(parts) or is_not_jwt(decoded.strip())
+
+
+def is_not_basic_auth(value: str) -> bool:
+    """A Basic credential (base64 of `user:password`) that does not decode to one, or whose
+    password is a placeholder or a template. Values that are not base64 of text (a bearer
+    token) pass through: the filter is for rules whose secret may be either."""
+    import base64
+    import binascii
+
+    if not value.endswith("=") and not _BASE64ISH.match(value):
+        return False
+    try:
+        decoded = base64.b64decode(value + "=" * (-len(value) % 4), validate=True).decode("utf-8")
+    except (ValueError, binascii.Error, UnicodeDecodeError):
+        return False
+    if not decoded.isprintable():
+        return False  # random bytes: a token, judged as one
+    # text: a credential only as user:password with a real password
+    user, colon, password = decoded.partition(":")
+    return (
+        not colon
+        or not password
+        or is_placeholder(password)
+        or is_template(password)
+        or password.lower() in ("password", "pass", "secret", user.lower())
+    )
+
+
+def is_not_discord_id(value: str) -> bool:
+    """A token shaped like a Discord bot token whose first part is not the base64 of a user
+    id (a snowflake: 17 to 20 digits)."""
+    import base64
+    import binascii
+
+    first = value.split(".", 1)[0]
+    try:
+        decoded = base64.urlsafe_b64decode(first + "=" * (-len(first) % 4))
+    except (ValueError, binascii.Error):
+        return True
+    return not (decoded.isdigit() and 17 <= len(decoded) <= 20)
+
+
 FILTERS: dict[str, Callable[[str], bool]] = {
     "placeholder": is_placeholder,
     "template": is_template,
@@ -281,6 +382,10 @@ FILTERS: dict[str, Callable[[str], bool]] = {
     "uuid": is_uuid,
     "hex-digest": is_hex_digest,
     "not-jwt": is_not_jwt,
+    "not-b64-jwt": is_not_b64_jwt,
+    "not-discord-id": is_not_discord_id,
+    "not-basic-auth": is_not_basic_auth,
+    "type-name": is_type_name,
 }
 
 DEFAULT_SECRET_FILTERS = ("placeholder", "template")

@@ -9,6 +9,7 @@ from typing import NamedTuple
 from wukong_lint import redact, suppress
 from wukong_lint.engine.matchers import Hit, RuleTimeout
 from wukong_lint.engine.rules import CompiledRule, RuleSet
+from wukong_lint.keyed_hash import fingerprint_secret, guessable
 from wukong_lint.model import (
     CHANGE_KINDS,
     Finding,
@@ -55,6 +56,7 @@ class _Candidate(NamedTuple):
     column: int
     end_line: int
     anchor: int  # the offset the finding points at
+    severity: int = 0  # when set, lower than the rule's (engine/doc_context.py)
 
 
 def _is_generic(rule: CompiledRule) -> bool:
@@ -75,6 +77,28 @@ def _drop_overlaps(found: list[_Candidate]) -> list[_Candidate]:
         kept.append(cand)
     kept_ids = {id(c) for c in kept}
     return [c for c in found if c.rule.category != "secret" or id(c) in kept_ids]
+
+
+def _in_context(unit: Unit, found: list[_Candidate]) -> list[_Candidate]:
+    """Secret findings in documentation dropped or lowered, test-fixture keys lowered."""
+    if unit.source.kind == "transcript" or not any(c.rule.category == "secret" for c in found):
+        return found
+    from wukong_lint.engine import doc_context
+
+    context = doc_context.Context(unit.path, unit.text)
+    kept = []
+    for cand in found:
+        if cand.rule.category == "secret":
+            verdict = context.judge(cand.rule.id, _is_generic(cand.rule), cand.hit.start)
+            if verdict is not None:
+                severity, note = verdict
+                if not severity:
+                    continue
+                if severity < cand.rule.severity:
+                    note = f"{cand.hit.note}; {note}" if cand.hit.note else note
+                    cand = cand._replace(severity=severity, hit=cand.hit._replace(note=note))
+        kept.append(cand)
+    return kept
 
 
 def _real_line(unit: Unit, line: int) -> int:
@@ -152,6 +176,7 @@ def scan_unit(ruleset: RuleSet, unit: Unit) -> tuple[list[Finding], list[ScanErr
     if not found:
         return [], errors
     found = _drop_overlaps(found)
+    found = _in_context(unit, found)
     found.sort(key=lambda c: (c.anchor, c.rule.id))
 
     # Every secret span is masked in every snippet, whichever finding the snippet belongs to.
@@ -201,7 +226,7 @@ def scan_unit(ruleset: RuleSet, unit: Unit) -> tuple[list[Finding], list[ScanErr
             Finding(
                 rule_id=rule.id,
                 category=rule.category,
-                severity=Severity(rule.severity),
+                severity=Severity(cand.severity or rule.severity),
                 message=(
                     _shared(f"{rule.message} ({ruleset.masker().mask(hit.note)})")
                     if hit.note
@@ -212,7 +237,15 @@ def scan_unit(ruleset: RuleSet, unit: Unit) -> tuple[list[Finding], list[ScanErr
                 column=cand.column,
                 end_line=line if cand.end_line == cand.line else _real_line(unit, cand.end_line),
                 snippet=_shared(snippet),
-                fingerprint=fingerprint(rule.id, unit.path, match_hash, occurrence),
+                fingerprint=fingerprint(
+                    rule.id,
+                    unit.path,
+                    # a secret's fingerprint holds a slow salted hash of it (keyed_hash.py)
+                    fingerprint_secret(rule.id, unit.path, match_hash)
+                    if rule.redact and guessable(matched)
+                    else match_hash,
+                    occurrence,
+                ),
                 source=source,
                 match_hash=match_hash,
                 suppressed=suppressed,
