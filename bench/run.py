@@ -387,7 +387,8 @@ def ds_scan(tree: Path, cache_name: str, fresh: bool, size: int, nfiles: int) ->
         if data.get("fingerprint") == fp:
             data["cached"] = True
             return data
-    ds = REAL_VENV / "bin" / "detect-secrets"
+    # The real-code venv holds detect-secrets; on a fresh checkout the corpus figures come first.
+    ds = ensure_real_venv().parent / "detect-secrets"
     log(
         f"[detect-secrets] scanning {tree.name} ({size / 1e6:.1f} MB); detect-secrets is slow, minutes"
     )

@@ -1,16 +1,31 @@
 #!/usr/bin/env python3
 """The GitHub Action's step (action.yml runs this file; tests run it with a simulated
-GITHUB_* environment). Standard library only.
+GITHUB_* environment and event file). Standard library only.
 
-- pull_request / pull_request_target: scans BASE_SHA...HEAD_SHA (the pull request's own
-  changes, from the merge base), fetching what a shallow checkout lacks: both commits, then
-  deeper history until the merge base is found (two-dot range as the last resort).
-- push: scans BEFORE..AFTER (for a new branch or a force push whose old commit is gone: the
-  pushed commit against its parent, or the whole tree for a first commit).
-- anything else (schedule, workflow_dispatch): the whole checkout.
+What is scanned, by event:
 
-It writes SARIF to INPUT_SARIF_FILE, prints GitHub annotations, sets the outputs `sarif-file`
-and `exit-code`, and exits like `wukong-lint check --fail-on INPUT_FAIL_ON`.
+- pull_request / pull_request_target: every commit of the pull request (`--diff
+  BASE...HEAD`: the commits reachable from its head and not from its base), fetching what a
+  shallow checkout lacks (both commits, then deeper history until the merge base is found).
+  The configuration, its `rule-dirs` and the baseline are read from the BASE commit (a
+  checkout of it in a temporary git worktree, where the scan runs): a pull request cannot
+  turn its own scan off. What it changes in them is reported by the scan itself
+  (`dangerous-command.weakened-scanning`).
+- push: every commit the push brings. An existing branch: `BEFORE..AFTER`. A new branch
+  (`before` all zeros) or a force push whose old commit is gone: the commits of AFTER that
+  are not on the default branch (`DEFAULT...AFTER`); the first push of the default branch
+  itself: its whole history. A deleted branch: nothing (no commit was pushed).
+- anything else (schedule, workflow_dispatch): the checked-out tree, once.
+
+Each scan runs twice (JSON for the exit code, annotations and job summary; SARIF for code
+scanning), both writing outside the workspace, so a tree scan never reads a report of this
+step; the SARIF file is moved to INPUT_SARIF_FILE at the end. INPUT_ARGS goes to
+`wukong-lint check` as it is: a misspelt option or rule name is exit 2, and the step fails.
+
+Annotations stay within GitHub's limits (10 error, 10 warning and 10 notice annotations per
+step, 50 per job): the most severe findings first, and a notice saying how many more there
+are. The job summary (GITHUB_STEP_SUMMARY, at most 1 MiB per step) has the counts by
+severity and the top findings, masked as in every report.
 """
 
 from __future__ import annotations
@@ -18,14 +33,41 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import shutil
 import subprocess
 import sys
+import tempfile
+
+# git's argv and environment are built where the tool builds its own (the action's source
+# is beside this script): the checked-out repository's config and the job's GIT_* variables
+# can make no git command here run a program; only `git fetch` may use the network.
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from wukong_lint.sources import gitproc
 
 ZERO = "0" * 40
+PER_KIND = 10  # annotations GitHub shows per step, per kind (error, warning, notice)
+TOP = 30  # findings listed in the job summary
+SUMMARY_LIMIT = 900_000  # bytes: GitHub refuses a step summary over 1 MiB
+SEVERITIES = ("critical", "high", "medium", "low")
+KIND = {"critical": "error", "high": "error", "medium": "warning", "low": "notice"}
+# git of this script never runs repository-controlled programs (gitproc's hardening: no
+# hooks, which worktree add would run as post-checkout, no fsmonitor...), no LFS downloads
+# or prompts while checking out the base
+GIT_ENV = {"GIT_LFS_SKIP_SMUDGE": "1", "GIT_TERMINAL_PROMPT": "0"}
 
 
-def git(*args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(["git", *args], capture_output=True, text=True, check=check)
+def git(*args: str, check: bool = True, cwd: str | None = None) -> subprocess.CompletedProcess:
+    fetch = args[0] == "fetch"
+    if args[0] == "worktree":  # a checkout: no smudge/process filter the config names
+        args = (*gitproc.filter_overrides(cwd), *args)
+    return subprocess.run(
+        gitproc.argv(args, fetch=fetch),
+        capture_output=True,
+        text=True,
+        check=check,
+        cwd=cwd,
+        env={**gitproc.environment(fetch=fetch), **GIT_ENV},
+    )
 
 
 def has_commit(sha: str) -> bool:
@@ -45,52 +87,115 @@ def is_shallow() -> bool:
     return git("rev-parse", "--is-shallow-repository", check=False).stdout.strip() == "true"
 
 
+def unshallow() -> None:
+    if is_shallow():
+        git("fetch", "--no-tags", "--quiet", "--unshallow", "origin", check=False)
+
+
+def find_merge_base(base: str, head: str, hint: int) -> bool:
+    """Deepen a shallow clone until `base` and `head` have a merge base."""
+    deepen = max(hint + 1, 10)
+    for _ in range(8):
+        if git("merge-base", base, head, check=False).returncode == 0:
+            return True
+        if not is_shallow():
+            return False
+        fetch(base, head, deepen=deepen)
+        deepen *= 2
+    return git("merge-base", base, head, check=False).returncode == 0
+
+
 def pull_request_range(base: str, head: str, commits: int) -> str:
     for sha, depth in ((head, commits + 1), (base, 1)):
         if not has_commit(sha):
             fetch(sha, depth=depth)
-    deepen = max(commits + 1, 10)
-    for _ in range(8):
-        if git("merge-base", base, head, check=False).returncode == 0:
-            return f"{base}...{head}"
-        if not is_shallow():
-            break
-        fetch(base, head, deepen=deepen)
-        deepen *= 2
+    if find_merge_base(base, head, commits):
+        return f"{base}...{head}"
+    unshallow()  # unrelated histories: every commit of head that base lacks
     print("::warning title=wukong-lint::no merge base found; scanning base..head")
     return f"{base}..{head}"
 
 
-def push_range(before: str, after: str) -> str | None:
-    if before and before != ZERO:
+def new_branch_target(after: str, event: dict) -> list[str]:
+    """The commits of a new branch that are not on the default branch."""
+    default = (event.get("repository") or {}).get("default_branch") or ""
+    if not has_commit(after):
+        fetch(after, depth=2)
+    if not default or event.get("ref") == f"refs/heads/{default}":
+        unshallow()  # the default branch itself is new: all of its history
+        return ["--history"]
+    tracking = f"refs/remotes/origin/{default}"
+    fetch(f"+refs/heads/{default}:{tracking}", depth=1)
+    tip = git("rev-parse", "--verify", "--quiet", f"{tracking}^{{commit}}", check=False)
+    if tip.returncode != 0:
+        unshallow()
+        print(f"::warning title=wukong-lint::cannot fetch {default}; scanning all history")
+        return ["--history"]
+    default_sha = tip.stdout.strip()
+    commits = len(event.get("commits") or ()) or 1
+    if find_merge_base(default_sha, after, commits):
+        return ["--diff", f"{default_sha}...{after}", "--allow-empty-range"]
+    unshallow()
+    return ["--diff", f"{default_sha}..{after}", "--allow-empty-range"]
+
+
+def push_target(event: dict) -> list[str] | None:
+    before, after = event.get("before") or ZERO, event.get("after") or ZERO
+    if event.get("deleted") or after == ZERO:
+        return None
+    if before != ZERO:
         if not has_commit(before):
             fetch(before, depth=1)
         if has_commit(before):
-            return f"{before}..{after}"
-    if not has_commit(after):
-        fetch(after, depth=2)
-    if git("rev-parse", "--verify", "--quiet", f"{after}^", check=False).returncode != 0:
-        fetch(after, depth=2)
-    if git("rev-parse", "--verify", "--quiet", f"{after}^", check=False).returncode == 0:
-        return f"{after}^..{after}"
-    return None  # a first commit: scan the tree
+            if not has_commit(after):
+                fetch(after, depth=len(event.get("commits") or ()) + 1)
+            # a fast-forward: the commits between; a force push: those of the new history
+            find_merge_base(before, after, len(event.get("commits") or ()) or 1)
+            return ["--diff", f"{before}..{after}"]
+    return new_branch_target(after, event)
 
 
-def scan_target() -> list[str]:
-    event_name = os.environ.get("GITHUB_EVENT_NAME", "")
-    event: dict = {}
+def read_event() -> tuple[str, dict]:
+    name = os.environ.get("GITHUB_EVENT_NAME", "")
     path = os.environ.get("GITHUB_EVENT_PATH")
+    event: dict = {}
     if path and os.path.isfile(path):
         with open(path, encoding="utf-8") as handle:
             event = json.load(handle)
-    if event_name in ("pull_request", "pull_request_target") and "pull_request" in event:
+    return name, event
+
+
+class Plan:
+    def __init__(self, target: list[str] | None, trusted: str | None = None) -> None:
+        self.target = target  # `check` arguments; None: nothing to scan
+        self.trusted = trusted  # the commit whose configuration is used (pull requests)
+
+
+def plan() -> Plan:
+    name, event = read_event()
+    if name in ("pull_request", "pull_request_target") and "pull_request" in event:
         pr = event["pull_request"]
-        spec = pull_request_range(pr["base"]["sha"], pr["head"]["sha"], int(pr.get("commits") or 1))
-        return ["--diff", spec]
-    if event_name == "push" and event.get("after"):
-        spec = push_range(event.get("before", ""), event["after"])
-        return ["--diff", spec] if spec else ["."]
-    return ["."]
+        base, head = pr["base"]["sha"], pr["head"]["sha"]
+        spec = pull_request_range(base, head, int(pr.get("commits") or 1))
+        return Plan(["--diff", spec], trusted=base)
+    if name == "push" and event.get("after"):
+        return Plan(push_target(event))
+    return Plan(["."])
+
+
+def base_worktree(sha: str, folder: str) -> str:
+    """A checkout of the trusted commit, where the scan runs: its config, rule-dirs and
+    baseline are found there (the objects, and so the range, are the same repository's)."""
+    path = os.path.join(folder, "base")
+    proc = git("worktree", "add", "--detach", "--force", path, sha, check=False)
+    if proc.returncode != 0:
+        reason = (proc.stderr.strip().splitlines() or ["git worktree add failed"])[-1]
+        raise RuntimeError(f"cannot check out the base commit {sha[:12]}: {reason}")
+    return path
+
+
+def tracked(path: str) -> bool:
+    return git("ls-files", "--error-unmatch", "--", path, check=False).returncode == 0
 
 
 def set_output(name: str, value: str) -> None:
@@ -100,32 +205,206 @@ def set_output(name: str, value: str) -> None:
             handle.write(f"{name}={value}\n")
 
 
+def escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(text: str) -> str:
+    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def annotation(kind: str, message: str, **props: object) -> str:
+    fields = ",".join(f"{k}={escape_property(str(v))}" for k, v in props.items() if v is not None)
+    return f"::{kind}{' ' + fields if fields else ''}::{escape_data(message)}"
+
+
+def active(report: dict) -> list[dict]:
+    """Findings that are not suppressed, most severe first (then as the report orders them)."""
+    found = [f for f in report.get("findings", []) if not f.get("suppressed")]
+    return sorted(found, key=lambda f: SEVERITIES.index(f.get("severity", "low")))
+
+
+def annotations(report: dict) -> list[str]:
+    lines, shown, hidden = [], {"error": 0, "warning": 0, "notice": 0}, 0
+    items = [(KIND[f["severity"]], f) for f in active(report)]
+    items += [("warning", {"error": e}) for e in report.get("errors", [])]
+    for kind, finding in items:
+        if shown[kind] >= PER_KIND:
+            hidden += 1
+            continue
+        shown[kind] += 1
+        if "error" in finding:
+            error = finding["error"]
+            lines.append(
+                annotation("warning", error["message"], file=error["path"], title="wukong-lint")
+            )
+            continue
+        message = f"{finding['message']} [{finding['severity']}]"
+        commit = (finding.get("source") or {}).get("commit")
+        if commit:  # a range scan: the line may be gone from the head since
+            message += f" in commit {commit[:12]}"
+        if finding.get("snippet"):
+            message += f"\n{finding['snippet']}"
+        props: dict[str, object] = {}
+        if finding["path"] != ".":  # the change as a whole: no file
+            props = {
+                "file": finding["path"],
+                "line": finding["line"],
+                "endLine": max(finding["line"], finding.get("end_line") or 0),
+                "col": finding["column"],
+            }
+        lines.append(annotation(kind, message, **props, title=finding["rule_id"]))
+    if hidden:
+        if shown["notice"] >= PER_KIND:  # room for the note: one notice less
+            lines.pop(max(i for i, line in enumerate(lines) if line.startswith("::notice")))
+            hidden += 1
+        lines.append(
+            annotation(
+                "notice",
+                f"{hidden} more finding(s) are not annotated (GitHub shows {PER_KIND} per "
+                "kind per step): see the job summary and the SARIF report",
+                title="wukong-lint",
+            )
+        )
+    return lines
+
+
+def _cell(text: str, limit: int = 160) -> str:
+    """Text for a Markdown table cell: one line, no pipes or HTML."""
+    text = " ".join(str(text).split())
+    if len(text) > limit:
+        text = text[: limit - 1] + "…"
+    return text.replace("\\", "\\\\").replace("|", "\\|").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _code(text: str) -> str:
+    text = _cell(text).replace("`", "'")
+    return f"`{text}`" if text else ""
+
+
+def summary(report: dict, what: str, code: int, fail_on: str) -> str:
+    findings = active(report)
+    stats = report.get("stats", {})
+    verdict = {0: "passed", 1: "failed"}.get(code, "error")
+    out = [
+        f"## wukong-lint: {verdict}",
+        "",
+        f"Scanned {_code(what)}: {stats.get('files', 0)} file(s), "
+        f"{stats.get('suppressed', 0)} suppressed finding(s); fails on {fail_on or 'the config'}.",
+        "",
+        "| severity | findings |",
+        "|---|---|",
+    ]
+    for severity in SEVERITIES:
+        out.append(f"| {severity} | {sum(1 for f in findings if f['severity'] == severity)} |")
+    if findings:
+        out += ["", f"### Top findings ({min(TOP, len(findings))} of {len(findings)})", ""]
+        out += ["| severity | rule | location | commit | snippet |", "|---|---|---|---|---|"]
+        for f in findings[:TOP]:
+            where = f["path"] if f["path"] == "." else f"{f['path']}:{f['line']}"
+            commit = ((f.get("source") or {}).get("commit") or "")[:12]
+            out.append(
+                f"| {f['severity']} | {_code(f['rule_id'])} {_cell(f['message'], 100)} | "
+                f"{_code(where)} | {_code(commit)} | {_code(f.get('snippet') or '')} |"
+            )
+    if report.get("errors"):
+        out += ["", f"### Not scanned ({len(report['errors'])})", ""]
+        out += [f"- {_code(e['path'])}: {_cell(e['message'])}" for e in report["errors"][:TOP]]
+    text = "\n".join(out) + "\n"
+    if len(text.encode("utf-8")) > SUMMARY_LIMIT:
+        text = text.encode("utf-8")[:SUMMARY_LIMIT].decode("utf-8", "ignore") + "\n…\n"
+    return text
+
+
+def write_summary(text: str) -> None:
+    target = os.environ.get("GITHUB_STEP_SUMMARY")
+    if target:
+        with open(target, "a", encoding="utf-8") as handle:
+            handle.write(text)
+
+
+def run_tool(tool: list[str], args: list[str], cwd: str) -> tuple[int, str]:
+    proc = subprocess.run([*tool, *args], cwd=cwd, capture_output=True, text=True)
+    sys.stderr.write(proc.stderr)  # warnings and errors, for the log
+    return proc.returncode, proc.stderr
+
+
+def fail(message: str, stderr: str = "") -> int:
+    last = (stderr.strip().splitlines() or [message])[-1]
+    print(f"::error title=wukong-lint::{escape_data(last)}")
+    write_summary(f"## wukong-lint: error\n\n{_cell(last, 2000)}\n\nNothing was reported.\n")
+    set_output("exit-code", "2")
+    return 2
+
+
 def main() -> int:
     tool = shlex.split(os.environ.get("WUKONG_LINT", "wukong-lint"))
-    extra = shlex.split(os.environ.get("INPUT_ARGS", ""))
+    try:
+        extra = shlex.split(os.environ.get("INPUT_ARGS", ""))
+    except ValueError as err:
+        return fail(f"args: {err}")
     fail_on = os.environ.get("INPUT_FAIL_ON", "").strip()
     sarif = os.environ.get("INPUT_SARIF_FILE", "").strip() or "wukong-lint.sarif"
     workspace = os.environ.get("GITHUB_WORKSPACE")
     if workspace:
         os.chdir(workspace)
-    target = scan_target()
-    print(f"wukong-lint: scanning {' '.join(target)}", flush=True)
-    folder = os.path.dirname(sarif)
-    if folder:
-        os.makedirs(folder, exist_ok=True)
-    # one run writes the SARIF file, the other prints the annotations and sets the exit code
-    # (a range scan is cheap, and the rule set is cached after the first run)
-    common = ["check", *target, *extra]
-    first = subprocess.run([*tool, *common, "--format", "sarif", "-o", sarif, "--fail-on", "low"])
-    if first.returncode == 2:
-        set_output("exit-code", "2")
-        return 2
-    fail = ["--fail-on", fail_on] if fail_on else []
-    second = subprocess.run([*tool, *common, "--format", "github", *fail])
-    set_output("sarif-file", sarif)
-    set_output("exit-code", str(second.returncode))
-    return second.returncode
+    sarif = os.path.abspath(sarif)
+    todo = plan()
+    if todo.target is None:
+        print("wukong-lint: the push deleted a branch: no commit to scan")
+        write_summary("## wukong-lint: nothing to scan\n\nThe push deleted a branch.\n")
+        set_output("exit-code", "0")
+        return 0
+    if "." in todo.target and os.path.isfile(sarif) and not tracked(sarif):
+        os.remove(sarif)  # an earlier run's report (a kept workspace): rewritten below
+    print(f"wukong-lint: scanning {' '.join(todo.target)}", flush=True)
+    scratch = tempfile.mkdtemp(prefix="wukong-lint-", dir=os.environ.get("RUNNER_TEMP"))
+    cwd = os.getcwd()
+    try:
+        if todo.trusted:
+            try:
+                cwd = base_worktree(todo.trusted, scratch)
+            except RuntimeError as err:
+                return fail(str(err))
+            print(f"wukong-lint: configuration from the base commit {todo.trusted[:12]}")
+        report_path = os.path.join(scratch, "report.json")
+        common = ["check", *todo.target, *extra]
+        fail_args = ["--fail-on", fail_on] if fail_on else []
+        code, err = run_tool(
+            tool, [*common, "--format", "json", "-o", report_path, *fail_args], cwd
+        )
+        if code not in (0, 1):
+            return fail("wukong-lint could not scan", err)
+        with open(report_path, encoding="utf-8") as handle:
+            report = json.load(handle)
+        sarif_tmp = os.path.join(scratch, "report.sarif")
+        second, err = run_tool(tool, [*common, "--format", "sarif", "-o", sarif_tmp], cwd)
+        if second not in (0, 1):
+            return fail("wukong-lint could not write SARIF", err)
+        os.makedirs(os.path.dirname(sarif), exist_ok=True)
+        shutil.move(sarif_tmp, sarif)
+        for line in annotations(report):
+            print(line)
+        found = len(active(report))
+        print(f"wukong-lint: {found} finding(s); exit code {code}")
+        write_summary(summary(report, " ".join(todo.target), code, fail_on))
+        rel = os.path.relpath(sarif, workspace) if workspace else sarif
+        set_output("sarif-file", rel)
+        set_output("exit-code", str(code))
+        return code
+    finally:
+        if cwd != os.getcwd():
+            git("worktree", "remove", "--force", cwd, check=False)
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def run() -> int:
+    """main(), with a broken event file or environment as one error line, never a traceback."""
+    try:
+        return main()
+    except (KeyError, TypeError, ValueError, OSError) as err:
+        return fail(f"cannot run the scan: {type(err).__name__}: {err}")
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run())

@@ -34,6 +34,7 @@ def run_action(tmp: Path, workspace: Path, event_name: str, event: dict, **input
     event_path.write_text(json.dumps(event))
     output = tmp / f"{event_name}-output.txt"
     output.write_text("")
+    summary = inputs.pop("step_summary", None)
     env = {
         **os.environ,
         "GITHUB_EVENT_NAME": event_name,
@@ -43,7 +44,10 @@ def run_action(tmp: Path, workspace: Path, event_name: str, event: dict, **input
         "WUKONG_LINT": f"{sys.executable} -m wukong_lint",
         "PYTHONPATH": str(PROJECT),
         **{f"INPUT_{k.upper()}": v for k, v in inputs.items()},
+        "RUNNER_TEMP": str(tmp),
     }
+    if summary:
+        env["GITHUB_STEP_SUMMARY"] = summary
     proc = subprocess.run(
         [sys.executable, str(SCRIPT)], cwd=tmp, env=env, capture_output=True, text=True
     )
@@ -74,7 +78,7 @@ def test_pull_request_on_a_shallow_clone(repo: Path, tmp_path: Path):
     annotations = [line for line in proc.stdout.splitlines() if line.startswith("::")]
     assert annotations == [
         "::error file=app/pay.py,line=2,endLine=2,col=8,title=secret.stripe-secret-key::"
-        'Stripe live secret key [critical]%0AKEY = "sk_live_****"'
+        f'Stripe live secret key [critical] in commit {head[:12]}%0AKEY = "sk_live_****"'
     ]
     sarif_path = work / "reports" / "wukong.sarif"
     assert outputs == {"sarif-file": "reports/wukong.sarif", "exit-code": "1"}
@@ -102,12 +106,10 @@ def test_push_event_and_bad_args(repo: Path, tmp_path: Path):
     assert proc.returncode == 1
     assert f"--diff {before}..{after}" in proc.stdout
     assert "::error file=b.py,line=1," in proc.stdout
-    # a new branch (before = zeros): the pushed commit against its parent
-    proc, _ = run_action(tmp_path, repo, "push", {"before": "0" * 40, "after": after})
-    assert proc.returncode == 1 and f"--diff {after}^..{after}" in proc.stdout
     proc, outputs = run_action(tmp_path, repo, "push", {"after": after}, args="--no-such-flag")
     assert proc.returncode == 2 and outputs["exit-code"] == "2"
     assert "Traceback" not in proc.stderr
+    assert "::error title=wukong-lint::" in proc.stdout  # the reason, as an annotation
 
 
 def test_action_yml_runs_the_script():

@@ -18,7 +18,7 @@ import pytest
 from wukong_lint.cli import main
 
 PROJECT = Path(__file__).parent.parent
-FORMATS = ("text", "json", "sarif", "github", "junit")
+FORMATS = ("text", "json", "sarif", "github", "junit", "jie")
 _RNG = random.Random(7)
 
 

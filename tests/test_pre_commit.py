@@ -82,6 +82,14 @@ def test_try_repo_and_installed_hook(hook_repo, repo: Path):
     assert accepted.returncode == 0, accepted.stdout + accepted.stderr
     assert "wukong-lint" in accepted.stdout + accepted.stderr  # the hook did run
 
+    # a secret committed with --no-verify: `pre-commit run --all-files` scans the files
+    (repo / "leak.py").write_text(f"T = '{TOKEN}'\n")
+    git(repo, "add", "leak.py")
+    git(repo, "commit", "-q", "--no-verify", "-m", "skip the hook")
+    all_files = run(["pre-commit", "run", "--all-files"], repo, env)
+    assert all_files.returncode == 1, all_files.stdout + all_files.stderr
+    assert "secret.github-pat" in all_files.stdout and "leak.py" in all_files.stdout
+
 
 def test_anchors_fmt_hook_fixes_files(hook_repo, repo: Path):
     """`wukong-anchors-fmt` rewrites an unformatted anchors file and fails the commit; once

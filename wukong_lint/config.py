@@ -11,8 +11,9 @@ Keys (kebab-case, as in ruff):
     fail-on: high                 # low | medium | high | critical
     select: [secret]              # rule ids, categories, id prefixes; longest match wins
     ignore: [secret.jwt]
-    per-path-ignores:             # glob -> rule ids / categories / prefixes
+    per-path-ignores:             # glob -> rule ids / categories / prefixes ("*": all)
       "tests/*": [secret.generic-assignment]
+    exclude: [vendor/, "*.min.js"]  # globs: paths no rule sees
     rule-dirs: [my-rules/]        # extra rule packs, relative to the config file
     builtin-rules: true
     rule-params:                  # per-rule overrides of a rule's settings
@@ -47,6 +48,7 @@ class Config(NamedTuple):
     profile: str | None = None
     baseline: str | None = None  # absolute
     allow_comments: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()  # globs relative to the config file: never scanned
 
     @property
     def root(self) -> str:

@@ -30,8 +30,9 @@ class ConfigModel(BaseModel):
     profile: Profile | None = None
     baseline: str | None = None
     allow_comments: list[AllowComment] = Field(default_factory=list, alias="allow-comments")
+    exclude: list[str] = Field(default_factory=list)
 
-    @field_validator("select", "ignore")
+    @field_validator("select", "ignore", "exclude")
     @classmethod
     def _names(cls, value: list[str]) -> list[str]:
         cleaned = [v.strip() for v in value]
@@ -82,6 +83,7 @@ def validate(data: dict[str, Any], path: str) -> Config:
         profile=model.profile,
         baseline=resolve(model.baseline) if model.baseline else None,
         allow_comments=tuple(dict.fromkeys(model.allow_comments)),
+        exclude=tuple(model.exclude),
     )
 
 

@@ -12,7 +12,6 @@ import os
 from collections import Counter
 
 from wukong_lint.model import Finding, Report
-from wukong_lint.suppress import covers
 
 
 def _glob(path: str, pattern: str) -> bool:
@@ -48,6 +47,12 @@ def apply(
         return report
     base_dir = os.path.abspath(base_dir)
     remaining = Counter(baseline or ())
+    if path_ignores:
+        from wukong_lint.path_globs import expand
+        from wukong_lint.selection_check import covers as names_cover
+
+        root = os.path.abspath(config_root)
+        expanded = [(expand(pattern, root), names) for pattern, names in path_ignores]
     findings: list[Finding] = []
     for finding in report.findings:
         if not finding.suppressed and remaining:
@@ -57,10 +62,11 @@ def apply(
                 remaining[key] -= 1
                 finding = finding._replace(suppressed=True, suppressed_by="baseline")
         if not finding.suppressed and path_ignores:
-            rel = relative_to(finding.path, base_dir, os.path.abspath(config_root))
-            for pattern, names in path_ignores:
-                if _glob(rel, pattern) and (
-                    "all" in names or covers(names, finding.rule_id, finding.category)
+            rel = relative_to(finding.path, base_dir, root)
+            for forms, names in expanded:
+                # (an empty list, as a bare inline ignore, covers every rule)
+                if any(_glob(rel, form) for form in forms) and (
+                    not names or names_cover(names, finding.rule_id, finding.category)
                 ):
                     finding = finding._replace(suppressed=True, suppressed_by="config")
                     break

@@ -15,13 +15,18 @@ CATEGORIES = (
     "info-leak",
     "body-boundary",
     "avatar-boundary",
+    "context",
     "transcript-integrity",
     "anchor",
     "memory-bank",
     "hardcoded-config",
 )
 
-UNIT_KINDS = ("file", "diff", "transcript", "memory", "change")
+UNIT_KINDS = ("file", "diff", "transcript", "memory", "change", "weakening")
+# Units that are not a file's text: the change as a whole, and what a commit range changes in
+# the scan's own setup (config, baseline, inline ignores; sources/weakening.py). Not counted
+# as files; their findings are reported as part of the diff.
+CHANGE_KINDS = frozenset({"change", "weakening"})
 # What a rule applies to when it does not say: every kind of text. A `change` unit is not
 # text to read but a staged change or commit range as a whole (its changed paths, one a
 # line); only rules that name it see it.

@@ -89,7 +89,7 @@ def _write(path: str, text: str) -> None:
     from wukong_lint.fsutil import atomic_write_text
 
     try:
-        atomic_write_text(path, text)
+        atomic_write_text(path, text, contained=True)  # never through a symlink
     except OSError as err:
         raise InputError(f"cannot write {path}: {err.strerror or err}") from None
 
@@ -104,7 +104,8 @@ def _expand(files: list[str]) -> list[str]:
         if os.path.isdir(path):
             for base, dirs, names in os.walk(path):
                 dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-                result += [os.path.join(base, n) for n in sorted(names) if n.endswith(".md")]
+                found = [os.path.join(base, n) for n in sorted(names) if n.endswith(".md")]
+                result += [p for p in found if not os.path.islink(p)]  # never read through
         elif not os.path.exists(path):
             raise InputError(f"no such file: {path}")
         else:

@@ -67,3 +67,5 @@ class MemoryGateRule(RuleBase):
 class IntegrityRule(RuleBase):
     kind: Literal["integrity"]
     problem: str = Field(min_length=1)
+    # the seed's recovery strategy, shown with the matched pattern (错误恢复输出格式)
+    recovery: str = ""

@@ -249,8 +249,17 @@ match_memory_gate.accepts = lambda rule, event: (  # type: ignore[attr-defined]
 
 def match_integrity(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit]:
     event = _event(unit)
-    if event is not None and event.problem == (rule.params or {}).get("problem"):
-        yield _hit(unit)
+    params = rule.params or {}
+    if event is not None and event.problem == params.get("problem"):
+        recovery = params.get("recovery")
+        if not recovery:
+            yield _hit(unit)
+            return
+        from wukong_lint.sources.transcripts.errors import matched_pattern
+
+        matched = matched_pattern(event.problem, unit.text)
+        note = f"matched “{matched}”; recovery: {recovery}" if matched else f"recovery: {recovery}"
+        yield _hit(unit, note)
 
 
 match_integrity.accepts = lambda rule, event: (  # type: ignore[attr-defined]

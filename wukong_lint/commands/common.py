@@ -1,4 +1,5 @@
-"""What `check` and `baseline` share: config, rule set, selection, the suppression stage.
+"""What `check` and `baseline` share: config, rule set, selection, the suppression stage,
+and how `check` prints its report.
 
 On the pre-commit path: every import that costs more than a few stat calls is done lazily.
 """
@@ -36,20 +37,28 @@ def build_ruleset(args: argparse.Namespace, config: Config, *, details: bool = T
     if no_builtin and not dirs:
         raise UsageError("check: --no-builtin-rules needs --rules DIR (or rule-dirs in config)")
     ruleset = load_rules(tuple(dirs), builtin=not no_builtin, details=details)
+    cli_select = split(getattr(args, "select", None))
+    cli_ignore = split(getattr(args, "ignore", None))
+    if cli_select or cli_ignore or config.path:  # a typo must not turn the rules off
+        from wukong_lint.selection_check import validate_selection
+
+        validate_selection(ruleset.rules, select=cli_select, ignore=cli_ignore, config=config)
     if config.rule_params:
         from wukong_lint.config import apply_rule_params
         from wukong_lint.engine.rules import RuleSet
 
         ruleset = RuleSet(apply_rule_params(ruleset.rules, config))
-    select, ignore = config.selection(
-        split(getattr(args, "select", None)), split(getattr(args, "ignore", None))
-    )
+    select, ignore = config.selection(cli_select, cli_ignore)
     if select or ignore:
         from wukong_lint.engine.selection import is_selected
 
         selected = ruleset.select(lambda rule: is_selected(rule, select, ignore))
     else:  # what is_selected decides for empty lists: the rules that are on
         selected = ruleset.select(lambda rule: rule.enabled)
+    if not selected.rules:  # a scan that checks nothing must not pass
+        from wukong_lint.selection_check import require_rules
+
+        require_rules(selected.rules, select, ignore, dirs)
     selected.allow_comments = config.allow_comments
     return selected
 
@@ -126,3 +135,93 @@ def scan_paths_report(args: argparse.Namespace, ruleset: Any) -> Any:
     scanner = Scanner(ruleset)
     scan_paths(scanner, list(iter_paths(args.paths or ["."])), args.jobs or default_jobs())
     return scanner.report()
+
+
+def use_color(choice: str | None, stream: Any) -> bool:
+    """`--color`: `always` / `never` win; `auto` (the default) honours NO_COLOR (no colour
+    when set and not empty), then FORCE_COLOR (colour when set, not empty and not `0`),
+    then whether `stream` is a terminal."""
+    if choice in ("always", "never"):
+        return choice == "always"
+    if os.environ.get("NO_COLOR", ""):
+        return False
+    force = os.environ.get("FORCE_COLOR", "")
+    if force and force != "0":
+        return True
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+def emit(report: Any, args: Any, context: dict[str, Any], *, notes: Any = ()) -> None:
+    """Print or write the report as `check` does: warnings for the inputs not scanned (and,
+    unless --quiet, notes on the named inputs skipped on purpose) on stderr; the report on
+    stdout or into `-o FILE`, and then a one-line summary on stderr (unless --quiet)."""
+    import sys
+
+    from wukong_lint.errors import UsageError
+    from wukong_lint.report import render
+
+    quiet = bool(getattr(args, "quiet", False))
+    for error in report.errors:
+        print(f"wukong-lint: warning: {error.path}: {error.message}", file=sys.stderr)
+    if not quiet:
+        for note in notes:
+            print(f"wukong-lint: note: {note}", file=sys.stderr)
+    fmt = args.format
+    if args.output:
+        from wukong_lint.fsutil import atomic_write_text, atomic_writer, is_input
+
+        if is_input(args.output, getattr(args, "paths", None) or []):
+            raise UsageError(f"-o {args.output} is one of the files scanned; not overwriting it")
+        try:
+            if fmt == "json":  # written as it is encoded: no copy of the whole report
+                from wukong_lint.report.json_report import chunks
+
+                with atomic_writer(args.output) as handle:
+                    for chunk in chunks(report):
+                        handle.write(chunk.encode("utf-8"))
+            else:
+                atomic_write_text(args.output, render(report, fmt, quiet=quiet, **context))
+        except OSError as err:
+            raise UsageError(f"cannot write {args.output}: {err.strerror or err}") from None
+        if not quiet:
+            from wukong_lint.report.text import summary_line
+
+            print(f"{summary_line(report)} Report: {args.output}", file=sys.stderr)
+    else:
+        color = fmt == "text" and use_color(getattr(args, "color", None), sys.stdout)
+        sys.stdout.write(render(report, fmt, color=color, quiet=quiet, **context))
+
+
+def exclude_filter(config: Config, args: Any) -> Any:
+    """Whether a report path is under the config's `exclude` globs (a callable)."""
+    from wukong_lint.path_globs import PathFilter
+
+    return PathFilter(config.exclude, config.root, scan_base_dir(args))
+
+
+def without(items: Any, excluded: Any) -> Any:
+    """The items of a source (units, errors, skips) whose path is not excluded."""
+    if excluded is None:
+        return items
+    return (item for item in items if not excluded(item.path))
+
+
+def warn_unmatched_globs(config: Config) -> None:
+    """A warning for each `per-path-ignores` / `exclude` glob that matches no file of the
+    project (a typo there silently suppresses nothing)."""
+    import sys
+
+    globs = [glob for glob, _ in config.per_path_ignores] + list(config.exclude)
+    if not globs:
+        return
+    from wukong_lint.path_globs import unmatched
+
+    for glob in unmatched(globs, config.root):
+        key = "exclude" if glob in config.exclude else "per-path-ignores"
+        print(
+            f"wukong-lint: warning: {config.path}: {key}: {glob!r} matches no file",
+            file=sys.stderr,
+        )

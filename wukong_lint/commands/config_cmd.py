@@ -31,6 +31,7 @@ def effective(config) -> dict:
         "profile": config.profile,
         "baseline": config.baseline,
         "allow-comments": list(config.allow_comments),
+        "exclude": list(config.exclude),
     }
 
 
@@ -43,6 +44,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("config: expected: show")
     config = common.load_config(args)
     if config.path:
+        common.warn_unmatched_globs(config)
         print(f"# from {config.path}")
     else:
         print("# no config file found: defaults")

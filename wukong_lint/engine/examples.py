@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from wukong_lint.engine.rules import CompiledRule, RuleSet
 from wukong_lint.engine.scan import scan_unit
 from wukong_lint.model import Source, Unit
@@ -9,8 +11,15 @@ from wukong_lint.model import Source, Unit
 
 def example_path(rule: CompiledRule) -> str:
     """A path the rule applies to, so path-restricted rules can be tested too."""
+    named = (rule.params or {}).get("example_path")
+    if named:  # a kind that tells files apart by name (credential-file) names one
+        return str(named)
     for glob in rule.paths:
-        candidate = glob.replace("**/", "").replace("*", "example")
+        candidate = glob.replace("**/", "").replace("*", "example").replace("?", "x")
+        # a class stands for its first character (`[yY]` -> `y`; `[!a]` -> `x`)
+        candidate = re.sub(
+            r"\[!?([^\]])[^\]]*\]", lambda m: "x" if "[!" in m[0] else m[1], candidate
+        )
         if rule.applies_to_path(candidate):
             return candidate
     return "example.txt"

@@ -38,6 +38,23 @@ KINDS: dict[str, tuple[str, str]] = {
         "wukong_lint.checks.agent_schema:IntegrityRule",
         "wukong_lint.checks.agents:match_integrity",
     ),
+    # the 戒 protocol (issue 16): Layers 1-3, avatar contracts, context
+    **{
+        kind: (f"wukong_lint.checks.protocol_schema:{model}", f"wukong_lint.checks.{module}")
+        for kind, model, module in (
+            ("checkpoint", "CheckpointRule", "checkpoint:match_checkpoint"),
+            ("turn-budget", "TurnBudgetRule", "behaviour:match_turn_budget"),
+            ("shell-create", "ShellCreateRule", "behaviour:match_shell_create"),
+            ("long-operation", "LongOperationRule", "behaviour:match_long_operation"),
+            ("contract", "ContractRule", "contracts:match_contract"),
+            ("spawn", "SpawnRule", "contracts:match_spawn"),
+            ("role-paths", "RolePathsRule", "contracts:match_role_paths"),
+            ("context-usage", "ContextUsageRule", "context_budget:match_context_usage"),
+            ("repeated-call", "RepeatedCallRule", "context_budget:match_repeated_call"),
+            ("react-history", "ReactHistoryRule", "context_budget:match_react_history"),
+            ("dcp-config", "DcpConfigRule", "dcp_config:match_dcp_config"),
+        )
+    },
     # code in files and diffs (issue 5)
     "python": (
         "wukong_lint.checks.code_schema:PythonRule",
@@ -47,6 +64,16 @@ KINDS: dict[str, tuple[str, str]] = {
     "change": (
         "wukong_lint.checks.change_schema:ChangeRule",
         "wukong_lint.checks.change:match_change",
+    ),
+    # credential files read in their own format, logins in data files (issue 13)
+    "credential-file": (
+        "wukong_lint.checks.credfile_schema:CredentialFileRule",
+        "wukong_lint.checks.credfiles:match_credential_file",
+    ),
+    # what a commit range changes in the scan's own setup (issue 15: untrusted config)
+    "weakening": (
+        "wukong_lint.checks.weakening_schema:WeakeningRule",
+        "wukong_lint.checks.weakening:match_weakening",
     ),
     "anchors": (
         "wukong_lint.anchors.models:AnchorRule",

@@ -7,7 +7,7 @@ a long JSONL file only to follow the state; every few megabytes it hands the lin
 read, with the state they start from, to a forked worker as a `Part`. The worker reads the
 part from that state, which makes exactly the units a whole read makes, and scans them with
 every rule. Parts are joined in file order, so findings, errors and their order are those of
-one process (sources/transcripts.py: `Part`, `part_units`).
+one process (sources/transcripts/: `Part`, `part_units`).
 
 Files under `transcripts.SPLIT_MIN` bytes, and files that are not JSONL (a JSON array, a
 ReAct history), are read and scanned here. A worker that dies (killed) makes the pool

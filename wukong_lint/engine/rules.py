@@ -307,6 +307,9 @@ class RuleSet:
                         yield rule, matcher, None
             groups = []
         for rule_kind, rules in groups:
+            known = self._matchers.get(rule_kind)
+            if known is not None and known[1] is not None and not known[1](unit):
+                continue  # once imported, a kind's gate is cheaper than each rule's paths
             # paths first: a kind whose rules all skip this path is never even imported
             rules = [r for r in rules if r.applies_to_path(path)]
             if not rules or (

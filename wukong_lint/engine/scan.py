@@ -10,6 +10,7 @@ from wukong_lint import redact, suppress
 from wukong_lint.engine.matchers import Hit, RuleTimeout
 from wukong_lint.engine.rules import CompiledRule, RuleSet
 from wukong_lint.model import (
+    CHANGE_KINDS,
     Finding,
     Report,
     ScanError,
@@ -102,7 +103,7 @@ def scan_unit(ruleset: RuleSet, unit: Unit) -> tuple[list[Finding], list[ScanErr
     text = unit.text
     kind = unit.source.kind
     # a change as a whole (sources/git.py) is reported as part of the diff it belongs to
-    source = unit.source._replace(kind="diff") if kind == "change" else unit.source
+    source = unit.source._replace(kind="diff") if kind in CHANGE_KINDS else unit.source
     errors: list[ScanError] = []
     lines = _Lines(text)
     found: list[_Candidate] = []
@@ -223,7 +224,7 @@ class Counter:
     def count(self, item: Unit | ScanError | Skipped) -> bool:
         """Count `item`; whether it is a unit to scan."""
         if isinstance(item, Unit):
-            if item.source.kind == "change":  # the change as a whole: no file, no bytes
+            if item.source.kind in CHANGE_KINDS:  # the change as a whole: no file, no bytes
                 return True
             self.units += 1
             if item.source.kind != "transcript":

@@ -13,7 +13,7 @@ from wukong_lint.engine.rules import CompiledRule
 
 def _match_length(selector: str, rule: CompiledRule) -> int:
     """How specifically `selector` names `rule` (0: not at all)."""
-    if selector in ("all", "ALL"):
+    if selector in ("all", "ALL", "*"):
         return 1
     if selector == rule.id:
         return 10_000  # an exact id beats any prefix

@@ -150,4 +150,6 @@ def to_compiled(rule: RuleBase, path: str) -> CompiledRule:
         )
     else:
         common["params"] = rule.params()
+        # a structured kind that finds secrets masks them in snippets, as regex rules do
+        common["redact"] = rule.category == "secret"
     return CompiledRule(**common)

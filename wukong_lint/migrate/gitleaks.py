@@ -6,26 +6,38 @@ regex on the path, as an allow entry that must *not* match... see below), `tags`
 `allowlist` / `[[rules.allowlists]]` (`regexes` with `regexTarget` secret|match|line, `paths`,
 `stopwords`) and the global `[allowlist]` / `[[allowlists]]` (with `targetRules`).
 Not convertible, and reported: rules without a regex (path-only rules), rules without keywords
-(wukong-lint's prefilter needs them), allowlist `commits`, `condition = "AND"` over several
+(wukong-lint's prefilter needs them) unless their `path` has a glob form (they then run on
+every file it names), allowlist `commits`, `condition = "AND"` over several
 kinds of criteria, `[extend]` (gitleaks' own defaults: wukong-lint's built-in rules cover the
 same providers), regexes the `regex` module rejects.
 
-Every converted rule gets a generated example that its regex matches (checked) and a
-no_match example, so `wukong-lint rules test DIR` runs; when no example could be generated
-the rule is written with a TODO example and listed, so that `rules test` points at it.
+A rule's `path` (a regex on the path: the only files it applies to) becomes `paths` globs
+when it has an exact glob form (migrate/gitleaks_paths.py), else an allow entry on the path
+that lets through only the paths the regex finds a match in.
+
+Every converted rule gets a generated example line, checked against the whole converted rule
+(its regex, entropy, allowlists and path limit), and a no_match example, so `wukong-lint
+rules test DIR` runs. When no generated line passes, the rule is written with a placeholder
+example and the tag `todo-examples`: `rules test` lists it as an example to write, and fails
+on it only with `--strict`. Python's warnings about a pattern become notes of the rule.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import re
+import warnings
 from typing import Any, NamedTuple
 
 from wukong_lint.errors import UsageError
 
 ID_CLEAN = re.compile(r"[^a-z0-9_-]+")
 TODO_EXAMPLE = "TODO: write a line that this rule must match"
+TODO_TAG = "todo-examples"  # examples to write by hand: `rules test` fails only with --strict
+NO_MATCH_CANDIDATES = ("value = nothing to see here", "# no credential on this line", "x = 1")
+SEED_TRIES = 24
 
 
 class Result(NamedTuple):
@@ -155,32 +167,108 @@ def _sample_class(items: Any, rng: random.Random) -> str:
     return rng.choice(choices) if choices else "a"
 
 
-def make_example(pattern: str, keywords: list[str]) -> str | None:
-    """A line the regex matches (checked with the `regex` module), or None."""
+def example_lines(pattern: str, keywords: list[str], tries: int = SEED_TRIES) -> list[str]:
+    """Distinct lines the regex matches (checked with the `regex` module), one per seed that
+    gives a new one."""
+    import warnings
+
     import regex
 
     try:
         import re._parser as parser  # type: ignore[import-not-found]
     except ImportError:  # Python 3.10
         import sre_parse as parser  # type: ignore[no-redef]
-    try:
-        compiled = regex.compile(pattern)
-        parsed = parser.parse(pattern)
-    except Exception:
-        return None
-    for seed in range(8):
+    with warnings.catch_warnings():  # reported once, as a note, by convert()
+        warnings.simplefilter("ignore")
+        try:
+            compiled = regex.compile(pattern)
+            parsed = parser.parse(pattern)
+        except Exception:
+            return []
+    lines: list[str] = []
+    for seed in range(tries):
         try:
             text = _sample(parsed, random.Random(seed))
         except (ValueError, TypeError, IndexError, RecursionError):
-            return None
+            return lines
         line = f"value = {text}"
         has_keyword = not keywords or any(k.lower() in line.lower() for k in keywords)
-        if "\n" not in line and has_keyword and compiled.search(line):
-            return line
+        if "\n" not in line and has_keyword and compiled.search(line) and line not in lines:
+            lines.append(line)
+    return lines
+
+
+def make_example(pattern: str, keywords: list[str]) -> str | None:
+    """A line the regex matches, or None."""
+    lines = example_lines(pattern, keywords, tries=8)
+    return lines[0] if lines else None
+
+
+def _checked_examples(rule: dict[str, Any]) -> dict[str, list[str]] | None:
+    """Examples that pass the whole rule (entropy, allowlists, path limit), or None."""
+    from wukong_lint.engine.examples import example_problems
+    from wukong_lint.engine.schema import RegexRule
+    from wukong_lint.engine.validate import to_compiled
+
+    no_match = None
+    for line in example_lines(rule["regex"], rule["keywords"]):
+        for candidate in [no_match] if no_match else NO_MATCH_CANDIDATES:
+            examples = {"match": [line], "no_match": [candidate]}
+            try:
+                model = RegexRule.model_validate({**rule, "examples": examples})
+            except Exception:
+                return None
+            problems = example_problems(to_compiled(model, "import"))
+            if not problems:
+                return examples
+            if not any("should not match" in p for p in problems):
+                no_match = candidate  # the no_match line is fine: only the match line failed
+                break
     return None
 
 
+def _exact_path_globs(pattern: Any) -> list[str] | None:
+    if not pattern:
+        return None
+    from wukong_lint.migrate.gitleaks_paths import path_globs
+
+    return path_globs(str(pattern))
+
+
+def _path_limit(pattern: str, out: dict[str, Any], notes: list[str]) -> None:
+    """Keep a gitleaks `path` limit: as globs when exact, else as an allow entry on the
+    path that matches the paths where the regex finds nothing."""
+    from wukong_lint.migrate.gitleaks_paths import path_globs
+
+    globs = path_globs(pattern)
+    if globs:
+        out["paths"] = globs
+        return
+    flags = ""
+    head = re.match(r"\(\?([aiLmsux]+)\)", pattern)
+    if head:  # global inline flags must stay at the start
+        flags, pattern = f"(?{head.group(1)})", pattern[head.end() :]
+    out.setdefault("allow", []).append(
+        {"regex": f"{flags}\\A(?!.*(?:{pattern}))", "target": "path"}
+    )
+    notes.append(
+        f"`path = {pattern!r}` has no glob form: kept as an allow entry on the path "
+        "(the rule reports only in paths the regex matches)"
+    )
+
+
 # --- conversion -----------------------------------------------------------------------------
+
+
+def _parse_for_warnings(pattern: str) -> None:
+    """Parse with Python's own parser too (the example generator uses it): its warnings
+    (`possible nested set`, ...) are the ones worth a note."""
+    try:
+        import re._parser as parser  # type: ignore[import-not-found]
+    except ImportError:  # Python 3.10
+        import sre_parse as parser  # type: ignore[no-redef]
+    with contextlib.suppress(Exception):  # the `regex` module's verdict is the one that counts
+        parser.parse(pattern)
 
 
 def convert(config: dict[str, Any]) -> tuple[list[dict[str, Any]], Result]:
@@ -209,21 +297,26 @@ def convert(config: dict[str, Any]) -> tuple[list[dict[str, Any]], Result]:
             skipped.append((gid, why))
             continue
         keywords = [str(k).lower() for k in rule.get("keywords", []) or [] if str(k).strip()]
-        if not keywords:
+        if not keywords and not _exact_path_globs(rule.get("path")):
+            # a rule limited to some files (`path`) runs on all of them without keywords
             skipped.append((gid, "no keywords (wukong-lint runs a regex only where one occurs)"))
             continue
         pattern = str(rule["regex"])
-        try:
-            compiled = regex.compile(pattern, regex.VERSION0)
-        except regex.error as err:
-            skipped.append((gid, f"regex not supported: {err}"))
-            continue
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                compiled = regex.compile(pattern, regex.VERSION0)
+                _parse_for_warnings(pattern)
+            except regex.error as err:
+                skipped.append((gid, f"regex not supported: {err}"))
+                continue
+        pattern_notes = sorted({f"regex: {w.message}" for w in caught})
         rid = rule_id(gid)
         if rid in seen:
             skipped.append((gid, f"duplicate id {rid}"))
             continue
         seen.add(rid)
-        rule_notes: list[str] = []
+        rule_notes: list[str] = list(pattern_notes)
         allow: list[Any] = []
         for allowlist in _allowlists(rule):
             allow += _allow_entries(allowlist, rule_notes)
@@ -232,11 +325,6 @@ def convert(config: dict[str, Any]) -> tuple[list[dict[str, Any]], Result]:
             if targets and gid not in targets:
                 continue
             allow += _allow_entries(allowlist, rule_notes)
-        if rule.get("path"):
-            rule_notes.append(
-                f"`path = {rule['path']!r}` (only these files) kept as a comment in docs: "
-                "set `paths:` globs by hand"
-            )
         out: dict[str, Any] = {
             "id": rid,
             "category": "secret",
@@ -255,17 +343,23 @@ def convert(config: dict[str, Any]) -> tuple[list[dict[str, Any]], Result]:
             out["entropy"] = min(8.0, float(rule["entropy"]))
         if allow:
             out["allow"] = allow
+        if rule.get("path"):
+            _path_limit(str(rule["path"]), out, rule_notes)
         if rule.get("tags"):
             out["tags"] = [str(t) for t in rule["tags"]]
         docs = f"Imported from gitleaks rule `{gid}`."
         if rule.get("path"):
             docs += f" gitleaks limited it to paths matching `{rule['path']}`."
         out["docs"] = docs
-        example = make_example(pattern, keywords)
-        if example is None:
-            rule_notes.append("no example could be generated: write one (rules test fails)")
-            example = TODO_EXAMPLE
-        out["examples"] = {"match": [example], "no_match": ["value = nothing to see here"]}
+        examples = _checked_examples(out)
+        if examples is None:
+            rule_notes.append(
+                "no generated example passes the rule (entropy, allowlists, path): "
+                f"write one (tagged {TODO_TAG}; `rules test --strict` fails on it)"
+            )
+            out["tags"] = [*out.get("tags", []), TODO_TAG]
+            examples = {"match": [TODO_EXAMPLE], "no_match": [NO_MATCH_CANDIDATES[0]]}
+        out["examples"] = examples
         notes += [(rid, n) for n in rule_notes]
         rules_out.append(out)
     return rules_out, Result([], skipped, notes)

@@ -1,9 +1,11 @@
 """JUnit XML for CI systems that show test reports (GitLab, Jenkins, Azure, CircleCI).
 
-One test suite per category that has findings; each finding is a failed test case named
-`RULE at PATH:LINE` (class name: the path), its message and redacted snippet in the failure.
-Suppressed findings are skipped test cases; inputs that could not be scanned are errors. A
-clean scan is one passing test case, so CI shows that the check ran.
+One test suite per category that has findings; each finding is a test case named
+`RULE at PATH:LINE` (class name: the path). Exactly the findings that fail the run (at or
+above --fail-on) are failures, with the message and redacted snippet; findings below it are
+passed test cases with the same text as their output; suppressed findings are skipped test
+cases; inputs that could not be scanned are errors. A clean scan is one passing test case, so
+CI shows that the check ran.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-from wukong_lint.model import Finding, Report
+from wukong_lint.model import Finding, Report, Severity
 from wukong_lint.report.paths import repo_path
 
 
@@ -29,7 +31,7 @@ def _attr(value: object) -> str:
     return quoteattr(_clean(str(value)))
 
 
-def _case(finding: Finding, prefix: str) -> str:
+def _case(finding: Finding, prefix: str, fail_on: int = Severity.LOW) -> str:
     path = repo_path(finding.path, prefix)
     name = f"{finding.rule_id} at {path}:{finding.line}:{finding.column}"
     head = f"    <testcase name={_attr(name)} classname={_attr(path)} file={_attr(path)}"
@@ -45,13 +47,23 @@ def _case(finding: Finding, prefix: str) -> str:
             f"fingerprint: {finding.fingerprint}",
         ]
     )
+    if finding.severity < fail_on:  # reported, but it does not fail the run
+        return f"{head}\n      <system-out>{escape(_clean(body))}</system-out>\n    </testcase>"
     return (
         f"{head}\n      <failure message={_attr(finding.message)} "
         f"type={_attr(finding.severity.label)}>{escape(_clean(body))}</failure>\n    </testcase>"
     )
 
 
-def render(report: Report, *, prefix: str = "", rules: Sequence[Any] = (), **_: object) -> str:
+def render(
+    report: Report,
+    *,
+    prefix: str = "",
+    rules: Sequence[Any] = (),
+    fail_on: int = Severity.LOW,
+    **_: object,
+) -> str:
+    """`fail_on`: the lowest severity that fails the run (check's --fail-on)."""
     suites: dict[str, list[Finding]] = defaultdict(list)
     for finding in report.findings:
         suites[finding.category].append(finding)
@@ -60,14 +72,14 @@ def render(report: Report, *, prefix: str = "", rules: Sequence[Any] = (), **_: 
     total = failures = skipped = 0
     for category in sorted(suites):
         found = suites[category]
-        n_fail = sum(1 for f in found if not f.suppressed)
-        n_skip = len(found) - n_fail
+        n_fail = sum(1 for f in found if not f.suppressed and f.severity >= fail_on)
+        n_skip = sum(1 for f in found if f.suppressed)
         total, failures, skipped = total + len(found), failures + n_fail, skipped + n_skip
         parts.append(
             f'  <testsuite name={_attr("wukong-lint." + category)} tests="{len(found)}" '
             f'failures="{n_fail}" errors="0" skipped="{n_skip}" time="0">'
         )
-        parts += [_case(f, prefix) for f in found]
+        parts += [_case(f, prefix, fail_on) for f in found]
         parts.append("  </testsuite>")
     errors = len(report.errors)
     if errors:

@@ -1,7 +1,11 @@
 """SARIF 2.1.0 output, as GitHub code scanning reads it.
 
-- `tool.driver.rules` describes every rule that ran (id, name, descriptions, help, default
-  level, the category as a tag, GitHub's `security-severity`), sorted by id.
+- `tool.driver.rules` describes the rules that results refer to (id, name, descriptions,
+  help, default level, the category as a tag), sorted by id: listing every rule that ran
+  made a report of a few results weigh hundreds of KB.
+- Only the security categories (SECURITY_CATEGORIES) carry the `security` tag and GitHub's
+  `security-severity` (which files an alert under code scanning's security view); agent,
+  transcript and anchor/memory-bank rules are `quality` or `maintainability` findings.
 - Each result has its rule, level, message, a repository-relative URI, a region and a
   `partialFingerprints` entry that holds the finding's fingerprint, which has no line numbers,
   so an alert survives code moving around it.
@@ -38,6 +42,24 @@ SECURITY_SEVERITY = {
     Severity.LOW: "3.0",
 }
 EXTERNAL_SUPPRESSIONS = ("baseline", "config")
+SECURITY_CATEGORIES = frozenset(
+    {"secret", "dangerous-command", "sensitive-path", "injection", "info-leak"}
+)
+# The kind of problem the other categories are, as tags code scanning shows.
+MAINTAINABILITY_CATEGORIES = frozenset({"anchor", "memory-bank", "hardcoded-config"})
+
+
+def _kind_tag(category: str) -> str:
+    if category in SECURITY_CATEGORIES:
+        return "security"
+    return "maintainability" if category in MAINTAINABILITY_CATEGORIES else "quality"
+
+
+def _tagged(properties: dict[str, Any], category: str, severity: Severity) -> dict[str, Any]:
+    """`properties` with the kind tag, and `security-severity` for security categories."""
+    if category in SECURITY_CATEGORIES:
+        properties["security-severity"] = SECURITY_SEVERITY[severity]
+    return properties
 
 
 def rule_name(rule_id: str) -> str:
@@ -63,16 +85,26 @@ def _rule_descriptor(rule: Any) -> dict[str, Any]:
         "fullDescription": {"text": _first_paragraph(docs) or rule.message},
         "help": {"text": docs or rule.message, "markdown": docs or rule.message},
         "defaultConfiguration": {"level": level, "enabled": bool(rule.enabled)},
-        "properties": {
-            "tags": [rule.category, "security", *sorted(set(rule.tags) - {rule.category})],
-            "category": rule.category,
-            "severity": severity.label,
-            "kind": rule.kind,
-            "precision": "high",
-            "problem.severity": level if level != "note" else "recommendation",
-            "security-severity": SECURITY_SEVERITY[severity],
-        },
+        "properties": _tagged(
+            {
+                "tags": _tags(rule.category, rule.tags),
+                "category": rule.category,
+                "severity": severity.label,
+                "kind": rule.kind,
+                "precision": "high",
+                "problem.severity": level if level != "note" else "recommendation",
+            },
+            rule.category,
+            severity,
+        ),
     }
+
+
+def _tags(category: str, extra: Sequence[str] = ()) -> list[str]:
+    kind = _kind_tag(category)
+    # a rule's own tags cannot make it a security rule: that is its category's call
+    own = sorted(set(extra) - {category, kind, "security", "quality", "maintainability"})
+    return [category, kind, *own]
 
 
 def _fallback_descriptor(finding: Finding) -> dict[str, Any]:
@@ -85,12 +117,15 @@ def _fallback_descriptor(finding: Finding) -> dict[str, Any]:
         "fullDescription": {"text": finding.message},
         "help": {"text": finding.message},
         "defaultConfiguration": {"level": level},
-        "properties": {
-            "tags": [finding.category, "security"],
-            "category": finding.category,
-            "severity": finding.severity.label,
-            "security-severity": SECURITY_SEVERITY[finding.severity],
-        },
+        "properties": _tagged(
+            {
+                "tags": _tags(finding.category),
+                "category": finding.category,
+                "severity": finding.severity.label,
+            },
+            finding.category,
+            finding.severity,
+        ),
     }
 
 
@@ -136,7 +171,8 @@ def _result(finding: Finding, index: int, prefix: str) -> dict[str, Any]:
 
 
 def to_sarif(report: Report, rules: Sequence[Any] = (), prefix: str = "") -> dict[str, Any]:
-    descriptors = {rule.id: _rule_descriptor(rule) for rule in rules}
+    referenced = {finding.rule_id for finding in report.findings}
+    descriptors = {rule.id: _rule_descriptor(rule) for rule in rules if rule.id in referenced}
     for finding in report.findings:
         if finding.rule_id not in descriptors:
             descriptors[finding.rule_id] = _fallback_descriptor(finding)

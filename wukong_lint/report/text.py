@@ -42,11 +42,13 @@ def summary_line(report: Report) -> str:
     )
 
 
+COMMIT_CHARS = 12  # a short commit id that stays unique in large repositories
 Segment = tuple[str, str]  # (text, rich style)
 
 
-def layout(report: Report) -> list[list[Segment]]:
-    """The report as lines of styled segments: one layout for plain and coloured output."""
+def layout(report: Report, quiet: bool = False) -> list[list[Segment]]:
+    """The report as lines of styled segments: one layout for plain and coloured output
+    (`quiet`: the findings without the table and the summary line)."""
     lines: list[list[Segment]] = []
     for path, group in groupby(report.active, key=lambda f: f.path):
         lines.append([(path, "bold underline")])
@@ -62,10 +64,14 @@ def layout(report: Report) -> list[list[Segment]]:
             if src.record is not None or src.tool:
                 where = ", ".join(x for x in (src.tool, src.agent and f"agent {src.agent}") if x)
                 line.append((f"  [{where}]", "dim"))
+            if src.commit:  # --history and --diff: the commit that added the line
+                line.append((f"  [commit {src.commit[:COMMIT_CHARS]}]", "dim"))
             lines.append(line)
             if finding.snippet:
                 lines.append([("           " + finding.snippet, "dim")])
         lines.append([])
+    if quiet:
+        return lines[:-1] if lines and not lines[-1] else lines
     from wukong_lint.report.summary import table
 
     rows = table(report)
@@ -75,10 +81,10 @@ def layout(report: Report) -> list[list[Segment]]:
     return lines
 
 
-def render(report: Report, *, color: bool = False) -> str:
+def render(report: Report, *, color: bool = False, quiet: bool = False) -> str:
     if not report.active:
-        return summary_line(report) + "\n"
-    lines = layout(report)
+        return "" if quiet else summary_line(report) + "\n"
+    lines = layout(report, quiet)
     if not color:
         # Plain output (pipes, pre-commit, CI logs) needs no rich: it costs tens of
         # milliseconds to import, on every failing commit.
@@ -88,7 +94,17 @@ def render(report: Report, *, color: bool = False) -> str:
     from rich.text import Text
 
     buffer = io.StringIO()
-    console = Console(file=buffer, force_terminal=True, width=120, highlight=False, soft_wrap=True)
+    # Colour was decided by the caller (--color, NO_COLOR, FORCE_COLOR): rich must not undo
+    # it from the environment (it reads NO_COLOR, and TERM=dumb turns its colours off).
+    console = Console(
+        file=buffer,
+        force_terminal=True,
+        no_color=False,
+        color_system="standard",
+        width=120,
+        highlight=False,
+        soft_wrap=True,
+    )
     for line in lines:
         text = Text()
         for chunk, style in line:

@@ -1,6 +1,6 @@
 """Agent events (tool call, tool result, message) and the units made from them.
 
-Readers of every transcript format (transcripts.py), the live hook (hook.py) and the rule
+Readers of every transcript format (transcripts/), the live hook (hook.py) and the rule
 examples turn what an agent did into `Event`s; `EventUnit` carries one event to the matchers.
 An event knows its tool, its agent (main or a sub-agent and its type), the JSONL line of its
 record and what the structured checks need (the shell command, the edit, files read earlier
@@ -33,7 +33,7 @@ SPAWN_TOOLS = frozenset({"Task", "Agent"})
 class Context:
     """What a whole transcript shares: the profile, the repository's memory bank and agents."""
 
-    __slots__ = ("agent_defs", "cwd", "memory_bank", "profile", "seen_paths")
+    __slots__ = ("agent_defs", "contracts", "cwd", "memory_bank", "profile", "seen_paths")
 
     def __init__(
         self,
@@ -47,6 +47,8 @@ class Context:
         self.agent_defs = agent_defs or {}
         self.cwd = cwd
         self.seen_paths: set[str] = set()
+        # agent name -> the sections of the output contract its definition declares
+        self.contracts: dict[str, tuple[str, ...]] = {}
 
 
 class Event:
@@ -64,6 +66,7 @@ class Event:
         "line",
         "new_file",
         "problem",
+        "protocol",
         "result",
         "role",
         "tool",
@@ -88,6 +91,9 @@ class Event:
         self.role: str | None = None  # for messages: user | assistant | thinking
         self.turn_reads: tuple[str, ...] | None = ()  # None: unknown (live hook)
         self.new_file: bool | None = None
+        # the 戒 protocol facts of the turn a check needs (transcripts/protocol.py; None:
+        # none, or the generic profile)
+        self.protocol: dict[str, Any] | None = None
 
 
 class EventUnit(Unit):

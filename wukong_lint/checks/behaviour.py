@@ -1,0 +1,209 @@
+"""戒 Layer 3 (body-boundary): what the main agent does itself during a turn.
+
+- `turn-budget`: more file reads (distinct files), Glob/Grep searches or changed lines in
+  one user turn than the body may do itself (2 files, 1 search, 10 lines): reported once,
+  on the call that goes over.
+- `shell-create`: a file created through the shell (`cat > f <<EOF`, `tee f`, `touch f`,
+  `cp`/`mv`/`install` to a path the transcript never touched, `> new-file`).
+- `long-operation`: a command likely to run over 30 s in the foreground (`sleep 60`, a
+  `timeout` of 30 000 ms or more, `docker build`, `npm install`, `terraform apply`, ...);
+  a call with `run_in_background` is fine.
+
+The running totals come from the transcript reader (`event.protocol`, see
+sources/transcripts/protocol.py); the rules' parameters decide.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from wukong_lint.checks.commands import in_scope
+from wukong_lint.engine.matchers import Hit
+from wukong_lint.engine.rules import CompiledRule
+from wukong_lint.model import Unit
+
+
+def _hit(unit: Unit, note: str) -> Hit:
+    end = unit.text.find("\n")
+    return Hit(0, end if end >= 0 else len(unit.text), 0, 0, note)
+
+
+def _exempt(path: str, globs: list[str]) -> bool:
+    path = path.replace("\\", "/")
+    return any(fnmatch.fnmatchcase(path, g) or fnmatch.fnmatchcase(path, "*/" + g) for g in globs)
+
+
+def _wukong_main(rule: CompiledRule, event: Any) -> bool:
+    scope = (rule.params or {})["scope"]
+    if scope["agent"] != "any" and event.is_main != (scope["agent"] == "main"):
+        return False
+    return not (scope["profiles"] and event.ctx.profile not in scope["profiles"])
+
+
+# -- turn budget ----------------------------------------------------------------------------
+
+
+def match_turn_budget(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit]:
+    event = getattr(unit, "event", None)
+    facts = getattr(event, "protocol", None)
+    if not facts or not in_scope(rule.params["scope"], unit):
+        return
+    check, limit = rule.params["check"], rule.params["limit"]
+    if check == "reads":
+        found = facts.get("reads")
+        if found is None:
+            return
+        before, path = found
+        globs = rule.params["exempt_paths"]
+        if _exempt(path, globs):
+            return
+        count = 1 + sum(1 for p in before if not _exempt(p, globs))
+        if count == limit + 1:
+            yield _hit(unit, f"{count} files read this turn, limit {limit}: delegate to @眼 eye")
+    elif check == "searches":
+        count = facts.get("searches")
+        if count == limit + 1:
+            yield _hit(unit, f"{count} searches this turn, limit {limit}: delegate to @眼 eye")
+    else:
+        edit = facts.get("edit")
+        if edit is None:
+            return
+        before, size = edit
+        # a single edit over the limit is `body-boundary.edit-size`'s
+        if before <= limit < before + size and size <= limit:
+            yield _hit(
+                unit, f"{before + size} lines changed this turn, limit {limit}: delegate to @身"
+            )
+
+
+_BUDGET_KEYS = frozenset({"reads", "searches", "edit"})
+match_turn_budget.gate = lambda unit: not _BUDGET_KEYS.isdisjoint(unit.event.protocol or ())  # type: ignore[attr-defined]
+match_turn_budget.accepts = lambda rule, event: (  # type: ignore[attr-defined]
+    event.kind == "call" and _wukong_main(rule, event)
+)
+
+
+# -- files created through the shell -----------------------------------------------------------
+
+_CREATES = re.compile(r">|\btee\b|\btouch\b|\bcp\b|\bmv\b|\binstall\b")
+_CREATORS_ALL = frozenset({"tee", "touch"})
+_CREATORS_LAST = frozenset({"cp", "mv", "install"})
+
+
+def created_paths(command: str) -> list[str]:
+    """Files a command line writes through redirection, tee, touch or cp/mv/install."""
+    if not _CREATES.search(command):
+        return []
+    from wukong_lint.checks.shell import WRITE_REDIRECTS, parse, split_options
+
+    try:
+        script = parse(command)
+    except Exception:
+        return []
+    found: list[str] = []
+    for cmd in script.commands:
+        for op, target in cmd.redirects:
+            if op in WRITE_REDIRECTS and target and not target.isdigit() and target != "-":
+                found.append(target)
+        name = cmd.name
+        if name not in _CREATORS_ALL and name not in _CREATORS_LAST:
+            continue
+        options, positional = split_options(cmd.argv)
+        if name in _CREATORS_ALL:
+            found += [a for a in positional if a and not a.startswith("-")]
+        elif len(positional) >= 2 and not any(o in ("-t", "--target-directory") for o in options):
+            found.append(positional[-1])
+    return found
+
+
+def _seen(path: str, event: Any, live: bool) -> bool:
+    """Whether `path` existed before the command: on disk for the live hook (it runs before
+    the command), else touched earlier in the transcript."""
+    if live:
+        full = os.path.join(event.ctx.cwd or ".", os.path.expanduser(path))
+        return os.path.lexists(full)
+    seen = event.ctx.seen_paths
+    if path in seen:
+        return True
+    cwd = event.ctx.cwd
+    if cwd and not os.path.isabs(path):
+        return os.path.normpath(os.path.join(cwd, path)) in seen
+    return False
+
+
+def match_shell_create(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit]:
+    event = getattr(unit, "event", None)
+    if event is None or event.command is None or not in_scope(rule.params["scope"], unit):
+        return
+    if event.is_error:
+        return  # the command failed: nothing was made
+    ignore = rule.params["ignore_paths"]
+    live = unit.path == "<hook>"
+    for path in created_paths(event.command):
+        if path.endswith("/") or _exempt(path, ignore) or _seen(path, event, live):
+            continue
+        yield _hit(unit, f"creates {path} through the shell: file creation goes to @身")
+        return
+
+
+match_shell_create.gate = lambda unit: (  # type: ignore[attr-defined]
+    unit.event.command is not None and _CREATES.search(unit.event.command) is not None
+)
+match_shell_create.accepts = lambda rule, event: (  # type: ignore[attr-defined]
+    event.kind == "call" and _wukong_main(rule, event)
+)
+
+
+# -- long operations in the foreground ---------------------------------------------------------
+
+_SLEEP = re.compile(r"(?:^|[;&|(\s])sleep\s+(\d+(?:\.\d+)?)([smhd]?)\b")
+_UNIT = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}
+_COMPILED: dict[str, re.Pattern[str]] = {}
+
+
+def _pattern(text: str) -> re.Pattern[str]:
+    found = _COMPILED.get(text)
+    if found is None:
+        found = _COMPILED[text] = re.compile(text)
+    return found
+
+
+def long_reason(command: str, data: Any, params: dict[str, Any]) -> str | None:
+    """Why a shell call likely runs longer than `min_seconds` (None: it does not, or it runs
+    in the background)."""
+    if isinstance(data, dict) and data.get("run_in_background") is True:
+        return None
+    if command.rstrip().endswith("&") and not command.rstrip().endswith("&&"):
+        return None  # the shell's own background job
+    limit = params["min_seconds"]
+    for match in _SLEEP.finditer(command):
+        seconds = float(match.group(1)) * _UNIT[match.group(2)]
+        if seconds >= limit:
+            return f"sleep {match.group(1)}{match.group(2)}"
+    timeout = data.get("timeout") if isinstance(data, dict) else None
+    if isinstance(timeout, (int, float)) and timeout >= limit * 1000:
+        return f"timeout {int(timeout)} ms"
+    head = command[:4096]  # (the rule's regexes never see more: bounded on hostile input)
+    for text in params["commands"]:
+        if _pattern(text).search(head):
+            return "a long-running command"
+    return None
+
+
+def match_long_operation(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit]:
+    event = getattr(unit, "event", None)
+    if event is None or event.command is None or not in_scope(rule.params["scope"], unit):
+        return
+    reason = long_reason(event.command, event.input, rule.params)
+    if reason:
+        yield _hit(unit, f"{reason} in the foreground: hand it to an avatar, in the background")
+
+
+match_long_operation.gate = lambda unit: unit.event.command is not None  # type: ignore[attr-defined]
+match_long_operation.accepts = lambda rule, event: (  # type: ignore[attr-defined]
+    event.kind == "call" and _wukong_main(rule, event)
+)

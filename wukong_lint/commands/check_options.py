@@ -1,0 +1,32 @@
+"""The options of `check` about its inputs and its output conventions (exit status, quiet,
+colour, standard input, skipped inputs). Imported only when the parser is built: the
+pre-commit path (`check --staged`) never builds one."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def add_output_options(check: argparse.ArgumentParser) -> None:
+    check.add_argument(
+        "--exit-zero", action="store_true", help="exit 0 even when findings fail the run"
+    )
+    check.add_argument(
+        "-q", "--quiet", action="store_true", help="print only findings and errors, no summary"
+    )
+    check.add_argument(
+        "--color",
+        choices=("auto", "always", "never"),
+        default="auto",
+        help="colour in text output (auto: on a terminal, honouring NO_COLOR and FORCE_COLOR)",
+    )
+    check.add_argument(
+        "--stdin-filename",
+        metavar="NAME",
+        help="with `-` as PATH: the path that rules and the report use for standard input",
+    )
+    check.add_argument(
+        "--allow-skipped",
+        action="store_true",
+        help="a named input that cannot be read is a warning only (default: exit 2)",
+    )

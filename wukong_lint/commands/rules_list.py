@@ -1,0 +1,53 @@
+"""`wukong-lint rules list` (sorted by id, columns as wide as their longest entry, or JSON)
+and the "did you mean" of `rules show`."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+SEVERITY_NAMES = ("low", "medium", "high", "critical")
+COLUMNS = ("id", "category", "severity", "kind", "enabled")
+
+
+def rows(rules: Sequence[Any]) -> list[dict[str, Any]]:
+    return [
+        {
+            "id": rule.id,
+            "category": rule.category,
+            "severity": SEVERITY_NAMES[rule.severity - 1],
+            "kind": rule.kind,
+            "enabled": bool(rule.enabled),
+        }
+        for rule in sorted(rules, key=lambda r: r.id)
+    ]
+
+
+def render(rules: Sequence[Any], fmt: str = "text") -> str:
+    table = rows(rules)
+    if fmt == "json":
+        return json.dumps({"rules": table}, ensure_ascii=False, indent=2) + "\n"
+    cells = [[str(c).upper() for c in COLUMNS]]
+    cells += [[*(str(r[c]) for c in COLUMNS[:-1]), "on" if r["enabled"] else "off"] for r in table]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(COLUMNS) - 1)]
+    lines = [
+        "  ".join(cell.ljust(width) for cell, width in zip(row[:-1], widths, strict=True))
+        + "  "
+        + row[-1]
+        for row in cells
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def unknown_rule(rule_id: str, ids: Sequence[str]) -> str:
+    """The error for `rules show` of an id no rule has, with the closest ids."""
+    import difflib
+
+    # a prefix or a category names its rules first; else the ids spelt most alike
+    close = sorted(i for i in ids if i.startswith(rule_id))[:3]
+    close = close or difflib.get_close_matches(rule_id, ids, n=3, cutoff=0.7)
+    if not close:
+        return f"rules show: unknown rule {rule_id!r} (see `wukong-lint rules list`)"
+    quoted = " or ".join(f"'{c}'" for c in close)
+    return f"rules show: unknown rule {rule_id!r}: did you mean {quoted}?"

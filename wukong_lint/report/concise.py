@@ -1,0 +1,23 @@
+"""One line per finding, `path:line:col: severity rule-id message`, as compilers print them:
+editors and terminals make the location clickable. Then the one-line summary (not with
+--quiet). Suppressed findings are not listed (they are counted in the summary)."""
+
+from __future__ import annotations
+
+from wukong_lint.model import Report
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def render(report: Report, *, quiet: bool = False, **_: object) -> str:
+    lines = [
+        f"{f.path}:{f.line}:{f.column}: {f.severity.label} {f.rule_id} {_one_line(f.message)}"
+        for f in report.active
+    ]
+    if not quiet:
+        from wukong_lint.report.text import summary_line
+
+        lines.append(summary_line(report))
+    return "".join(line + "\n" for line in lines)

@@ -1,0 +1,240 @@
+"""Claude Code sessions: JSONL (or `{"loglines": [...]}`), inline sidechain sub-agents and
+`<session>/subagents/agent-*.jsonl` files with their `.meta.json`."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from typing import Any
+
+from wukong_lint.model import sha256_hex
+from wukong_lint.sources.transcript_events import EventUnit, strings
+from wukong_lint.sources.transcripts.errors import classify_error
+from wukong_lint.sources.transcripts.records import (
+    Span,
+    array_records,
+    jsonl_records,
+    malformed,
+    text_of,
+)
+from wukong_lint.sources.transcripts.session import KEEP_ROOTS, Part, Session
+from wukong_lint.sources.transcripts.sniff import LOGLINES, is_loglines
+
+
+def context_tokens(usage: dict[str, Any]) -> int:
+    """The tokens in the context window after a response, from its API `usage`: the prompt
+    (fresh, cached and written to cache) and the response."""
+    total = 0
+    for key in ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens",
+                "output_tokens"):  # fmt: skip
+        value = usage.get(key)
+        if type(value) is int and value > 0:
+            total += value
+    return total
+
+
+def subagent_parent(path: str) -> str | None:
+    """The session file of `<session>/subagents/agent-*.jsonl`, if it exists."""
+    folder, name = os.path.split(os.path.abspath(path))
+    if not name.startswith("agent-") or os.path.basename(folder) != "subagents":
+        return None
+    session_dir = os.path.dirname(folder)
+    parent = session_dir + ".jsonl"
+    return parent if os.path.isfile(parent) else None
+
+
+def claude_units(
+    session: Session,
+    path: str,
+    sub_agent: tuple[str, str | None] | None = None,
+    span: Span | None = None,
+) -> Iterator[Any]:
+    """Units of one Claude Code session file (or of one sub-agent file when `sub_agent` is
+    (agent id, agent type)), or of its lines `span`."""
+    roots = session.roots
+    # a session exported as one JSON object, {"loglines": [records...]}, or JSONL
+    records = (
+        array_records(session, path, LOGLINES)
+        if span is None and not session.part_size and is_loglines(path)
+        else jsonl_records(session, path, span, "claude", sub_agent)
+    )
+    for number, record in records:
+        if isinstance(record, (EventUnit, Part)):
+            yield record
+            continue
+        kind = record.get("type")
+        if (
+            session.protocol is not None
+            and sub_agent is None
+            and (record.get("subtype") == "compact_boundary" or record.get("isCompactSummary"))
+        ):
+            session.protocol.compacted()  # the context holds only the summary now
+        if kind not in ("user", "assistant"):
+            continue
+        message = record.get("message")
+        if not isinstance(message, dict):
+            yield malformed(session, number, b"", "message is not an object")
+            continue
+        # Who is speaking: the main agent, or a sub-agent (inline sidechain or its own file).
+        if sub_agent is not None:
+            agent_id, agent_type = sub_agent
+            is_main = False
+            if agent_type is None and kind == "user" and record.get("parentUuid") is None:
+                # no meta file or result naming it: the spawning call's prompt does
+                prompt = text_of(message.get("content")).strip()
+                agent_type = session.prompt_types.get(sha256_hex(prompt)[:16])
+                if agent_type is not None:
+                    sub_agent = (agent_id, agent_type)
+                    session.agent_types[agent_id] = agent_type
+        elif record.get("isSidechain"):
+            is_main = False
+            agent_id = record.get("agentId")
+            parent = record.get("parentUuid")
+            if not isinstance(agent_id, str):
+                agent_id = roots.get(parent) if isinstance(parent, str) else None
+                if agent_id is None:
+                    agent_id = str(record.get("uuid") or number)[:8]
+            uuid = record.get("uuid")
+            if isinstance(uuid, str):
+                roots[uuid] = agent_id
+                if len(roots) > KEEP_ROOTS:
+                    roots.popitem(last=False)
+            agent_type = session.agent_types.get(agent_id)
+            if agent_type is None and parent is None and kind == "user":
+                prompt = text_of(message.get("content")).strip()
+                agent_type = session.prompt_types.get(sha256_hex(prompt)[:16])
+                if agent_type is not None:
+                    session.agent_types[agent_id] = agent_type
+        else:
+            agent_id, agent_type, is_main = None, None, True
+        agent = "main" if is_main else f"{agent_type or 'subagent'}:{agent_id}"
+        content = message.get("content")
+        if kind == "user":
+            if isinstance(content, str):
+                session.new_turn(agent)
+                yield session.message(number, "user", content, agent, agent_type, is_main)
+                continue
+            if not isinstance(content, list):
+                continue
+            extra = record.get("toolUseResult")
+            for block in content:
+                if not isinstance(block, dict):
+                    continue
+                btype = block.get("type")
+                if btype == "tool_result":
+                    yield from session.result(
+                        number,
+                        block.get("tool_use_id"),
+                        block.get("content"),
+                        bool(block.get("is_error")),
+                        extra,
+                        agent,
+                        agent_type,
+                        is_main,
+                    )
+                    extra = None  # one toolUseResult per record
+                    if not isinstance(block.get("tool_use_id"), str):
+                        yield session.integrity(
+                            number, "missing-id", "tool result has no tool_use_id"
+                        )
+                elif btype == "text":
+                    session.new_turn(agent)
+                    text = block.get("text")
+                    if isinstance(text, str) and text:
+                        yield session.message(number, "user", text, agent, agent_type, is_main)
+                else:
+                    parts: list[str] = []
+                    strings(block, parts)
+                    if parts:
+                        yield session.message(
+                            number, "user", "\n".join(parts), agent, agent_type, is_main
+                        )
+            continue
+        # assistant
+        if (
+            not isinstance(content, list)
+            or not content
+            or all(
+                isinstance(b, dict)
+                and b.get("type") == "text"
+                and not str(b.get("text", "")).strip()
+                for b in content
+            )
+        ):
+            if not (isinstance(content, str) and content.strip()):
+                yield session.message(
+                    number, "assistant", "", agent, agent_type, is_main, "empty-content"
+                )
+                continue
+            content = [{"type": "text", "text": content}]
+        if is_main and session.protocol is not None:
+            usage = message.get("usage")
+            if isinstance(usage, dict):
+                unit = session.usage(number, context_tokens(usage))
+                if unit is not None:
+                    yield unit
+        api_error = bool(record.get("isApiErrorMessage"))
+        for block in content:
+            if not isinstance(block, dict):
+                continue
+            btype = block.get("type")
+            if btype == "tool_use":
+                yield from session.call(
+                    number,
+                    block.get("name") if isinstance(block.get("name"), str) else None,
+                    block.get("input"),
+                    block.get("id") if isinstance(block.get("id"), str) else None,
+                    agent,
+                    agent_type,
+                    is_main,
+                )
+                if not isinstance(block.get("id"), str):
+                    yield session.integrity(number, "missing-id", "tool call has no id")
+            elif btype in ("text", "thinking"):
+                text = block.get(btype)
+                if isinstance(text, str) and text:
+                    problem = classify_error(text) if api_error else None
+                    if btype == "thinking" and not block.get("signature"):
+                        problem = "thinking-block-error"  # the API rejects it when replayed
+                    role = "thinking" if btype == "thinking" else "assistant"
+                    yield session.message(number, role, text, agent, agent_type, is_main, problem)
+            elif btype not in ("redacted_thinking", "image"):
+                parts = []
+                strings(block, parts)
+                if parts:
+                    yield session.message(
+                        number, "assistant", "\n".join(parts), agent, agent_type, is_main
+                    )
+
+
+def subagent_files(path: str) -> list[str]:
+    folder = os.path.join(os.path.splitext(path)[0], "subagents")
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        return []
+    return [
+        os.path.join(folder, n) for n in names if n.startswith("agent-") and n.endswith(".jsonl")
+    ]
+
+
+def subagent_identity(session: Session, path: str) -> tuple[str, str | None]:
+    agent_id = os.path.basename(path)[len("agent-") : -len(".jsonl")]
+    meta_path = path[: -len(".jsonl")] + ".meta.json"
+    agent_type = session.agent_types.get(agent_id)
+    try:
+        with open(meta_path, encoding="utf-8") as handle:
+            meta = json.load(handle)
+    except (OSError, ValueError):
+        meta = None
+    if isinstance(meta, dict):
+        for key in ("agentType", "subagent_type", "subagentType", "agent_type"):
+            if isinstance(meta.get(key), str):
+                agent_type = meta[key]
+                break
+        else:
+            tool_use = meta.get("toolUseId") or meta.get("tool_use_id")
+            if isinstance(tool_use, str):
+                agent_type = session.spawn_types.get(tool_use, agent_type)
+    return agent_id, agent_type

@@ -1,0 +1,121 @@
+"""Codex CLI rollouts (JSONL of `response_item` records)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from wukong_lint.sources.transcript_events import EventUnit
+from wukong_lint.sources.transcripts.records import Span, jsonl_records, text_of
+from wukong_lint.sources.transcripts.session import Part, Session
+
+
+def _codex_output(output: Any) -> tuple[Any, bool]:
+    """The text of a Codex tool output and whether it failed."""
+    is_error = False
+    if isinstance(output, str) and output.startswith("{"):
+        try:
+            data = json.loads(output)
+        except (ValueError, RecursionError):
+            data = None
+        if isinstance(data, dict):
+            meta = data.get("metadata")
+            if isinstance(meta, dict) and meta.get("exit_code") not in (None, 0):
+                is_error = True
+            return data.get("output", data), is_error
+    return output, is_error
+
+
+def codex_units(session: Session, path: str, span: Span | None = None) -> Iterator[Any]:
+    for number, record in jsonl_records(session, path, span, "codex"):
+        if isinstance(record, (EventUnit, Part)):
+            yield record
+            continue
+        if record.get("type") != "response_item":
+            if session.protocol is not None:
+                unit = _context_usage(session, number, record)
+                if unit is not None:
+                    yield unit
+            continue
+        payload = record.get("payload")
+        if not isinstance(payload, dict):
+            continue
+        ptype = payload.get("type")
+        if ptype == "message":
+            role = payload.get("role")
+            text = text_of(payload.get("content"))
+            if role == "user":
+                session.new_turn("main")
+            if text:
+                yield session.message(number, str(role), text, "main", None, True)
+            elif role == "assistant":
+                yield session.message(number, "assistant", "", "main", None, True, "empty-content")
+        elif ptype == "reasoning":
+            text = text_of(payload.get("summary")) + "\n" + text_of(payload.get("content"))
+            if text.strip():
+                yield session.message(number, "thinking", text.strip(), "main", None, True)
+        elif ptype in ("function_call", "custom_tool_call", "local_shell_call"):
+            name = payload.get("name") if ptype != "local_shell_call" else "local_shell"
+            if ptype == "function_call":
+                arguments = payload.get("arguments")
+                try:
+                    data = json.loads(arguments) if isinstance(arguments, str) else arguments
+                except (ValueError, RecursionError):
+                    data = {"arguments": arguments}
+            elif ptype == "custom_tool_call":
+                data = {"input": payload.get("input")}
+            else:
+                data = payload.get("action")
+            call_id = payload.get("call_id") or payload.get("id")
+            yield from session.call(
+                number,
+                name if isinstance(name, str) else None,
+                data,
+                call_id if isinstance(call_id, str) else None,
+                "main",
+                None,
+                True,
+            )
+        elif ptype in (
+            "function_call_output",
+            "custom_tool_call_output",
+            "local_shell_call_output",
+        ):
+            output, is_error = _codex_output(payload.get("output"))
+            call_id = payload.get("call_id")
+            yield from session.result(
+                number,
+                call_id if isinstance(call_id, str) else None,
+                output,
+                is_error,
+                None,
+                "main",
+                None,
+                True,
+            )
+
+
+# -- OpenAI chat messages ------------------------------------------------------------------------
+
+
+def _context_usage(session: Session, number: int, record: dict[str, Any]) -> Any:
+    """A Codex `token_count` event: the tokens of the last request against the model's window
+    (a `compacted` record empties the context)."""
+    kind = record.get("type")
+    if kind == "compacted":
+        assert session.protocol is not None
+        session.protocol.compacted()
+        return None
+    payload = record.get("payload")
+    if kind != "event_msg" or not isinstance(payload, dict) or payload.get("type") != "token_count":
+        return None
+    info = payload.get("info")
+    last = info.get("last_token_usage") if isinstance(info, dict) else None
+    if not isinstance(last, dict):
+        return None
+    used = sum(
+        v for k in ("input_tokens", "output_tokens") if type(v := last.get(k)) is int and v > 0
+    )
+    window = info.get("model_context_window") if isinstance(info, dict) else None
+    return session.usage(number, used, window if type(window) is int and window > 0 else None)

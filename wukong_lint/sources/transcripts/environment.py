@@ -1,0 +1,198 @@
+"""What a transcript is read against: the options of `check`, the profile (`wukong` when the
+repository has `.wukong/` or the transcript spawns an avatar), the memory bank and the
+Claude Code agent definitions."""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Any
+
+from wukong_lint.sources.transcript_events import Context
+from wukong_lint.sources.transcripts.records import read_head
+
+MEMORY_FILES = ("memory-bank/MEMORY.md", "memory-bank/patterns.md")
+
+FORMATS = ("auto", "claude", "codex", "openai", "react")
+# Options of `check` (set by the CLI before a scan; forked workers inherit them).
+OPTIONS: dict[str, Any] = {"profile": None, "agents": None, "format": None, "parts": 0}
+# Words that name the avatars of the 戒 table: spawning one makes a transcript `wukong`.
+AVATAR_NAMES = frozenset(
+    n.lower()
+    for n in (
+        "眼", "耳", "鼻", "舌", "身", "意", "眼分身", "耳分身", "鼻分身", "舌分身", "身分身",
+        "意分身", "斗战胜佛", "eye", "ear", "nose", "tongue", "body", "mind", "explorer",
+        "analyst", "reviewer", "tester", "implementer", "impl", "architect",
+    )
+)  # fmt: skip
+_SPAWN_TYPE = re.compile(rb'"subagent_type"\s*:\s*"([^"\\]{1,80})"')
+
+
+def configure(
+    profile: str | None = None, agents: str | None = None, fmt: str | None = None
+) -> None:
+    OPTIONS.update(profile=profile, agents=agents, format=None if fmt == "auto" else fmt)
+
+
+def _repo_roots(path: str, cwd: str | None) -> list[str]:
+    roots = [os.getcwd()]
+    if cwd and os.path.isdir(cwd):
+        roots.insert(0, cwd)
+    return roots
+
+
+def _spawns_avatar(path: str) -> bool:
+    # Chunked reads, not mmap: touched mmap pages count in the resident set (a 500 MB file
+    # would show as 500 MB of RSS). Chunks overlap so a match on a boundary is not lost.
+    tail = b""
+    try:
+        with open(path, "rb") as handle:
+            while chunk := handle.read(1 << 22):
+                data = tail + chunk
+                if b'"subagent_type"' in data:
+                    for match in _SPAWN_TYPE.finditer(data):
+                        name = match.group(1).decode("utf-8", "replace").lstrip("@").lower()
+                        if name in AVATAR_NAMES:
+                            return True
+                tail = data[-200:]
+    except OSError:
+        return False
+    return False
+
+
+def load_agent_defs(folder: str) -> dict[str, tuple[tuple[str, ...] | None, tuple[str, ...]]]:
+    """Claude Code agent definitions: name -> (allowed tools or None for all, disallowed)."""
+    defs: dict[str, tuple[tuple[str, ...] | None, tuple[str, ...]]] = {}
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        return defs
+    for name in names:
+        if not name.endswith(".md"):
+            continue
+        try:
+            with open(os.path.join(folder, name), encoding="utf-8") as handle:
+                text = handle.read(65536)
+        except (OSError, UnicodeDecodeError):
+            continue
+        front = re.match(r"\A---\s*\n(.*?)\n---\s*(\n|\Z)", text, re.S)
+        if not front:
+            continue
+        try:
+            import yaml
+
+            meta = yaml.safe_load(front.group(1))
+        except Exception:
+            continue
+        if not isinstance(meta, dict):
+            continue
+        agent = str(meta.get("name") or name[:-3])
+        defs[agent.lower()] = (
+            _tool_list(meta.get("tools")),
+            _tool_list(meta.get("disallowedTools")) or (),
+        )
+    return defs
+
+
+def _tool_list(value: Any) -> tuple[str, ...] | None:
+    if value is None:
+        return None
+    items = value.split(",") if isinstance(value, str) else value
+    if not isinstance(items, list):
+        return None
+    return tuple(str(v).strip().split("(", 1)[0] for v in items if str(v).strip())
+
+
+def make_context(path: str, cwd: str | None = None) -> Context:
+    roots = _repo_roots(path, cwd)
+    memory_bank = any(os.path.isdir(os.path.join(r, "memory-bank")) for r in roots)
+    agents_dir = OPTIONS["agents"]
+    defs = {}
+    if agents_dir:
+        defs = load_agent_defs(agents_dir)
+    else:
+        for root in roots:
+            agents_dir = os.path.join(root, ".claude", "agents")
+            defs = load_agent_defs(agents_dir)
+            if defs:
+                break
+    profile = OPTIONS["profile"]
+    if profile is None:
+        wukong = any(os.path.isdir(os.path.join(r, ".wukong")) for r in roots)
+        profile = "wukong" if wukong or _spawns_avatar(path) else "generic"
+    ctx = Context(profile, memory_bank, defs, cwd)
+    if defs and profile == "wukong" and agents_dir:
+        ctx.contracts = load_agent_contracts(agents_dir)
+    return ctx
+
+
+_CONTRACT_HEADING = re.compile(
+    r"(?im)^#{1,6}[ \t]*(?:output[ \t_-]*contract|输出契约|输出格式)[^\n]*\n"
+    r"(.*?)(?=^#{1,6}[ \t]|\Z)",
+    re.S,
+)
+_FENCE = re.compile(r"```[\w-]*[ \t]*\n(.*?)\n```", re.S)
+_BULLET = re.compile(r"(?m)^[ \t]*[-*+][ \t]*`?([A-Za-z_][\w -]{0,40}?)`?[ \t]*(?::|：|$|\s[-—(])")
+
+
+def load_agent_contracts(folder: str) -> dict[str, tuple[str, ...]]:
+    """Output contracts that Claude Code agent definitions declare, by agent name: an
+    `output_contract:` key in the front matter (a mapping or a list of names), or an `Output
+    Contract` / `输出契约` section holding a YAML or JSON block (its keys) or a bullet list of
+    `name:` items. They replace seed 004's contract for that agent."""
+    found: dict[str, tuple[str, ...]] = {}
+    try:
+        names = sorted(n for n in os.listdir(folder) if n.endswith(".md"))
+    except OSError:
+        return found
+    import yaml
+
+    for name in names:
+        try:
+            with open(os.path.join(folder, name), encoding="utf-8") as handle:
+                text = handle.read(65536)
+        except (OSError, UnicodeDecodeError):
+            continue
+        front = re.match(r"\A---\s*\n(.*?)\n---\s*(\n|\Z)", text, re.S)
+        meta: Any = None
+        if front:
+            try:
+                meta = yaml.safe_load(front.group(1))
+            except Exception:
+                meta = None
+        agent = str(meta.get("name") or name[:-3]) if isinstance(meta, dict) else name[:-3]
+        sections = _contract_keys(meta.get("output_contract") if isinstance(meta, dict) else None)
+        body = _CONTRACT_HEADING.search(text)
+        if not sections and body is not None:
+            block = _FENCE.search(body.group(1))
+            if block is not None:
+                try:
+                    value = yaml.safe_load(block.group(1))
+                except Exception:
+                    value = None
+                if isinstance(value, dict) and len(value) == 1:
+                    inner = next(iter(value.values()))  # {output_contract: {...}}
+                    if isinstance(inner, (dict, list)):
+                        value = inner
+                sections = _contract_keys(value)
+            else:
+                sections = tuple(dict.fromkeys(m.strip() for m in _BULLET.findall(body.group(1))))
+        if sections:
+            found[agent.lower()] = sections
+    return found
+
+
+def _contract_keys(value: Any) -> tuple[str, ...]:
+    if isinstance(value, dict):
+        return tuple(str(k) for k in value)
+    if isinstance(value, list):
+        return tuple(str(v) for v in value if isinstance(v, (str, int)))
+    return ()
+
+
+def first_cwd(path: str) -> str | None:
+    head = read_head(path, 262144)
+    if head is None:
+        return None
+    match = re.search(rb'"cwd"\s*:\s*"([^"\\]{1,4096})"', head)
+    return match.group(1).decode("utf-8", "replace") if match else None

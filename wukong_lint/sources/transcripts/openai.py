@@ -1,0 +1,66 @@
+"""OpenAI chat messages: a JSON array or JSONL of `role` records with `tool_calls`."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from wukong_lint.sources.transcript_events import EventUnit
+from wukong_lint.sources.transcripts.records import (
+    Span,
+    array_records,
+    jsonl_records,
+    malformed,
+    text_of,
+)
+from wukong_lint.sources.transcripts.session import Part, Session
+from wukong_lint.sources.transcripts.sniff import is_array
+
+
+def openai_units(session: Session, path: str, span: Span | None = None) -> Iterator[Any]:
+    records: Iterator[tuple[int, Any]]
+    if span is None and not session.part_size and is_array(path):
+        records = array_records(session, path)
+    else:
+        records = jsonl_records(session, path, span, "openai")
+    for number, record in records:
+        if isinstance(record, (EventUnit, Part)):
+            yield record
+            continue
+        if not isinstance(record, dict):
+            yield malformed(session, number, b"", "not an object")
+            continue
+        role = record.get("role")
+        content = record.get("content")
+        if role == "tool":
+            call_id = record.get("tool_call_id")
+            yield from session.result(
+                number, call_id if isinstance(call_id, str) else None, content, False, None,
+                "main", None, True,
+            )  # fmt: skip
+            continue
+        text = text_of(content)
+        calls = record.get("tool_calls")
+        if role == "user":
+            session.new_turn("main")
+        if text:
+            yield session.message(number, str(role), text, "main", None, True)
+        elif role == "assistant" and not calls:
+            yield session.message(number, "assistant", "", "main", None, True, "empty-content")
+        if isinstance(calls, list):
+            for call in calls:
+                if not isinstance(call, dict):
+                    continue
+                function = call.get("function") or {}
+                name = function.get("name") if isinstance(function, dict) else None
+                arguments = function.get("arguments") if isinstance(function, dict) else None
+                try:
+                    data = json.loads(arguments) if isinstance(arguments, str) else arguments
+                except (ValueError, RecursionError):
+                    data = {"arguments": arguments}
+                call_id = call.get("id")
+                yield from session.call(
+                    number, name if isinstance(name, str) else None, data,
+                    call_id if isinstance(call_id, str) else None, "main", None, True,
+                )  # fmt: skip

@@ -1,0 +1,359 @@
+"""The state of one transcript being read: calls waiting for their result, sub-agents and
+their types, the files read in the current turn; it turns the readers' calls, results and
+messages into units."""
+
+from __future__ import annotations
+
+import pickle
+import re
+from collections import OrderedDict
+from collections.abc import Iterator
+from typing import Any, NamedTuple
+
+from wukong_lint.model import sha256_hex
+from wukong_lint.sources.transcript_events import (
+    EDIT_TOOLS,
+    READ_TOOLS,
+    SPAWN_TOOLS,
+    Context,
+    Event,
+    EventUnit,
+    call_event,
+    join_texts,
+    make_unit,
+    strings,
+    target_paths,
+)
+from wukong_lint.sources.transcripts.environment import MEMORY_FILES
+from wukong_lint.sources.transcripts.errors import classify_error
+from wukong_lint.sources.transcripts.protocol import ProtocolState
+
+_AGENT_ID = re.compile(r"\bagent_?[Ii]d:\s*([\w.@-]{1,80})")
+# Completed call ids remembered to skip a repeated record (Codex writes some results twice,
+# next to each other), and sidechain records remembered to name the sub-agent of a record
+# that only gives its parent: the most recent ones. Kept small, because a worker reading a
+# part of the file (engine/offload.py) is handed them with the rest of the state.
+_KEEP_IDS = 4096
+KEEP_ROOTS = 4096
+
+
+_LINE_NUMBER = re.compile(r"(?m)^ *\d+(?:→|\t)")
+
+
+def _without_file_copy(parts: list[str], extra: Any) -> Any:
+    """A Read's toolUseResult without `file.content` when the tool result already holds that
+    text with line numbers (`     1→...`): the same file twice in one record would double the
+    scan and report each secret in it twice on the same line."""
+    if not isinstance(extra, dict):
+        return extra
+    file = extra.get("file")
+    if not isinstance(file, dict) or not isinstance(file.get("content"), str):
+        return extra
+    raw = file["content"].strip()
+    if not raw or not any(_LINE_NUMBER.search(p) and raw in _LINE_NUMBER.sub("", p) for p in parts):
+        return extra
+    return {**extra, "file": {k: v for k, v in file.items() if k != "content"}}
+
+
+class Part(NamedTuple):
+    """Lines of a JSONL transcript to read elsewhere, from the session's state at their start:
+    reading them there makes the units a whole read makes of them (`part_units`)."""
+
+    fmt: str
+    path: str  # the file
+    display: str
+    start: int  # bytes
+    end: int
+    first_line: int
+    state: bytes
+    last: bool  # ends the file: the calls still waiting are reported
+    sub_agent: tuple[str, str | None] | None = None
+
+
+def result_text(content: Any, extra: Any) -> str:
+    parts: list[str] = []
+    strings(content, parts)
+    strings(_without_file_copy(parts, extra), parts)
+    return join_texts(parts)
+
+
+class Session:
+    """Pairs calls with results, tracks agents and turns, and turns events into units."""
+
+    def __init__(self, path: str, ctx: Context) -> None:
+        self.path = path
+        self.ctx = ctx
+        self.pending: OrderedDict[str, tuple[Event, str]] = OrderedDict()
+        self.done: OrderedDict[str, None] = OrderedDict()
+        self.spawn_types: dict[str, str] = {}  # spawning call id -> subagent type
+        self.prompt_types: dict[str, str] = {}  # prompt hash -> subagent type
+        self.agent_types: dict[str, str] = {}  # agent id -> subagent type
+        self.turn_reads: dict[str, set[str]] = {}  # agent -> files read this turn
+        self.carry = 0  # bytes of records that produced no unit yet
+        # sidechain record uuid -> agent id (inline sub-agents), the most recent ones
+        self.roots: OrderedDict[str, str] = OrderedDict()
+        # Reading in parts (engine/offload.py): bytes per part (0: read and report it all
+        # here) and the part being read: where it starts and the state it starts from.
+        self.part_size = 0
+        self.part: tuple[int, int, bytes] = (0, 1, b"")
+        # Only follow the state (the file is read in parts, which make the units): no unit,
+        # and no text that the state does not need, is made.
+        self.follow = False
+        # The 戒 protocol facts of the turns (profile `wukong` only: nothing to pay otherwise).
+        self.protocol = ProtocolState() if ctx.profile == "wukong" else None
+        self.fmt = ""  # the reader's format, for checks that only one format's records allow
+
+    _STATE = ("ctx", "pending", "done", "spawn_types", "prompt_types", "agent_types",
+              "turn_reads", "carry", "roots", "protocol", "fmt")  # fmt: skip
+
+    def snapshot(self) -> bytes | None:
+        """Everything reading the rest of the file depends on, for a worker to go on from
+        (None: it cannot be copied now, e.g. a waiting call's input nested hundreds deep)."""
+        try:
+            return pickle.dumps(tuple(getattr(self, name) for name in self._STATE), protocol=5)
+        except (RecursionError, pickle.PicklingError, TypeError, ValueError):
+            return None
+
+    def restore(self, state: bytes) -> None:
+        for name, value in zip(self._STATE, pickle.loads(state), strict=True):
+            setattr(self, name, value)
+
+    def unit(self, event: Event, text: str) -> EventUnit:
+        size, self.carry = self.carry, 0
+        if self.follow:
+            return None  # type: ignore[return-value]
+        return make_unit(self.path, event, text, size)
+
+    def new_turn(self, agent: str) -> None:
+        self.turn_reads.pop(agent, None)
+
+    def call(
+        self,
+        line: int,
+        tool: str | None,
+        data: Any,
+        call_id: str | None,
+        agent: str,
+        agent_type: str | None,
+        is_main: bool,
+    ) -> Iterator[EventUnit]:
+        if self.protocol is not None and self.protocol.due:
+            yield from self._outputs(every=False)
+        event, text = call_event(self.ctx, line, tool, data, call_id, agent, agent_type, is_main)
+        paths = target_paths(tool, data)
+        reads = self.turn_reads.setdefault(agent, set())
+        if tool in EDIT_TOOLS or event.command is not None:
+            event.turn_reads = tuple(sorted(reads))
+        if tool in EDIT_TOOLS and paths:
+            event.new_file = paths[0] not in self.ctx.seen_paths
+        for path in paths:
+            if len(self.ctx.seen_paths) < 100000:
+                self.ctx.seen_paths.add(path)
+        if tool in READ_TOOLS:
+            reads.update(paths)
+        if event.command is not None:
+            for name in MEMORY_FILES:
+                if name in event.command:
+                    reads.add(name)
+        if self.protocol is not None:
+            spawns = (
+                [c for c, _ in self.pending.values() if c.tool in SPAWN_TOOLS]
+                if tool in SPAWN_TOOLS
+                else []
+            )
+            self.protocol.call_seen(event, spawns, self.follow)
+        if tool in SPAWN_TOOLS and isinstance(data, dict):
+            kind = data.get("subagent_type")
+            if isinstance(kind, str):
+                if call_id:
+                    self.spawn_types[call_id] = kind
+                prompt = data.get("prompt")
+                if isinstance(prompt, str):
+                    self.prompt_types[sha256_hex(prompt.strip())[:16]] = kind
+        if call_id:
+            if call_id in self.done:
+                return  # a repeated record of a call already reported
+            self.pending[call_id] = (event, text)
+            return
+        if self.protocol is not None:
+            self.protocol.call_done(event, self.follow)
+        yield self.unit(event, text)
+
+    def result(
+        self,
+        line: int,
+        call_id: str | None,
+        content: Any,
+        is_error: bool,
+        extra: Any,
+        agent: str,
+        agent_type: str | None,
+        is_main: bool,
+    ) -> Iterator[EventUnit]:
+        if self.protocol is not None and self.protocol.due:
+            yield from self._outputs(every=False)
+        if call_id and call_id in self.done:
+            return  # Codex writes some results twice
+        waiting = self.pending.pop(call_id, None) if call_id else None
+        if self.follow:
+            if waiting is not None:
+                if self.spawn_types.get(call_id or ""):
+                    self._learn_agent(call_id, content, extra, None)
+                if self.protocol is not None:
+                    self._settle(waiting[0], content, is_error, extra)
+            self._done(call_id)
+            self.carry = 0
+            return
+        event = Event("result", line, self.ctx)
+        event.agent, event.agent_type, event.is_main = agent, agent_type, is_main
+        event.call_id, event.is_error, event.result = call_id, is_error, extra
+        text = result_text(content, extra)
+        if waiting is not None:
+            call, call_text = waiting
+            event.tool = call.tool
+            self._settle(call, content, is_error, extra)
+            avatar = self.spawn_types.get(call_id or "")
+            if avatar:
+                agent_id = self._learn_agent(call_id, content, extra, text)
+                if self.protocol is not None:
+                    if _is_async(extra, text):
+                        self.protocol.spawn_result(agent_id, True)
+                    else:  # the avatar's final output: its contract is checked on it
+                        output = content if isinstance(content, str) else None
+                        if output is None:
+                            output = "\n".join(strings(content, []))
+                        event.protocol = {"avatar": avatar, "output": output}
+                        # whether its own records ran a test (None: they were not seen)
+                        if agent_id is not None:
+                            event.protocol["tested"] = self.protocol.tested.get(agent_id)
+            if self.fmt == "react" and self.protocol is not None:
+                event.protocol = {"react": call.tool, "content": content}
+            yield self.unit(call, call_text)
+        self._done(call_id)
+        if is_error or (isinstance(extra, str) and extra.startswith("Error")):
+            event.problem = classify_error(text)
+        if waiting is None and call_id:
+            event.problem = event.problem or "orphan-result"
+            if self.protocol is not None and self.protocol.compactions:
+                # seed 002 A4: compaction keeps tool_use / tool_result pairs together
+                event.protocol = {"broken_pair": True}
+        yield self.unit(event, text)
+
+    def _settle(self, call: Event, content: Any, is_error: bool, extra: Any) -> None:
+        """What a call's result tells about the call (and the turn's protocol totals)."""
+        call.result = extra if extra is not None else content
+        call.is_error = is_error
+        if isinstance(extra, dict):
+            kind = extra.get("type")
+            if kind in ("create", "update") and call.tool == "Write":
+                call.new_file = kind == "create"
+        if is_error and call.tool in EDIT_TOOLS:
+            call.new_file = False  # a failed Write (EACCES, not found) created nothing
+        if self.protocol is not None:
+            self.protocol.call_done(call, self.follow)
+
+    def _learn_agent(self, call_id: Any, content: Any, extra: Any, text: str | None) -> str | None:
+        """The type of the sub-agent a spawning call's result names (and its id)."""
+        agent_id = extra.get("agentId") if isinstance(extra, dict) else None
+        if not isinstance(agent_id, str):
+            # some versions name the sub-agent only in the result text
+            found = _AGENT_ID.search(result_text(content, extra) if text is None else text)
+            agent_id = found.group(1) if found else None
+        if isinstance(agent_id, str):
+            self.agent_types[agent_id] = self.spawn_types[call_id]
+            return agent_id
+        return None
+
+    def _done(self, call_id: str | None) -> None:
+        if call_id:
+            self.done[call_id] = None
+            if len(self.done) > _KEEP_IDS:
+                self.done.popitem(last=False)
+
+    def message(
+        self,
+        line: int,
+        role: str,
+        text: str,
+        agent: str,
+        agent_type: str | None,
+        is_main: bool,
+        problem: str | None = None,
+    ) -> EventUnit:
+        if self.protocol is not None:
+            if role == "user":
+                self.protocol.user(agent, text)
+            elif role == "assistant" and text:
+                self.protocol.text(agent, text, line, agent_type, is_main)
+        if self.follow:
+            self.carry = 0
+            return None  # type: ignore[return-value]
+        event = Event("message", line, self.ctx)
+        event.role, event.problem = role, problem
+        event.agent, event.agent_type, event.is_main = agent, agent_type, is_main
+        return self.unit(event, text)
+
+    def integrity(self, line: int, problem: str, text: str) -> EventUnit:
+        if self.follow:
+            self.carry = 0
+            return None  # type: ignore[return-value]
+        event = Event("integrity", line, self.ctx)
+        event.problem = problem
+        return self.unit(event, text)
+
+    def finish(self) -> Iterator[EventUnit]:
+        """Calls that never got a result, then a last unit carrying the remaining bytes."""
+        for call_id, (call, text) in self.pending.items():
+            if self.protocol is not None:
+                self.protocol.call_done(call, self.follow)
+            yield self.unit(call, text)
+            event = Event("integrity", call.line, self.ctx)
+            event.problem = "tool-result-missing"
+            event.tool, event.agent, event.is_main = call.tool, call.agent, call.is_main
+            yield self.unit(event, f"tool call {call_id} ({call.tool}) has no result")
+        self.pending.clear()
+        if self.protocol is not None:
+            yield from self._outputs()
+        yield self.unit(Event("end", 0, self.ctx), "")
+
+    def _outputs(self, every: bool = True) -> Iterator[EventUnit]:
+        """The final output of sub-agents spawned in the background (their last message: no
+        tool result holds it), for their contract check: the ones due (`every`: all, at the
+        end of the file). The text is carried in the event, not in the unit, so the other
+        rules do not scan it twice."""
+        state = self.protocol
+        assert state is not None
+        due, state.due = state.due, []
+        if every:
+            due += [(agent, *value) for agent, value in sorted(state.last_text.items())]
+            state.last_text.clear()
+        for agent, line, text, agent_type in due:
+            if not agent_type or self.follow:
+                continue
+            event = Event("contract", line, self.ctx)
+            event.agent, event.agent_type, event.is_main = agent, agent_type, False
+            event.tool = "Task"
+            event.protocol = {"avatar": agent_type, "output": text}
+            yield self.unit(event, "")
+
+    def usage(self, line: int, used: int, window: int | None = None) -> EventUnit | None:
+        """A `context` event when the main agent's context holds more tokens than ever since
+        the last compaction (None: it does not, or the profile checks no context)."""
+        if self.protocol is None:
+            return None
+        peak = self.protocol.usage(used)
+        if peak is None:
+            return None
+        event = Event("context", line, self.ctx)
+        event.protocol = {"usage": (peak[0], used, window)}
+        unit = self.unit(event, "")
+        return unit
+
+
+def _is_async(extra: Any, text: str) -> bool:
+    """A spawning call's result that only says the sub-agent was started in the background."""
+    if isinstance(extra, dict) and (
+        extra.get("isAsync") or extra.get("status") == "async_launched"
+    ):
+        return True
+    return text.lstrip().startswith(("Async agent launched", "Agent launched in the background"))
