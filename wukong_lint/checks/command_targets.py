@@ -89,6 +89,7 @@ def _depth(word: str) -> int:
 
 
 _HELP = frozenset(["--help", "-help"])
+_DRY_RUN = ("--dry-run", "--dryrun", "--what-if", "--simulate", "--no-act", "--just-print")
 _FILE_PROGRAMS = frozenset(["rm", "unlink", "shred", "rmdir", "mv", "cp", "truncate"])
 
 

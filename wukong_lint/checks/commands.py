@@ -31,6 +31,7 @@ from collections.abc import Iterator
 from typing import Any, NamedTuple
 
 from wukong_lint.checks.command_targets import (
+    _DRY_RUN,
     _HELP,
     _NOWHERE,
     Where,
@@ -175,8 +176,13 @@ def block_matches(block: dict[str, Any], command: Command, where: Where | None =
         )
     ):
         return False
-    if _HELP & set(options) and not (block["redirect_to"] or block.get("redirect_targets_any")):
-        return False  # `terraform destroy --help` only describes
+    if not (block["redirect_to"] or block.get("redirect_targets_any")) and (
+        _HELP & set(options)
+        or any(o.startswith(_DRY_RUN) for o in options)
+        or (name == "rsync" and any(o[:2] != "--" and "n" in o[1:] for o in options))
+    ):
+        return False  # `terraform destroy --help`, `kubectl delete ns x --dry-run=client`,
+        # `rsync -an --delete`: they only describe what would happen
     if block["args_none"] and any(_full(block["args_none"], a) for a in positional):
         return False
     if block["stdin_from"] and not any(p in command.stdin_from for p in block["stdin_from"]):
