@@ -1,0 +1,39 @@
+"""Silent passes a red team found on main (issues 15 and 17), each with the real CLI on a
+real repository or file in a temp dir."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.conftest import git
+from wukong_lint.cli import main
+
+TOKEN = "ghp_" + "huG8GP38g4o5MNJAYKJ1UXXFWXLCpaNfhs0g"
+
+
+def _json(capsys, *args: str) -> tuple[int, dict]:
+    code = main(["check", "--format", "json", *args])
+    out = capsys.readouterr().out
+    return code, json.loads(out) if out.strip() else {}
+
+
+def test_utf16_bom_in_front_of_utf8_text_does_not_hide_it(repo: Path, capsys, monkeypatch):
+    # Two bytes FF FE (or FE FF) in front of ordinary text: not UTF-16 (no NUL anywhere),
+    # so it is read as UTF-8 and the secret found, in a folder, a named file and --staged.
+    line = f'TOKEN = "{TOKEN}"\n'.encode()
+    (repo / "odd.py").write_bytes(b"\xff\xfe" + line)  # odd length: UTF-16 fails
+    (repo / "even.py").write_bytes(b"\xfe\xff" + line + b"\n")  # even: UTF-16 nonsense
+    (repo / "real16.txt").write_bytes(f"k = {TOKEN}\n".encode("utf-16"))  # still UTF-16
+    git(repo, "add", "-A")
+    monkeypatch.chdir(repo)
+    code, report = _json(capsys, ".")
+    assert code == 1
+    found = sorted((f["path"], f["line"]) for f in report["findings"])
+    assert found == [("even.py", 1), ("odd.py", 1), ("real16.txt", 1)]
+    assert report["stats"]["skipped"] == 0
+    code, report = _json(capsys, "odd.py")
+    assert code == 1 and [f["path"] for f in report["findings"]] == ["odd.py"]
+    code, report = _json(capsys, "--staged")
+    assert code == 1
+    assert sorted(f["path"] for f in report["findings"]) == ["even.py", "odd.py", "real16.txt"]
