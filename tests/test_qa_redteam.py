@@ -37,3 +37,25 @@ def test_utf16_bom_in_front_of_utf8_text_does_not_hide_it(repo: Path, capsys, mo
     code, report = _json(capsys, "--staged")
     assert code == 1
     assert sorted(f["path"] for f in report["findings"]) == ["even.py", "odd.py", "real16.txt"]
+
+
+def test_config_key_given_twice_is_an_error(tmp_path: Path, capsys, monkeypatch):
+    # PyYAML keeps the last of two equal keys: a second `select:` silently turned the secret
+    # rules off and the run passed.
+    (tmp_path / "app.py").write_text(f'TOKEN = "{TOKEN}"\n')
+    config = tmp_path / ".wukong-lint.yaml"
+    monkeypatch.chdir(tmp_path)
+    for text in (
+        "select: [secret]\nselect: [dangerous-command]\n",
+        'per-path-ignores:\n  "*.py": [injection]\n  "*.py": [secret]\n',
+    ):
+        config.write_text(text)
+        assert main(["check", "."]) == 2
+        err = capsys.readouterr().err
+        assert "is given twice" in err and err.count("\n") == 1
+    # a YAML merge key still lets a mapping override what it merges
+    config.write_text(
+        "rule-params:\n  <<: {secret.generic-assignment: {entropy: 3.0}}\n"
+        "  secret.generic-assignment: {entropy: 3.5}\n"
+    )
+    assert main(["check", "."]) == 1
