@@ -38,4 +38,4 @@ StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _ma
 
 
 def load(stream: TextIO) -> Any:
-    return yaml.load(stream, Loader=StrictLoader)  # noqa: S506 (a SafeLoader subclass)
+    return yaml.load(stream, Loader=StrictLoader)  # a SafeLoader subclass: no Python tags
