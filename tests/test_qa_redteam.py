@@ -59,3 +59,19 @@ def test_config_key_given_twice_is_an_error(tmp_path: Path, capsys, monkeypatch)
         "  secret.generic-assignment: {entropy: 3.5}\n"
     )
     assert main(["check", "."]) == 1
+
+
+def test_folder_scan_never_writes_its_report_over_a_tracked_file(repo: Path, capsys, monkeypatch):
+    # `check . -o app.py` replaced the tracked source file with the report (only the paths
+    # named on the command line were compared with -o).
+    source = f'TOKEN = "{TOKEN}"\n'
+    (repo / "app.py").write_text(source)
+    git(repo, "add", "app.py")
+    monkeypatch.chdir(repo)
+    assert main(["check", ".", "-o", "./app.py"]) == 2
+    assert "one of the files scanned" in capsys.readouterr().err
+    assert (repo / "app.py").read_text() == source
+    # a report rewritten inside the scanned folder on every run is still fine
+    assert main(["check", "--format", "json", "-o", "report.json"]) == 1
+    assert main(["check", "--format", "json", "-o", "report.json"]) == 1
+    assert json.loads((repo / "report.json").read_text())["findings"]

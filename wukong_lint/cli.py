@@ -345,6 +345,7 @@ def _check(args: argparse.Namespace, started: StagedGit | None) -> int:
         finally:
             named.close()
         scanner.errors += named.problems
+        args.scanned_files = named.files  # -o never replaces one of them (common.emit)
         scanner.skipped += named.skipped
     report = common.postfilter(scanner.report(), config, args)
     fail_on = args.fail_on or config.fail_on or "high"
