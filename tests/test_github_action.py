@@ -114,7 +114,7 @@ def test_push_event_and_bad_args(repo: Path, tmp_path: Path):
 
 def test_action_yml_runs_the_script():
     action = yaml.safe_load((PROJECT / "action.yml").read_text())
-    assert set(action["inputs"]) == {"args", "fail-on", "sarif-file", "version"}
+    assert set(action["inputs"]) == {"args", "fail-on", "sarif-file", "jie", "jie-file", "version"}
     assert action["runs"]["using"] == "composite"
     steps = " ".join(step.get("run", "") for step in action["runs"]["steps"])
     assert "scripts/github_action.py" in steps

@@ -75,3 +75,33 @@ def test_folder_scan_never_writes_its_report_over_a_tracked_file(repo: Path, cap
     assert main(["check", "--format", "json", "-o", "report.json"]) == 1
     assert main(["check", "--format", "json", "-o", "report.json"]) == 1
     assert json.loads((repo / "report.json").read_text())["findings"]
+
+
+def test_action_refuses_event_fields_that_are_no_commit_ids(repo: Path, tmp_path: Path):
+    # `before` went to `git fetch origin BEFORE` as it was: `--upload-pack=CMD` ran CMD.
+    # A payload that is no JSON object, or a pull_request event without its pull request
+    # (which scanned the tree with the pull request's own config), is one error line.
+    from tests.test_github_action import run_action
+
+    (repo / "app.py").write_text("x = 1\n")
+    git(repo, "add", "app.py")
+    git(repo, "commit", "-qm", "one")
+    head = git(repo, "rev-parse", "HEAD").strip()
+    marker = tmp_path / "marker"
+    cases = [
+        ("push", {"ref": "refs/heads/main", "before": f"--upload-pack=touch {marker}",
+                  "after": head}),
+        ("push", {"ref": "refs/heads/main", "before": "0" * 40,
+                  "after": f"--upload-pack=touch {marker}"}),
+        ("pull_request", {"pull_request": {"base": {"sha": f"--upload-pack=touch {marker}"},
+                                           "head": {"sha": head}}}),
+        ("pull_request", {"number": 3}),
+        ("push", [head]),
+        ("push", {"before": "0" * 40, "after": head, "repository": "x/y"}),
+    ]  # fmt: skip
+    for name, event in cases:
+        proc, outputs = run_action(tmp_path, repo, name, event)
+        assert proc.returncode == 2, proc.stdout + proc.stderr
+        assert outputs["exit-code"] == "2" and "Traceback" not in proc.stderr
+        assert proc.stdout.count("::error") == 1
+        assert not marker.exists()
