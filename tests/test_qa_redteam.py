@@ -105,3 +105,35 @@ def test_action_refuses_event_fields_that_are_no_commit_ids(repo: Path, tmp_path
         assert outputs["exit-code"] == "2" and "Traceback" not in proc.stderr
         assert proc.stdout.count("::error") == 1
         assert not marker.exists()
+
+
+def test_config_files_that_are_not_utf8_are_one_error_line(tmp_path: Path, capsys, monkeypatch):
+    (tmp_path / "app.py").write_text("x = 1\n")
+    monkeypatch.chdir(tmp_path)
+    for name, data in (
+        (".wukong-lint.yaml", b"select: [secret]\nignore: [\xff]\n"),
+        ("pyproject.toml", b"[tool.wukong-lint]\nselect = ['\xff']\n"),
+    ):
+        (tmp_path / name).write_bytes(data)
+        assert main(["check", "."]) == 2
+        err = capsys.readouterr().err
+        assert f"{name}: not valid UTF-8" in err and "internal error" not in err
+        (tmp_path / name).unlink()
+
+
+def test_gitleaks_import_that_keeps_no_rule_fails(tmp_path: Path, capsys):
+    # every rule skipped (no keywords, no regex...) said "0 rule(s) written." and exited 0
+    config = tmp_path / "gitleaks.toml"
+    config.write_text("[[rules]]\nid = 'a'\nregex = 'abc[0-9]{10}'\n[[rules]]\nid = 'b'\n")
+    assert main(["rules", "import-gitleaks", str(config), "-o", str(tmp_path / "out")]) == 2
+    captured = capsys.readouterr()
+    assert "no rule could be converted" in captured.err and "0 rule(s) written" in captured.out
+    # an entropy that is no number is dropped with a note (it crashed the import)
+    config.write_text(
+        "[[rules]]\nid = 'a'\nkeywords = ['abc']\nregex = 'abc[0-9]{10}'\nentropy = 'high'\n"
+    )
+    assert main(["rules", "import-gitleaks", str(config), "-o", str(tmp_path / "out2")]) == 0
+    assert "entropy 'high' is not a number: dropped" in capsys.readouterr().out
+    (config.parent / "bad.toml").write_bytes(b"[[rules]]\nid = '\xff'\n")
+    assert main(["rules", "import-gitleaks", str(config.parent / "bad.toml"), "-o", "x"]) == 2
+    assert "not valid UTF-8" in capsys.readouterr().err

@@ -108,6 +108,8 @@ def read_toml(path: str) -> dict[str, Any]:
         raise UsageError(f"{path}: cannot read: {err.strerror or err}") from None
     except tomllib.TOMLDecodeError as err:
         raise UsageError(f"{path}: invalid TOML: {err}") from None
+    except UnicodeDecodeError as err:  # TOML is UTF-8; tomllib lets the codec's error out
+        raise UsageError(f"{path}: not valid UTF-8 (byte {err.start})") from None
 
 
 def _read_raw(path: str) -> dict[str, Any]:
@@ -125,6 +127,8 @@ def _read_raw(path: str) -> dict[str, Any]:
             data = load_strict(handle)  # a key given twice is an error, not the last wins
     except OSError as err:
         raise UsageError(f"{path}: cannot read: {err.strerror or err}") from None
+    except UnicodeDecodeError as err:
+        raise UsageError(f"{path}: not valid UTF-8 (byte {err.start})") from None
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
         where = f" (line {mark.line + 1})" if mark is not None else ""

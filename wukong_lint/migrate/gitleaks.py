@@ -340,7 +340,10 @@ def convert(config: dict[str, Any]) -> tuple[list[dict[str, Any]], Result]:
         elif group:
             rule_notes.append(f"secretGroup {group!r} is not a group of the regex: dropped")
         if rule.get("entropy"):
-            out["entropy"] = min(8.0, float(rule["entropy"]))
+            try:
+                out["entropy"] = min(8.0, float(rule["entropy"]))
+            except (TypeError, ValueError):  # gitleaks refuses it too; the rule only widens
+                rule_notes.append(f"entropy {rule['entropy']!r} is not a number: dropped")
         if allow:
             out["allow"] = allow
         if rule.get("path"):
