@@ -137,3 +137,26 @@ def test_gitleaks_import_that_keeps_no_rule_fails(tmp_path: Path, capsys):
     (config.parent / "bad.toml").write_bytes(b"[[rules]]\nid = '\xff'\n")
     assert main(["rules", "import-gitleaks", str(config.parent / "bad.toml"), "-o", "x"]) == 2
     assert "not valid UTF-8" in capsys.readouterr().err
+
+
+def test_range_scan_reads_the_commit_messages(repo: Path, capsys, monkeypatch):
+    # `--history` scans commit messages; `--diff` (the Action on a pull request or a push)
+    # passed a token pasted into one of the range's messages with exit 0
+    monkeypatch.chdir(repo)
+    (repo / "a.py").write_text("a = 1\n")
+    git(repo, "add", "a.py")
+    git(repo, "commit", "-qm", "base")
+    (repo / "b.py").write_text("b = 2\n")
+    git(repo, "add", "b.py")
+    git(repo, "commit", "-qm", f"add b\n\nused {TOKEN} to test it")
+    leak = git(repo, "rev-parse", "HEAD").strip()
+    code, report = _json(capsys, "--diff", "HEAD~1..HEAD")
+    assert code == 1
+    (finding,) = report["findings"]
+    assert (finding["path"], finding["line"]) == ("(commit message)", 3)
+    assert finding["source"]["commit"] == leak and TOKEN not in json.dumps(report)
+    (repo / "c.py").write_text("c = 3\n")
+    git(repo, "add", "c.py")
+    git(repo, "commit", "-qm", "add c")
+    code, report = _json(capsys, "--diff", "HEAD~1..HEAD")  # a clean message: nothing
+    assert code == 0 and report["findings"] == []
