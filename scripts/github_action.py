@@ -70,6 +70,15 @@ def git(*args: str, check: bool = True, cwd: str | None = None) -> subprocess.Co
     )
 
 
+def object_id(value: object, what: str) -> str:
+    """A commit id from the event file, checked: it goes on git's command lines (`git fetch
+    origin SHA`), where `--upload-pack=CMD` would be an option that runs a program."""
+    text = value if isinstance(value, str) else ""
+    if len(text) not in (40, 64) or text.strip("0123456789abcdef"):
+        raise ValueError(f"the event's {what} is not a commit id: {str(value)[:80]!r}")
+    return text
+
+
 def has_commit(sha: str) -> bool:
     return git("cat-file", "-e", f"{sha}^{{commit}}", check=False).returncode == 0
 
@@ -140,7 +149,8 @@ def new_branch_target(after: str, event: dict) -> list[str]:
 
 
 def push_target(event: dict) -> list[str] | None:
-    before, after = event.get("before") or ZERO, event.get("after") or ZERO
+    before = object_id(event.get("before") or ZERO, "before")
+    after = object_id(event.get("after") or ZERO, "after")
     if event.get("deleted") or after == ZERO:
         return None
     if before != ZERO:
@@ -162,6 +172,8 @@ def read_event() -> tuple[str, dict]:
     if path and os.path.isfile(path):
         with open(path, encoding="utf-8") as handle:
             event = json.load(handle)
+    if not isinstance(event, dict):
+        raise ValueError(f"the event file {path} holds no JSON object")
     return name, event
 
 
@@ -173,9 +185,14 @@ class Plan:
 
 def plan() -> Plan:
     name, event = read_event()
-    if name in ("pull_request", "pull_request_target") and "pull_request" in event:
-        pr = event["pull_request"]
-        base, head = pr["base"]["sha"], pr["head"]["sha"]
+    if name in ("pull_request", "pull_request_target"):
+        # without its pull request the event cannot say what to scan, nor which config to
+        # trust: an error, never a scan of the tree with the pull request's own config
+        pr = event.get("pull_request")
+        if not isinstance(pr, dict):
+            raise ValueError(f"the {name} event has no pull_request object")
+        base = object_id((pr.get("base") or {}).get("sha"), "pull_request.base.sha")
+        head = object_id((pr.get("head") or {}).get("sha"), "pull_request.head.sha")
         spec = pull_request_range(base, head, int(pr.get("commits") or 1))
         return Plan(["--diff", spec], trusted=base)
     if name == "push" and event.get("after"):
@@ -427,7 +444,7 @@ def run() -> int:
     """main(), with a broken event file or environment as one error line, never a traceback."""
     try:
         return main()
-    except (KeyError, TypeError, ValueError, OSError) as err:
+    except (AttributeError, KeyError, TypeError, ValueError, OSError) as err:
         return fail(f"cannot run the scan: {type(err).__name__}: {err}")
 
 

@@ -129,14 +129,14 @@ def test_many_commits_span_batches(repo: Path, monkeypatch, capsys):
     code, report, _ = run(capsys, "--diff", "main...feature", "--jobs", "1")
     assert code == 1
     assert {f["path"]: f["source"]["commit"] for f in report["findings"]} == leaks
-    assert report["stats"]["files"] == 8
+    assert report["stats"]["files"] == 16  # 8 files and 8 commit messages (as --history)
     # a long range is scanned on several processes: the same report
     from wukong_lint.engine import parallel
 
     monkeypatch.setattr(parallel, "UNIT_CHUNK", 2)
     code, pooled, _ = run(capsys, "--diff", "main...feature", "--jobs", "2")
     assert code == 1 and pooled["findings"] == report["findings"]
-    assert pooled["stats"]["files"] == 8
+    assert pooled["stats"]["files"] == 16
 
 
 def test_unknown_revision_and_empty_range_exit_2(branch, capsys):

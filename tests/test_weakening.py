@@ -89,7 +89,8 @@ def test_range_reports_each_weakening(weakened: Path, capsys):
     ]
     assert code == 0  # medium: reported, and the run does not fail at the default fail-on
     assert TOKEN not in json.dumps(report)
-    assert report["stats"]["files"] == 3  # one per commit; the setup units are not files
+    # one per commit and its message (as --history); the setup units are not files
+    assert report["stats"]["files"] == 6
 
 
 def test_rule_can_be_raised_or_turned_off(weakened: Path, capsys):

@@ -352,6 +352,7 @@ def _check(args: argparse.Namespace, started: StagedGit | None) -> int:
         finally:
             named.close()
         scanner.errors += named.problems
+        args.scanned_files = named.files  # -o never replaces one of them (common.emit)
         scanner.skipped += named.skipped
     report = common.postfilter(scanner.report(), config, args)
     if report.findings or report.errors:  # a file named after a secret, an error quoting one

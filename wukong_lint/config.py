@@ -124,11 +124,15 @@ def _read_raw(path: str) -> dict[str, Any]:
         return data if isinstance(data, dict) else {}
     import yaml
 
+    from wukong_lint.yaml_strict import load as load_strict
+
     try:
         with open(path, encoding="utf-8") as handle:
-            data = yaml.safe_load(handle)
+            data = load_strict(handle)  # a key given twice is an error, not the last wins
     except OSError as err:
         raise UsageError(f"{path}: cannot read: {err.strerror or err}") from None
+    except UnicodeDecodeError as err:
+        raise UsageError(f"{path}: not valid UTF-8 (byte {err.start})") from None
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
         where = f" (line {mark.line + 1})" if mark is not None else ""

@@ -183,8 +183,12 @@ def emit(report: Any, args: Any, context: dict[str, Any], *, notes: Any = ()) ->
     fmt = args.format
     if args.output:
         from wukong_lint.fsutil import atomic_write_text, atomic_writer, is_input
+        from wukong_lint.output_guard import overwrites_tracked_file
 
-        if is_input(args.output, getattr(args, "paths", None) or []):
+        scanned = getattr(args, "scanned_files", ())  # a folder scan's files (cli.py)
+        if is_input(args.output, getattr(args, "paths", None) or []) or (
+            overwrites_tracked_file(args.output, scanned)
+        ):
             raise UsageError(f"-o {args.output} is one of the files scanned; not overwriting it")
         try:
             if fmt == "json":  # written as it is encoded: no copy of the whole report

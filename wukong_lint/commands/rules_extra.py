@@ -64,4 +64,7 @@ def run_import_gitleaks(args: argparse.Namespace) -> int:
     result = import_file(args.file, args.output)
     for line in result.messages():
         print(line)
+    if not result.written:  # a migration that kept no rule is no migration: never exit 0
+        print(f"wukong-lint: error: {args.file}: no rule could be converted", file=sys.stderr)
+        return 2
     return 0

@@ -109,6 +109,9 @@ def _units(rng: Range, cwd: str | None) -> Iterator[Item]:
     for sha, parents in rng.commits:
         if len(parents) > 1:
             yield from merge_units(sha, parents, cwd)
+    from wukong_lint.sources.range_messages import message_units
+
+    yield from message_units([sha for sha, _ in rng.commits], cwd)  # as --history does
     yield from net_change(rng.diff_args, cwd)
 
 
