@@ -11,6 +11,7 @@ import os
 import sys
 
 from wukong_lint.errors import InputError, UsageError
+from wukong_lint.walk import walk
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -102,7 +103,7 @@ def _expand(files: list[str]) -> list[str]:
     result = []
     for path in files:
         if os.path.isdir(path):
-            for base, dirs, names in os.walk(path):
+            for base, dirs, names in walk(path):
                 dirs[:] = sorted(d for d in dirs if not d.startswith("."))
                 found = [os.path.join(base, n) for n in sorted(names) if n.endswith(".md")]
                 result += [p for p in found if not os.path.islink(p)]  # never read through
@@ -114,8 +115,7 @@ def _expand(files: list[str]) -> list[str]:
 
 
 def _fmt(args: argparse.Namespace) -> int:
-    import difflib
-
+    from wukong_lint.anchors.linediff import unified_diff
     from wukong_lint.anchors.ops import fmt_file_text
 
     files = _expand(args.files)
@@ -136,7 +136,7 @@ def _fmt(args: argparse.Namespace) -> int:
         changed += 1
         status = max(status, 1) if args.check else status
         if args.check:
-            diff = difflib.unified_diff(
+            diff = unified_diff(  # near-linear: difflib's took 406 s on 5 MB
                 text.splitlines(keepends=True),
                 result.text.splitlines(keepends=True),
                 f"a/{path}",
@@ -243,7 +243,11 @@ def _render(args: argparse.Namespace) -> int:
         if args.limit < 1:
             raise UsageError("anchors hints: --limit must be 1 or more")
         words = [w for k in args.keywords for w in k.split(",") if w.strip()]
-        sys.stdout.write(hints(docs, args.stage, [w.strip() for w in words], args.limit))
+        from wukong_lint.masking import mask_output  # anchors may quote a secret
+
+        sys.stdout.write(
+            mask_output(hints(docs, args.stage, [w.strip() for w in words], args.limit))
+        )
         return 0
     from wukong_lint.anchors.render import compact_anchors
 
@@ -265,7 +269,9 @@ def _render(args: argparse.Namespace) -> int:
     if unknown:
         print(f"wukong-lint: warning: no anchor {', '.join(unknown)}", file=sys.stderr)
     if parts:
-        print("\n\n".join(parts))
+        from wukong_lint.masking import mask_output
+
+        print(mask_output("\n\n".join(parts)))
     if left_out:
         print(f"wukong-lint: {len(left_out)} anchor(s) left out to stay within "
               f"{args.max_chars} characters: {', '.join(left_out)}", file=sys.stderr)  # fmt: skip

@@ -21,6 +21,7 @@ from wukong_lint.anchors.parse import (
     parse,
 )
 from wukong_lint.anchors.render import compact_anchor, field_texts, fmt_doc, status_class
+from wukong_lint.walk import walk
 
 DEFAULT_LOCATIONS = ("anchors.md", os.path.join(".wukong", "context", "anchors.md"))
 
@@ -31,7 +32,7 @@ def default_files(root: str = ".") -> list[str]:
     found = [p for p in found if os.path.isfile(p) and not _linked(root, p)]
     bank = os.path.join(root, "memory-bank")
     if os.path.isdir(bank) and not os.path.islink(bank):
-        for base, dirs, files in os.walk(bank):
+        for base, dirs, files in walk(bank):
             dirs.sort()
             names = [os.path.join(base, f) for f in sorted(files) if f.endswith(".md")]
             found += [p for p in names if not os.path.islink(p)]

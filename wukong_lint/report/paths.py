@@ -42,6 +42,8 @@ def repo_path(path: str, prefix: str = "") -> str:
 def to_uri(path: str, prefix: str = "") -> str:
     """A SARIF artifact URI: repository-relative and percent-encoded, or a file:// URI."""
     rel = repo_path(path, prefix)
+    # the name's bytes, percent-encoded (a name that is not UTF-8: bad%FF.env)
+    raw = rel.encode("utf-8", "surrogateescape")
     if rel.startswith("/"):
-        return "file://" + quote(rel)
-    return quote(rel)
+        return "file://" + quote(raw)
+    return quote(raw)

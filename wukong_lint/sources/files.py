@@ -56,29 +56,31 @@ def _is_ignored(folder: str) -> bool:
     return gitproc.run(["-C", parent, "check-ignore", "-q", "--", name])[0] == 0
 
 
-def _walk(folder: str, prefix: str = "") -> Iterator[str]:
+def _walk(folder: str) -> Iterator[str]:
     """Regular files under `folder` (relative paths, sorted, depth first), skipping `.git`
     directories and symbolic links. The directory entries' types answer without a `stat`
-    per file."""
-    try:
-        with os.scandir(folder) as scan:
-            entries = sorted(scan, key=lambda e: e.name)
-    except OSError:
-        return
-    subdirs = []
-    for entry in entries:
+    per file. Iterative: a folder nested thousands deep is no RecursionError."""
+    stack = [(folder, "")]
+    while stack:
+        path, prefix = stack.pop()
         try:
-            if entry.is_dir(follow_symlinks=False):
-                if entry.name != ".git":
-                    subdirs.append(entry)
-                continue
-            if not entry.is_file(follow_symlinks=False):
-                continue  # symlinks; FIFOs, sockets, devices: opening one could hang
+            with os.scandir(path) as scan:
+                entries = sorted(scan, key=lambda e: e.name)
         except OSError:
             continue
-        yield prefix + entry.name
-    for entry in subdirs:
-        yield from _walk(entry.path, prefix + entry.name + os.sep)
+        subdirs = []
+        for entry in entries:
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    if entry.name != ".git":
+                        subdirs.append(entry)
+                    continue
+                if not entry.is_file(follow_symlinks=False):
+                    continue  # symlinks; FIFOs, sockets, devices: opening one could hang
+            except OSError:
+                continue
+            yield prefix + entry.name
+        stack += [(e.path, prefix + e.name + os.sep) for e in reversed(subdirs)]
 
 
 def read_file(path: str, display: str) -> Unit | ScanError | Skipped:
