@@ -85,6 +85,8 @@ def _real_line(unit: Unit, line: int) -> int:
 
 
 _SHARED: dict[str, str] = {}
+# a rule's severity number -> its Severity (the enum's call costs a microsecond a finding)
+_SEVERITY = {int(s): s for s in Severity}
 
 # A rule whose regex ran out of time this often (in this process) is not run again in the
 # scan: a pathological pattern against many files cost a time limit per file.
@@ -166,6 +168,7 @@ def scan_unit(ruleset: RuleSet, unit: Unit) -> tuple[list[Finding], list[ScanErr
     ]
     occurrences: dict[tuple[str, str], int] = {}
     findings = []
+    masker = ruleset.masker()
     for cand in found:
         rule, hit = cand.rule, cand.hit
         line_start, line_text = lines.line_text(cand.anchor)
@@ -176,7 +179,7 @@ def scan_unit(ruleset: RuleSet, unit: Unit) -> tuple[list[Finding], list[ScanErr
             if s < line_end and e > line_start
         ]
         # every secret near the column is masked too, whichever rules ran (masking.py)
-        snippet = ruleset.masker().snippet(line_text, spans, cand.anchor - line_start)
+        snippet = masker.snippet(line_text, spans, cand.anchor - line_start)
         matched = (
             text[hit.secret_start : hit.secret_end] if rule.redact else text[hit.start : hit.end]
         )
@@ -201,9 +204,9 @@ def scan_unit(ruleset: RuleSet, unit: Unit) -> tuple[list[Finding], list[ScanErr
             Finding(
                 rule_id=rule.id,
                 category=rule.category,
-                severity=Severity(rule.severity),
+                severity=_SEVERITY[rule.severity],
                 message=(
-                    _shared(f"{rule.message} ({ruleset.masker().mask(hit.note)})")
+                    _shared(f"{rule.message} ({masker.mask(hit.note)})")
                     if hit.note
                     else rule.message
                 ),
