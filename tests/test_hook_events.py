@@ -271,3 +271,25 @@ def test_post_tool_use_of_a_secret_still_blocks_in_json() -> None:
     }
     answer = out_json(run_hook(event, "--mode", "json"))
     assert answer["decision"] == "block" and TOKEN not in json.dumps(answer)
+
+
+def test_the_config_cache_follows_every_change_and_survives_corruption(project: Path) -> None:
+    config = project / ".wukong-lint.yaml"
+    config.write_text("ignore: [dangerous-command.rm-rf-root]\n")
+    assert run_hook(bash("rm -rf /", project)).returncode == 0
+    assert run_hook(bash("rm -rf /", project)).returncode == 0  # from the cache
+    cache = Path(os.environ["WUKONG_LINT_CACHE_DIR"])
+    ours = [
+        p
+        for p in cache.glob("config-*.json")
+        if json.loads(p.read_text())["key"][0] == str(config.resolve())
+    ]
+    assert len(ours) == 1
+    config.write_text("ignore: [secret]\n")  # the edit takes effect at once
+    assert run_hook(bash("rm -rf /", project)).returncode == 2
+    for garbage in ("{", '{"key": 1}', "[]", '{"key": null, "config": 3}'):
+        ours[0].write_text(garbage)
+        assert run_hook(bash("rm -rf /", project)).returncode == 2
+    config.write_text("ignore: [dangerous-comand]\n")  # and a typo is caught, not cached
+    assert run_hook(bash("ls", project)).returncode == 2
+    assert run_hook(bash("ls", project)).returncode == 2

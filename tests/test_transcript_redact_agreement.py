@@ -204,3 +204,91 @@ def test_redact_keeps_a_lone_surrogate_escape_and_masks(tmp_path: Path, capsys) 
     text = out.read_text()
     assert token not in text and "\\ud800" in text
     assert json.loads(text)["message"]["content"].startswith("\ud800")
+
+
+# -- the other JSONL formats: every field kind of Codex rollouts and OpenAI chat --------------
+
+CODEX = [
+    lambda s: {"type": "session_meta", "payload": {"id": "s", "instructions": f"use {s}"}},
+    lambda s: {
+        "type": "response_item",
+        "payload": {
+            "type": "message",
+            "role": "user",
+            "content": [{"type": "input_text", "text": f"k {s}"}],
+        },
+    },
+    lambda s: {
+        "type": "response_item",
+        "payload": {
+            "type": "function_call",
+            "name": "shell",
+            "arguments": json.dumps({"command": ["bash", "-lc", f"echo {s}"]}),
+            "call_id": "c1",
+        },
+    },
+    lambda s: {
+        "type": "response_item",
+        "payload": {
+            "type": "function_call_output",
+            "call_id": "c1",
+            "output": json.dumps({"output": s}),
+        },
+    },
+    lambda s: {"type": "event_msg", "payload": {"type": "agent_reasoning", "text": f"r {s}"}},
+    lambda s: {"type": "turn_context", "payload": {"cwd": "/p", "user_instructions": s}},
+    lambda s: {
+        "type": "response_item",
+        "payload": {"type": "reasoning", "summary": [{"type": "summary_text", "text": s}]},
+    },
+    lambda s: {
+        "type": "response_item",
+        "payload": {"type": "web_search_call", "action": {"query": s}},
+    },
+    lambda s: {"type": "compacted", "payload": {"message": f"m {s}"}},
+]
+OPENAI = [
+    lambda s: {"role": "system", "content": f"sys {s}"},
+    lambda s: {"role": "user", "content": [{"type": "text", "text": f"u {s}"}]},
+    lambda s: {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {
+                "id": "c",
+                "type": "function",
+                "function": {"name": "f", "arguments": json.dumps({"x": s})},
+            }
+        ],
+    },
+    lambda s: {"role": "tool", "tool_call_id": "c", "content": f"o {s}"},
+    lambda s: {"role": "assistant", "content": "a", "refusal": f"r {s}"},
+    lambda s: {"role": "assistant", "content": "b", "reasoning_content": f"t {s}"},
+]
+
+
+@pytest.mark.parametrize(("name", "kinds"), [("codex", CODEX), ("openai", OPENAI)])
+def test_other_formats_agree(name: str, kinds: list, tmp_path: Path, capsys) -> None:
+    rng = random.Random(name)
+    lines = []
+    for kind in kinds:
+        record = kind(secret(rng))
+        if name == "codex":
+            record = {"timestamp": "2026-01-01T00:00:00Z", **record}
+        lines.append(json.dumps(record))
+    token = secret(rng)
+    tail = json.dumps(kinds[0](token))
+    lines.append(tail[: tail.index(token) + len(token)])  # cut short after its secret
+    data = "\n".join(lines).encode()
+    path = tmp_path / f"{name}.jsonl"
+    path.write_bytes(data)
+    clean = tmp_path / "clean.jsonl"
+    assert main(["redact", str(path), "-o", str(clean)]) == 0
+    masked = changed_lines(data, clean.read_bytes())
+    report = tmp_path / "report.json"
+    args = ["check", "--select", "secret", "--format", "json", "-o", str(report), str(path)]
+    assert main(["check", "--transcript-format", name, *args[1:]]) == 1
+    capsys.readouterr()
+    found = {f["line"] for f in json.loads(report.read_text())["findings"]}
+    assert masked == set(range(1, len(lines) + 1))
+    assert masked <= found, f"check missed lines redact masks: {sorted(masked - found)}"

@@ -25,13 +25,20 @@ block's programs (or the programs of its `stdin_from` / `substitution_from`), or
 from __future__ import annotations
 
 import fnmatch
-import functools
 import re
 from bisect import bisect_left
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
-from wukong_lint.checks.path_reasoning import STDIN, UNDER, classify, expand_braces
+from wukong_lint.checks.command_targets import (
+    _HELP,
+    _NOWHERE,
+    Where,
+    _stdin_paths,
+    _targets,
+    _targets_match,
+    describe,
+)
 from wukong_lint.checks.shell import (
     _JOINED,
     WRITE_REDIRECTS,
@@ -206,128 +213,11 @@ def block_matches(block: dict[str, Any], command: Command, where: Where | None =
     )
 
 
-def _stdin_paths(command: Command) -> list[str]:
-    """Path words read into a command: those of its pipeline's earlier stages, and its
-    `<` redirection."""
-    found = [op_target for op, op_target in command.redirects if op == "<"]
-    found += [
-        word
-        for word in command.stdin_args
-        if not word.startswith("-") and ("/" in word or word.startswith(("~", "$")))
-    ]
-    return found
-
-
-def _targets(block: dict[str, Any], positional: list[str]) -> list[str]:
-    at = block.get("targets_at", "all")
-    if at == "last":
-        return positional[-1:] if len(positional) > 1 else []
-    if at == "after_first":
-        return positional[1:]
-    return positional
-
-
-def _targets_match(
-    block: dict[str, Any], positional: list[str], command: Command, where: Where
-) -> bool:
-    words = _targets(block, positional) + [
-        value
-        for option in _split(command.argv, block["value_options"])[0]
-        if option.startswith("--") and "=" in option
-        for value in [option.split("=", 1)[1]]
-        if value.startswith(("/", "~", "$", "@", "."))
-    ]
-    classes = [where.classify(one, command.cwd) for word in words for one in expand_braces(word)]
-    if not classes:
-        return False
-    wanted, unwanted = block.get("targets_any"), block.get("targets_none")
-    if wanted and not any(c in wanted for c in classes):
-        return False
-    return not (unwanted and any(c in unwanted for c in classes))
-
-
 def _text_matches(patterns: list[str], positional: list[str], command: Command) -> bool:
     texts = list(positional)
     if command.heredoc:
         texts.append(command.heredoc)
     return any(_compiled(p).search(t) for p in patterns for t in texts)
-
-
-class Where(NamedTuple):
-    """What a command's paths are judged against: the project root (a transcript's `cwd`;
-    None in a file scan) and whether the commands run in a container image being built (a
-    Dockerfile: its system folders are the image's)."""
-
-    root: str | None = None
-    container: bool = False
-
-    def classify(self, word: str, cwd: str) -> str:
-        found = classify(word, cwd, self.root)
-        if (
-            self.container
-            and found in _CONTAINER_CLASSES
-            and (found != "system" or _depth(word) > 1)
-        ):
-            return "container"
-        return found
-
-
-_CONTAINER_CLASSES = frozenset(["system", "outside", "home-child", "cache"])
-_NOWHERE = Where()
-
-
-def _depth(word: str) -> int:
-    return len([p for p in word.split("/") if p and p not in (".", "*")])
-
-
-_HELP = frozenset(["--help", "-help"])
-_FILE_PROGRAMS = frozenset(["rm", "unlink", "shred", "rmdir", "mv", "cp", "truncate"])
-
-
-@functools.cache
-def _describe_rx(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern, re.S)
-
-
-def describe(command: Command, block: dict[str, Any] | None = None) -> str:
-    """The command that runs, for a finding's message, in its own order: its program, its
-    flags (without attached values), its subcommand (or the program a wrapper runs) and, for
-    a block about paths, its path arguments; never other words (they may hold values)."""
-    _, positional = _split(command.argv, block["value_options"] if block else [])
-    lead = positional[0] if positional else None
-    shows_lead = lead is not None and (
-        (block is not None and bool(block["subcommand"])) or command.name in _WRAPPERS_SHOWN
-    )
-    paths: set[str] = set()
-    if block and (
-        block.get("targets_any") or block.get("min_args") or command.name in _FILE_PROGRAMS
-    ):
-        paths = set(_targets(block, positional[1:] if block["subcommand"] else positional))
-    shown = [command.name]
-    for word in command.argv[1:]:
-        if len(shown) >= 8:
-            shown.append("…")
-            break
-        if _describe_rx(_FLAG).fullmatch(word):
-            shown.append(word.split("=", 1)[0])
-        elif word == lead and shows_lead and _describe_rx(_WORD).fullmatch(word):
-            shown.append(word)
-            shows_lead = False
-        elif word in paths:
-            shown.append(word.replace(UNDER, "/…").replace(STDIN, "(stdin)")[:60])
-    if block and block.get("redirect_targets_any"):
-        shown += [f"{op} {t[:60]}" for op, t in command.redirects if op in WRITE_REDIRECTS][:2]
-    text = " ".join(shown)
-    if command.via:
-        text += " via " + " → ".join(command.via)
-    if command.cwd not in (".", "?") and paths:
-        text += f" in {command.cwd[:60]}"
-    return "runs `" + text.replace("\0", "") + "`"
-
-
-_FLAG = r"-[A-Za-z0-9]{1,4}|--[a-z][a-z0-9-]*(=.*)?"  # (compiled on the first hit)
-_WORD = r"[A-Za-z0-9_.:/+-]{1,30}"
-_WRAPPERS_SHOWN = frozenset(["sudo", "doas", "su", "pkexec", "runas", "xargs", "parallel", "env"])
 
 
 def command_text(unit: Unit) -> tuple[str, int] | None:
@@ -426,14 +316,21 @@ def _hits(
 ) -> None:
     for command in commands:
         span = (command.start, command.end)
-        for rule_id, block in pairs:
+        shape = None  # what the verdicts read of the command, as a small number
+        redirects = bool(command.redirects)
+        for rule_id, block, needs_redirect in pairs:
+            if needs_redirect and not redirects:
+                continue
             if span in seen[rule_id] or (most and len(results[rule_id]) >= most):
                 continue
-            if (block["redirect_to"] or block.get("redirect_targets_any")) and (
-                not command.redirects
-            ):
-                continue
-            if not _verdict(block, command, where):
+            if shape is None:
+                shape = _shape(command, where)
+            found = _VERDICTS.get((id(block), shape))
+            if found is None or found[0] is not block:  # (the block kept: ids are not reused)
+                if len(_VERDICTS) >= 8192:
+                    _VERDICTS.clear()
+                found = _VERDICTS[id(block), shape] = (block, block_matches(block, command, where))
+            if not found[1]:
                 continue
             seen[rule_id].add(span)
             start, end = base + command.start, base + command.end
@@ -466,6 +363,24 @@ def _where(unit: Unit) -> Where:
 
 
 _VERDICTS: dict[tuple[Any, ...], tuple[dict[str, Any], bool]] = {}
+
+
+_SHAPES: dict[tuple[Any, ...], int] = {}
+
+
+def _shape(command: Command, where: Where) -> int:
+    """A number for what block_matches reads of a command (not its span): scripts and
+    Dockerfiles repeat the same commands (`rm -rf /var/lib/apt/lists/*`) many times, and a
+    command is asked about by several blocks."""
+    key = (command.argv, command.redirects, command.stdin_from, command.substitutions,
+           command.via, command.cwd, command.heredoc, command.stdin_args, where)  # fmt: skip
+    found = _SHAPES.get(key)
+    if found is None:
+        if len(_SHAPES) >= 8192:
+            _SHAPES.clear()
+            _VERDICTS.clear()  # (its numbers are given again)
+        found = _SHAPES[key] = len(_SHAPES)
+    return found
 
 
 def _verdict(block: dict[str, Any], command: Command, where: Where | None = None) -> bool:
@@ -501,14 +416,19 @@ def _blocks_by_program(rules: list[CompiledRule]) -> tuple[dict, tuple]:
                 names = block["program"]
                 if names and not any(c in p for p in names for c in "*?["):
                     for name in names:
-                        literal.setdefault(name, []).append((rule.id, block))
+                        literal.setdefault(name, []).append((rule.id, block, _redirects(block)))
                 else:
-                    other.append((rule.id, block))
+                    other.append((rule.id, block, _redirects(block)))
         cached = _BLOCK_INDEX[key] = (
             {name: tuple(found) for name, found in literal.items()},
             tuple(other),
         )
     return cached
+
+
+def _redirects(block: dict[str, Any]) -> bool:
+    """Does the block need a command with a redirection?"""
+    return bool(block["redirect_to"] or block.get("redirect_targets_any"))
 
 
 def _is_shell(unit: Unit) -> bool:

@@ -101,6 +101,13 @@ def program_name(word: str) -> str:
     return os.path.basename(word.rstrip("/")) or word
 
 
+@functools.lru_cache(maxsize=256)
+def _tree(source: bytes) -> Any:
+    """The syntax tree of a nested script (trees are read-only: a script repeats its
+    `bash -c` and `ssh host` strings)."""
+    return _parser().parse(source)
+
+
 def _parser() -> Any:
     global _PARSER
     if _PARSER is None:
@@ -167,6 +174,9 @@ class _Walker:
     ) -> None:
         self.source = source
         self.ascii = len(source) == len(text)
+        # (what most texts lack, so that most words skip the work)
+        self.continued = b"\\\n" in source  # line continuations between words
+        self.nul = b"\0" in source  # NUL bytes, which bash drops
         self.depth = depth
         self.span = span  # nested scripts report the span of the word they came from
         self.commands: list[Command] = []
@@ -391,6 +401,11 @@ class _Walker:
                 child = child.children[0] if child.children else child
             subs += self.substitutions_in(child)
             value = _word(child, self.env)
+            if self.nul:
+                value = value.replace("\0", "")
+            if not self.continued:
+                words.append(value)
+                continue
             if words and joined_by_continuation(self.source, prev_end, child.start_byte):
                 words[-1] += value  # `re\<newline>set`
             else:
@@ -407,7 +422,8 @@ class _Walker:
         )
         if len(self.commands) > index:
             self.last_top = self.commands[index]
-        self.track(argv)
+        if argv[0] in _TRACKED:
+            self.track(argv)
         return names
 
     def track(self, argv: tuple[str, ...]) -> None:
@@ -454,6 +470,15 @@ class _Walker:
             Command(argv, start, end, redirects, stdin_from, subs, via, heredoc, cwd, stdin_args)
         )
         names = [name]
+        if (
+            heredoc is None
+            and name not in _RUNS_MORE
+            and not self.aliases
+            and not self.bodies
+            and argv[0][:1] not in _SUBSTITUTED
+            and (name[:1] not in _INTERPRETER_INITIALS or interpreter(name) is None)
+        ):
+            return names  # (most commands: nothing more runs)
         if self.depth >= MAX_DEPTH:
             if self.inner(name, argv, producer, heredoc):
                 self.error = True  # it runs more than is followed: not judged whole
@@ -490,6 +515,8 @@ class _Walker:
         self, name: str, argv: tuple[str, ...], producer: _Producer | None, heredoc: str | None
     ) -> list[tuple[str, ...]]:
         """What a command runs besides itself (see shell_unwrap.py)."""
+        if heredoc is None and name not in _RUNS_MORE and interpreter(name) is None:
+            return []  # (most commands run nothing else)
         args = argv[1:]
         if name == "find":
             parts = find_parts(args)
@@ -537,7 +564,7 @@ class _Walker:
         source = inner.encode("utf-8", "surrogatepass")
         walker = _Walker(source, inner, MAX_DEPTH, (0, 0), self)
         try:
-            walker.visit(_parser().parse(source).root_node)
+            walker.visit(_tree(source).root_node)
         except RecursionError:
             return None
         if len(walker.commands) != 1:
@@ -575,7 +602,7 @@ class _Walker:
             return []
         source = text.encode("utf-8", "surrogatepass")
         walker = _Walker(source, text, self.depth + 1, (start, end), self)
-        tree = _parser().parse(source)
+        tree = _tree(source)
         try:
             walker.visit(tree.root_node)
         except RecursionError:
@@ -661,6 +688,10 @@ def _command_name(node: Any) -> str:
 
 
 _runs_stdin = runs_stdin  # (the older name)
+_RUNS_MORE = shell_unwrap._UNWRAPPED | {"find", "xargs", "parallel"}
+_TRACKED = frozenset(["cd", "pushd", "popd", "alias", "unset"])
+_SUBSTITUTED = ("$", "`")
+_INTERPRETER_INITIALS = frozenset("pnbdr")  # python, pypy, perl, php, node, bun, deno, ruby
 _VALUE_OPTIONS = shell_unwrap.VALUE_OPTIONS
 
 
@@ -691,8 +722,10 @@ def parse_script(
             search_span = spans(text) if spans is not None else None
             if search_span is None:
                 search_span = _piece_search(source, select.search)
+            from wukong_lint.checks.shell_selection import walk_selected
+
             for child in tree.root_node.children:
-                _walk_selected(walker, child, search_span)
+                walk_selected(walker, child, search_span)
     except RecursionError:  # nested deeper than the stack: what was found, and a parse error
         walker.error = True
     error = walker.error or tree.root_node.has_error
@@ -708,45 +741,6 @@ def _piece_search(source: bytes, search: Any) -> Any:
         return search(piece.replace("\\\n", "").translate(_JOINED))  # type: ignore[no-any-return]
 
     return search_span
-
-
-def _walk_selected(walker: _Walker, node: Any, search_span: Any) -> None:
-    """Walk `node` if `search_span` finds something in its text; an `a && b || c` list is
-    looked into part by part (a Dockerfile's `RUN apt-get ... && rm -rf ...` chain, say)."""
-    if not search_span(node.start_byte, node.end_byte):
-        _track_unselected(walker, node)
-        return
-    if node.type != "list":
-        walker.visit(node)
-        return
-    for child in node.children:
-        if child.is_named:
-            _walk_selected(walker, child, search_span)
-
-
-def _track_unselected(walker: _Walker, node: Any) -> None:
-    """A statement not walked still changes what later ones mean: a `cd`, a variable, an
-    alias, a function definition."""
-    kind = node.type
-    if kind in ("variable_assignment", "declaration_command"):
-        walker.visit(node)
-    elif kind == "function_definition":
-        name_node = node.child_by_field_name("name")
-        body = node.child_by_field_name("body")
-        if name_node is not None and body is not None:
-            walker.bodies[name_node.text.decode("utf-8", "replace")] = body
-    elif kind == "command":
-        name = _command_name(node)
-        if name in ("cd", "pushd", "popd", "alias", "unset"):
-            words = [
-                _word(c.children[0] if c.type == "command_name" and c.children else c, walker.env)
-                for c in node.children
-                if c.is_named
-                and c.type not in ("file_redirect", "herestring_redirect", "comment")
-                and c.type != "variable_assignment"
-            ]
-            if words:
-                walker.track(tuple(words))
 
 
 def parse(text: str, select: Any = None) -> Script:

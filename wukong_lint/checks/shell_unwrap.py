@@ -219,6 +219,8 @@ def unwrap(argv: tuple[str, ...]) -> list[tuple[str, ...]]:
     if not argv:
         return []
     name = os.path.basename(argv[0].rstrip("/")) or argv[0]
+    if name not in _UNWRAPPED and interpreter(name) is None:
+        return []  # (most commands wrap nothing)
     args = argv[1:]
     if name in SHELLS:
         i = 0
@@ -306,6 +308,16 @@ def unwrap(argv: tuple[str, ...]) -> list[tuple[str, ...]]:
     if name == "sem":
         rest = tuple(a for a in rest if a != ";")
     return [tuple(rest)] if rest else []
+
+
+_UNWRAPPED = (
+    SHELLS
+    | APPLET_RUNNERS
+    | frozenset(VALUE_OPTIONS)
+    | frozenset(RUNNERS)
+    | frozenset(["su", "runuser", "script", "eval", "trap", "watch", "ssh", "autossh", "mosh",
+                 "docker", "podman", "nerdctl", "kubectl", "oc"])
+)  # fmt: skip
 
 
 def git_normalised(argv: tuple[str, ...]) -> tuple[tuple[str, ...], str | None]:

@@ -80,13 +80,10 @@ def _expansion(node: Any, env: dict[str, str] | None) -> str:
 
 def word(node: Any, env: dict[str, str] | None = None) -> str:
     """The value of a shell word with quotes removed; expansions whose value is unknown keep
-    their source text. NUL bytes are dropped, as bash drops them from its input."""
-    value = _value(node, env)
-    return value.replace("\0", "") if "\0" in value else value
-
-
-def _value(node: Any, env: dict[str, str] | None) -> str:
+    their source text. (NUL bytes, which bash drops from its input, are the caller's.)"""
     kind = node.type
+    if kind == "word":  # (the usual case first)
+        return unescape(node.text.decode("utf-8", "replace"))
     if kind in EXPANSIONS:
         return _expansion(node, env)
     text = node.text.decode("utf-8", "replace")
@@ -114,7 +111,7 @@ def _value(node: Any, env: dict[str, str] | None) -> str:
     if kind == "ansi_c_string":
         return ansi_c(text[2:-1])
     if kind == "concatenation":
-        return "".join(_value(child, env) for child in node.children)
+        return "".join(word(child, env) for child in node.children)
     if kind == "word":
         return unescape(text)
     return text

@@ -88,12 +88,12 @@ def _cannot_check(args: argparse.Namespace, why: str) -> int:
 
 def _judge(args: argparse.Namespace, data: dict) -> int:
     from wukong_lint.commands.common import build_ruleset
-    from wukong_lint.config import resolve_config
+    from wukong_lint.config_cache import hook_config
     from wukong_lint.engine.scan import scan_unit
     from wukong_lint.hook import decide, event_cwd, event_units, log_diagnostics
     from wukong_lint.model import Severity
 
-    config = resolve_config(args.config, event_cwd(data))
+    config = hook_config(args.config, event_cwd(data))  # (validated once per change)
     ruleset = build_ruleset(args, config, details=False)
     profile = args.profile or config.profile
     findings = []

@@ -160,6 +160,16 @@ def jsonl_records(
             yield line, Part(fmt, path, session.path, began, position, line, state, True, sub)
 
 
+def rest_text(record: dict[str, Any], skip: frozenset[str] | tuple[str, ...]) -> str:
+    """Every string of a record outside the keys `skip` (those a reader handles, or ids):
+    what a reader does not understand is still scanned, as `redact` masks it."""
+    parts: list[str] = []
+    for key, value in record.items():
+        if key not in skip:
+            strings(value, parts)
+    return "\n".join(parts)
+
+
 def text_of(content: Any) -> str:
     parts: list[str] = []
     strings(content, parts)
