@@ -117,10 +117,11 @@ def scan_unit(ruleset: RuleSet, unit: Unit) -> tuple[list[Finding], list[ScanErr
     # a change as a whole (sources/git.py) is reported as part of the diff it belongs to
     source = unit.source._replace(kind="diff") if kind in CHANGE_KINDS else unit.source
     errors: list[ScanError] = []
-    lines = _Lines(text)
     found: list[_Candidate] = []
     # A transcript unit is one record: every finding in it is on the record's JSONL line.
     pinned = kind == "transcript"
+    # (made when a hit needs it: most transcript records have none)
+    lines = _Lines(text) if not pinned or unit.added_lines is not None else None
     for rule, matcher, offsets in ruleset.runnable(unit):
         if _TIMEOUTS.get(rule.id, 0) >= MAX_RULE_TIMEOUTS:
             continue  # disabled for the rest of the scan
@@ -128,7 +129,7 @@ def scan_unit(ruleset: RuleSet, unit: Unit) -> tuple[list[Finding], list[ScanErr
             for hit in matcher(rule, unit, offsets):
                 if unit.added_lines is not None:
                     # a change counts when it added any line of the match
-                    first, _ = lines.locate(hit.start)
+                    first, _ = lines.locate(hit.start)  # type: ignore[union-attr]
                     last = first + text.count("\n", hit.start, max(hit.start, hit.end - 1))
                     if not any(n in unit.added_lines for n in range(first, last + 1)):
                         continue
@@ -142,7 +143,7 @@ def scan_unit(ruleset: RuleSet, unit: Unit) -> tuple[list[Finding], list[ScanErr
                 if pinned:
                     line, column, end_line = 1, 1, 1
                 else:
-                    line, column = lines.locate(start)
+                    line, column = lines.locate(start)  # type: ignore[union-attr]
                     end_line = line + text.count("\n", start, max(start, end - 1))
                 found.append(_Candidate(rule, hit, line, column, end_line, start))
         except RuleTimeout as err:
@@ -153,6 +154,8 @@ def scan_unit(ruleset: RuleSet, unit: Unit) -> tuple[list[Finding], list[ScanErr
             errors.append(ScanError(unit.path, message))
     if not found:
         return [], errors
+    if lines is None:
+        lines = _Lines(text)
     found = _drop_overlaps(found)
     found.sort(key=lambda c: (c.anchor, c.rule.id))
 
