@@ -4,11 +4,11 @@ message and source; the errors; the stats but the seconds).
 
     python bench/diffcheck.py BASE [--session FILE ...] [--jobs 1 --jobs 2]
 
-BASE is a git revision; its `wukong_lint/` and `rules/` are exported to bench/out/diffcheck-
-BASE and run from there, beside this work tree's code. Each session (default: the transcript
-benchmark's 20 MB session, generated if missing) and each fixture transcript
-(tests/fixtures/transcripts, tests/fixtures/protocol) is checked with the default profile
-and with `--profile wukong`, at each `--jobs`. Exit 1 when any report differs.
+BASE is a git revision (its `wukong_lint/` and `rules/` are exported to bench/out/diffcheck-
+COMMIT and run from there, beside this work tree's code) or a folder holding those two. Each
+session (default: the transcript benchmark's 20 MB session, generated if missing) and each
+fixture transcript (tests/fixtures/transcripts, tests/fixtures/protocol) is checked with the
+default profile and with `--profile wukong`, at each `--jobs`. Exit 1 when any report differs.
 """
 
 from __future__ import annotations
@@ -79,13 +79,14 @@ def first_difference(a: dict, b: dict) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser()
-    parser.add_argument("base")
+    parser.add_argument("base", help="a git revision, or a folder holding wukong_lint/ and rules/")
     parser.add_argument("--session", action="append", default=[])
     parser.add_argument("--jobs", action="append", type=int, default=[])
     parser.add_argument("--out", default=os.path.join(HERE, "out"))
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
-    base = export(args.base, args.out)
+    # (a folder: a tree that is no commit, e.g. this branch with its speed commits reverted)
+    base = args.base if os.path.isdir(args.base) else export(args.base, args.out)
     sessions = args.session
     if not sessions:
         sessions = [os.path.join(args.out, "transcript-20mb.jsonl")]
