@@ -33,8 +33,22 @@ def _hit(unit: Unit, note: str) -> Hit:
 
 
 def _exempt(path: str, globs: list[str]) -> bool:
-    path = path.replace("\\", "/")
-    return any(fnmatch.fnmatchcase(path, g) or fnmatch.fnmatchcase(path, "*/" + g) for g in globs)
+    # Every read of a turn asks again about each file read before it in the turn: the
+    # answers are remembered (a bounded memo: a long session reads thousands of paths).
+    key = (path, tuple(globs))
+    found = _EXEMPT.get(key)
+    if found is None:
+        path = path.replace("\\", "/")
+        found = any(
+            fnmatch.fnmatchcase(path, g) or fnmatch.fnmatchcase(path, "*/" + g) for g in globs
+        )
+        if len(_EXEMPT) >= 4096:
+            _EXEMPT.clear()
+        _EXEMPT[key] = found
+    return found
+
+
+_EXEMPT: dict[tuple[str, tuple[str, ...]], bool] = {}
 
 
 def _wukong_main(rule: CompiledRule, event: Any) -> bool:

@@ -307,29 +307,52 @@ class Prefilter:
         return found
 
 
-def _memoized(matcher: Any, memo_key: Any) -> Any:
-    """A matcher whose hits on a unit depend only on `memo_key(unit)` (None: not memoizable)
-    and the event signature of its plan, remembered per rule: a transcript runs the same
-    commands (git status, the test suite) many times."""
-    memo: dict[tuple[str, Any], tuple[Any, ...]] = {}
-    last: list[Any] = [None, None]  # the last unit and its key: every rule of the kind asks
+def _replay(rule: CompiledRule, unit: Any, hits: Any) -> Any:
+    """The matcher of a rule whose hits on a unit are already known (`_GroupMemo`)."""
+    return hits
 
-    def run(rule: CompiledRule, unit: Any, offsets: Any) -> Iterator[Any]:
-        if last[0] is unit:
-            key = last[1]
-        else:
-            key = memo_key(unit)
-            last[:] = [unit, key]
-        if key is None:
-            return matcher(rule, unit, offsets)
-        hits = memo.get((rule.id, key))
-        if hits is None:
-            if len(memo) >= 8192:
-                memo.clear()
-            hits = memo[rule.id, key] = tuple(matcher(rule, unit, offsets))
-        return iter(hits)
 
-    return run
+class _GroupMemo:
+    """The hits of a matcher's rules on a transcript event, when they depend only on
+    `memo_key(unit)` and on the event signature of the plan (a transcript runs the same
+    commands, git status or the test suite, many times): remembered per key for the group
+    of rules as a whole, and only the rules that hit are handed on. Most events hit no rule
+    of the group, so they cost one key and one look-up instead of a step per rule."""
+
+    LIMIT = 4096  # keys kept (then the memo starts over): bounded memory on any session
+
+    def __init__(self, matcher: Any, memo_key: Any, rules: list[CompiledRule]) -> None:
+        self.matcher = matcher
+        self.memo_key = memo_key
+        self.rules = rules
+        self.prepare = getattr(matcher, "prepare", None)
+        self.memo: dict[Any, tuple[tuple[CompiledRule, tuple[Any, ...]], ...]] = {}
+
+    def runs(self, unit: Any) -> Iterator[tuple[CompiledRule, Any, Any]]:
+        """(rule, matcher, offsets) of the group's rules that hit `unit` (each rule's hits
+        replayed); every rule with its own matcher when the hits cannot be remembered."""
+        key = self.memo_key(unit)
+        found = self.memo.get(key) if key is not None else None
+        if found is None:
+            matcher, rules = self.matcher, self.rules
+            if self.prepare is not None:
+                # a kind that analyses a text once for all its rules sees them all first
+                self.prepare(unit, [(rule, None) for rule in rules])
+            try:
+                found = tuple(
+                    (rule, hits) for rule in rules if (hits := tuple(matcher(rule, unit, None)))
+                )
+            except Exception:
+                # (a rule's time-out, say): each rule runs where the scan records its error
+                for rule in rules:
+                    yield rule, matcher, None
+                return
+            if key is not None:
+                if len(self.memo) >= self.LIMIT:
+                    self.memo.clear()
+                self.memo[key] = found
+        for rule, hits in found:
+            yield rule, _replay, hits
 
 
 class RuleSet:
@@ -342,7 +365,9 @@ class RuleSet:
         self._no_keyword = tuple(i for i, rule in enumerate(rules) if not rule.keywords)
         self._prefilters: dict[str | None, Prefilter] = {}
         self._plans: dict[str, Any] = {}
-        self._event_plans: dict[tuple[Any, ...], list[tuple[Any, Any, list[CompiledRule]]]] = {}
+        self._event_plans: dict[
+            tuple[Any, ...], list[tuple[Any, Any, list[CompiledRule], Any]]
+        ] = {}
         self._matchers: dict[str, tuple[Any, Any]] = {}
         # Other scanners' inline allow comments to honour (config `allow-comments`).
         self.allow_comments: tuple[str, ...] = ()
@@ -415,10 +440,13 @@ class RuleSet:
         path = unit.path
         event = getattr(unit, "event", None)
         if event is not None:  # a transcript event: the rules that can match its signature
-            for matcher, gate, rules in self._event_plan(kind, path, event, groups):
+            for matcher, gate, rules, memo in self._event_plan(kind, path, event, groups):
                 if gate is None or gate(unit):
-                    for rule in rules:
-                        yield rule, matcher, None
+                    if memo is not None:
+                        yield from memo.runs(unit)
+                    else:
+                        for rule in rules:
+                            yield rule, matcher, None
             groups = []
         for rule_kind, rules in groups:
             known = self._matchers.get(rule_kind)
@@ -459,11 +487,12 @@ class RuleSet:
 
     def _event_plan(
         self, kind: str, path: str, event: Any, groups: list[tuple[str, list[CompiledRule]]]
-    ) -> list[tuple[Any, Any, list[CompiledRule]]]:
-        """(matcher, gate, rules) of the rules without keywords that can match a transcript
-        event, found once per event signature (its kind, problem, tool, agent and profile):
-        a matcher's optional `accepts(rule, event)` may read only those fields, and a matcher
-        with `memo_key(unit)` is memoized on it within the signature."""
+    ) -> list[tuple[Any, Any, list[CompiledRule], Any]]:
+        """(matcher, gate, rules, memo) of the rules without keywords that can match a
+        transcript event, found once per event signature (its kind, problem, tool, agent and
+        profile): a matcher's optional `accepts(rule, event)` may read only those fields, and
+        the rules of a matcher with `memo_key(unit)` are memoized on it within the signature
+        (`memo`, a `_GroupMemo`; else None)."""
         ctx = event.ctx
         key = (kind, path, event.kind, event.problem, event.tool, event.is_main,
                ctx.profile, ctx.memory_bank)  # fmt: skip
@@ -482,9 +511,8 @@ class RuleSet:
                 ]
                 if rules:
                     memo_key = getattr(matcher, "memo_key", None)
-                    if memo_key is not None:
-                        matcher = _memoized(matcher, memo_key)
-                    found.append((matcher, gate, rules))
+                    memo = None if memo_key is None else _GroupMemo(matcher, memo_key, rules)
+                    found.append((matcher, gate, rules, memo))
             self._event_plans[key] = found
         return found
 

@@ -109,6 +109,8 @@ def _real_line(unit: Unit, line: int) -> int:
 
 
 _SHARED: dict[str, str] = {}
+# a rule's severity number -> its Severity (the enum's call costs a microsecond a finding)
+_SEVERITY = {int(s): s for s in Severity}
 
 # A rule whose regex ran out of time this often (in this process) is not run again in the
 # scan: a pathological pattern against many files cost a time limit per file.
@@ -139,10 +141,11 @@ def scan_unit(ruleset: RuleSet, unit: Unit) -> tuple[list[Finding], list[ScanErr
     # a change as a whole (sources/git.py) is reported as part of the diff it belongs to
     source = unit.source._replace(kind="diff") if kind in CHANGE_KINDS else unit.source
     errors: list[ScanError] = []
-    lines = _Lines(text)
     found: list[_Candidate] = []
     # A transcript unit is one record: every finding in it is on the record's JSONL line.
     pinned = kind == "transcript"
+    # (made when a hit needs it: most transcript records have none)
+    lines = _Lines(text) if not pinned or unit.added_lines is not None else None
     for rule, matcher, offsets in ruleset.runnable(unit):
         if _TIMEOUTS.get(rule.id, 0) >= MAX_RULE_TIMEOUTS:
             continue  # disabled for the rest of the scan
@@ -150,7 +153,7 @@ def scan_unit(ruleset: RuleSet, unit: Unit) -> tuple[list[Finding], list[ScanErr
             for hit in matcher(rule, unit, offsets):
                 if unit.added_lines is not None:
                     # a change counts when it added any line of the match
-                    first, _ = lines.locate(hit.start)
+                    first, _ = lines.locate(hit.start)  # type: ignore[union-attr]
                     last = first + text.count("\n", hit.start, max(hit.start, hit.end - 1))
                     if not any(n in unit.added_lines for n in range(first, last + 1)):
                         continue
@@ -164,7 +167,7 @@ def scan_unit(ruleset: RuleSet, unit: Unit) -> tuple[list[Finding], list[ScanErr
                 if pinned:
                     line, column, end_line = 1, 1, 1
                 else:
-                    line, column = lines.locate(start)
+                    line, column = lines.locate(start)  # type: ignore[union-attr]
                     end_line = line + text.count("\n", start, max(start, end - 1))
                 found.append(_Candidate(rule, hit, line, column, end_line, start))
         except RuleTimeout as err:
@@ -175,6 +178,8 @@ def scan_unit(ruleset: RuleSet, unit: Unit) -> tuple[list[Finding], list[ScanErr
             errors.append(ScanError(unit.path, message))
     if not found:
         return [], errors
+    if lines is None:
+        lines = _Lines(text)
     found = _drop_overlaps(found)
     found = _in_context(unit, found)
     found.sort(key=lambda c: (c.anchor, c.rule.id))
@@ -191,6 +196,7 @@ def scan_unit(ruleset: RuleSet, unit: Unit) -> tuple[list[Finding], list[ScanErr
     ]
     occurrences: dict[tuple[str, str], int] = {}
     findings = []
+    masker = ruleset.masker()
     for cand in found:
         rule, hit = cand.rule, cand.hit
         line_start, line_text = lines.line_text(cand.anchor)
@@ -201,7 +207,7 @@ def scan_unit(ruleset: RuleSet, unit: Unit) -> tuple[list[Finding], list[ScanErr
             if s < line_end and e > line_start
         ]
         # every secret near the column is masked too, whichever rules ran (masking.py)
-        snippet = ruleset.masker().snippet(line_text, spans, cand.anchor - line_start)
+        snippet = masker.snippet(line_text, spans, cand.anchor - line_start)
         matched = (
             text[hit.secret_start : hit.secret_end] if rule.redact else text[hit.start : hit.end]
         )
@@ -226,9 +232,9 @@ def scan_unit(ruleset: RuleSet, unit: Unit) -> tuple[list[Finding], list[ScanErr
             Finding(
                 rule_id=rule.id,
                 category=rule.category,
-                severity=Severity(cand.severity or rule.severity),
+                severity=_SEVERITY[cand.severity or rule.severity],
                 message=(
-                    _shared(f"{rule.message} ({ruleset.masker().mask(hit.note)})")
+                    _shared(f"{rule.message} ({masker.mask(hit.note)})")
                     if hit.note
                     else rule.message
                 ),
