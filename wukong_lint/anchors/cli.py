@@ -7,8 +7,10 @@ so it defines parsers only; the work is imported inside the handlers.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
+from collections.abc import Iterator
 
 from wukong_lint.errors import InputError, UsageError
 
@@ -67,7 +69,12 @@ def run(args: argparse.Namespace) -> int:
     raise UsageError("anchors: expected one of: fmt, new, add, compact, hints")
 
 
+BOM = "\ufeff"
+
+
 def _read(path: str) -> str:
+    """The text of a file; a UTF-8 byte-order mark stays as its first character (U+FEFF),
+    so that writing the text back keeps it. Callers that parse use `_split_bom`."""
     try:
         with open(path, "rb") as handle:
             data = handle.read()
@@ -77,12 +84,15 @@ def _read(path: str) -> str:
         raise InputError(f"cannot read {path}: {err.strerror or err}") from None
     if b"\0" in data[:8192]:
         raise InputError(f"{path}: not a text file")
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
         raise InputError(f"{path}: not valid UTF-8") from None
+
+
+def _split_bom(text: str) -> tuple[str, str]:
+    """(the byte-order mark or "", the text after it)."""
+    return (BOM, text[1:]) if text.startswith(BOM) else ("", text)
 
 
 def _write(path: str, text: str) -> None:
@@ -124,7 +134,7 @@ def _fmt(args: argparse.Namespace) -> int:
     status = 0
     changed = 0
     for path in files:
-        text = _read(path)
+        bom, text = _split_bom(_read(path))
         result = fmt_file_text(path, text, args.force)
         if not result.ok:
             print(f"wukong-lint: anchors fmt: {path}: {result.refused}", file=sys.stderr)
@@ -144,7 +154,7 @@ def _fmt(args: argparse.Namespace) -> int:
             for line in diff:
                 sys.stdout.write(line if line.endswith("\n") else line + "\n")
         else:
-            _write(path, result.text)
+            _write(path, bom + result.text)
             print(f"formatted {path}")
     if args.check and changed:
         print(f"{changed} file(s) would be reformatted", file=sys.stderr)
@@ -172,14 +182,36 @@ def _new(args: argparse.Namespace) -> int:
     if not title:
         raise UsageError("anchors new: the title is empty")
     path = _target(args.file)
-    text = _read(path) if os.path.exists(path) else new_file_text(_has_cjk(title))
-    text, anchor_id = insert_anchor(text, kind, title)
-    _write_formatted(path, text)
+    with _locked(path):  # read-modify-write: a concurrent writer waits
+        bom, text = _split_bom(_read(path) if os.path.exists(path) else "")
+        text = text or new_file_text(_has_cjk(title))
+        text, anchor_id = insert_anchor(text, kind, title)
+        _write_formatted(path, text, bom)
     print(f"added [{anchor_id}] {title} to {path}")
     return 0
 
 
-def _write_formatted(path: str, text: str) -> None:
+@contextlib.contextmanager
+def _locked(path: str) -> Iterator[None]:
+    from wukong_lint.anchors.filelock import LockTimeout, locked
+
+    try:
+        cm = locked(path)
+        cm.__enter__()
+    except LockTimeout as err:
+        raise InputError(str(err)) from None
+    except OSError as err:
+        raise InputError(f"cannot lock {path}: {err.strerror or err}") from None
+    try:
+        yield
+    except BaseException:
+        if not cm.__exit__(*sys.exc_info()):
+            raise
+    else:
+        cm.__exit__(None, None, None)
+
+
+def _write_formatted(path: str, text: str, bom: str = "") -> None:
     """Write `text` with its index regenerated; a refused fmt still writes, with a warning."""
     from wukong_lint.anchors.ops import fmt_file_text
 
@@ -189,7 +221,7 @@ def _write_formatted(path: str, text: str) -> None:
     else:
         print(f"wukong-lint: warning: {path}: index not updated: {formatted.refused}",
               file=sys.stderr)  # fmt: skip
-    _write(path, text)
+    _write(path, bom + text)
 
 
 def _has_cjk(text: str) -> bool:
@@ -199,13 +231,9 @@ def _has_cjk(text: str) -> bool:
 def _add(args: argparse.Namespace) -> int:
     import json
 
-    from wukong_lint.anchors.ops import (
-        add_candidates,
-        new_file_text,
-        parse_candidates,
-    )
+    from wukong_lint.anchors.ops import parse_candidates
 
-    raw = sys.stdin.read() if args.source == "-" else _read(args.source)
+    raw = _split_bom(sys.stdin.read() if args.source == "-" else _read(args.source))[1]
     try:
         candidates = parse_candidates(json.loads(raw))
     except json.JSONDecodeError as err:
@@ -213,9 +241,16 @@ def _add(args: argparse.Namespace) -> int:
     except ValueError as err:
         raise InputError(f"{args.source}: {err}") from None
     path = _target(args.file)
-    exists = os.path.exists(path)
+    with _locked(path):  # read-modify-write: a concurrent writer waits
+        return _add_locked(args, path, candidates)
+
+
+def _add_locked(args: argparse.Namespace, path: str, candidates: list) -> int:
+    from wukong_lint.anchors.ops import add_candidates, new_file_text
+
     chinese = any(_has_cjk(c.title) for c in candidates)
-    text = _read(path) if exists else new_file_text(chinese)
+    bom, text = _split_bom(_read(path) if os.path.exists(path) else "")
+    text = text or new_file_text(chinese)
     text, outcomes = add_candidates(text, candidates)
     for o in outcomes:
         if o.action == "added":
@@ -228,14 +263,14 @@ def _add(args: argparse.Namespace) -> int:
             print(f"skipped: {o.title} ({o.reason})")
     if args.dry_run or not any(o.action != "skipped" for o in outcomes):
         return 0
-    _write_formatted(path, text)
+    _write_formatted(path, text, bom)
     return 0
 
 
 def _render(args: argparse.Namespace) -> int:
     from wukong_lint.anchors.parse import parse
 
-    docs = [parse(_read(p)) for p in _expand(args.files)]
+    docs = [parse(_split_bom(_read(p))[1]) for p in _expand(args.files)]
     if args.anchors_command == "hints":
         from wukong_lint.anchors.ops import hints
 

@@ -603,7 +603,9 @@ def _index_target(doc: Doc, force: bool) -> tuple[Block | None, str | None]:
         return None, None
     target = machine[0]
     inner = "".join(doc.lines[target.first + 1 : target.last])
-    if re.search(r"^\s*#{1,6}\s+\[[A-Za-z]{1,3}-?\d+\]", inner, re.M):
+    # anchors of either form (a compact `[D001] title` + bullets too) are never overwritten,
+    # not even with --force: the block is someone else's data, not an index
+    if re.search(r"^\s*#{1,6}\s+\[[A-Za-z]{1,3}-?\d+\]", inner, re.M) or parse(inner).anchors:
         return None, (
             f"line {target.first + 1}: the MACHINE_BLOCK holds anchor definitions; "
             "move them out of the block first"
