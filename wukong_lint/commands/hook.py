@@ -48,6 +48,9 @@ def run(args: argparse.Namespace) -> int:
     for unit in event_units(data, args.profile, notes):
         found, _ = scan_unit(ruleset, unit)
         findings += [f for f in found if not f.suppressed]
+    from wukong_lint.checks.memory_gate import apply_guard_mode
+
+    findings = apply_guard_mode(ruleset, findings, notes)
     code, out, err = decide(data, findings, Severity.parse(args.fail_on), args.mode)
     sys.stdout.write(out)
     sys.stderr.write("".join(f"wukong-lint hook: {note}\n" for note in notes) + err)
