@@ -92,6 +92,12 @@ def match_anchors(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit]
                     yield _hit(s, e)
         elif check == "date" and a.date is not None and not date_valid(a.date[0]):
             yield _hit(a.date[1], a.date[2])
+        elif check == "vague-title":
+            from wukong_lint.anchors.titles import vague
+
+            if vague(a.title, params["generic_words"], params["min_cjk"], params["min_words"]):
+                end = a.title_start + len(a.title)
+                yield _hit(a.title_start, end, f"{a.id}: say what was decided, not its topic")
 
 
 def _field_note(a: Any, params: dict[str, Any]) -> str:

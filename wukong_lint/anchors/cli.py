@@ -42,6 +42,17 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     add.add_argument("--file", metavar="FILE", help="the anchors file (default: anchors.md)")
     add.add_argument("--dry-run", action="store_true", help="say what would happen only")
 
+    lint = sub.add_parser(
+        "lint", help="the anchor and memory-bank rules on FILEs (default: the anchors files)"
+    )
+    lint.add_argument("files", nargs="*", metavar="FILE")
+    lint.add_argument("--format", choices=("text", "concise", "json"), default="text")
+    lint.add_argument(
+        "--fail-on", choices=("low", "medium", "high", "critical"), default="low",
+        help="lowest severity that fails (exit 1; default: low)",
+    )  # fmt: skip
+    lint.add_argument("--rules", action="append", default=[], metavar="DIR")
+
     compact = sub.add_parser("compact", help="render anchors in the compact form")
     compact.add_argument("files", nargs="*", metavar="FILE")
     compact.add_argument("--ids", nargs="+", default=[], metavar="ID")
@@ -49,7 +60,14 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
     hints = sub.add_parser("hints", help="T1 / T2 inertia hints for a sub-agent")
     hints.add_argument("files", nargs="*", metavar="FILE")
-    hints.add_argument("--stage", choices=("t1", "t2"), required=True)
+    stage = hints.add_mutually_exclusive_group(required=True)
+    stage.add_argument("--stage", choices=("t1", "t2"))
+    stage.add_argument(
+        "--avatar",
+        metavar="AVATAR",
+        help="the hints seed 001 gives this avatar: 眼 舌 T1, 意 T2, 身 鼻 both, 耳 none "
+        "(also eye ear nose tongue body mind)",
+    )
     hints.add_argument("--keywords", nargs="*", default=[], metavar="WORD")
     hints.add_argument("--limit", type=int, default=5, metavar="N")
 
@@ -66,7 +84,22 @@ def run(args: argparse.Namespace) -> int:
         return _add(args)
     if command in ("compact", "hints"):
         return _render(args)
-    raise UsageError("anchors: expected one of: fmt, new, add, compact, hints")
+    if command == "lint":
+        return _lint(args)
+    raise UsageError("anchors: expected one of: fmt, new, add, lint, compact, hints")
+
+
+def _lint(args: argparse.Namespace) -> int:
+    from wukong_lint.anchors.lint import lint
+
+    files = _expand(args.files)
+    if not files:
+        print("wukong-lint: anchors lint: no anchors files found (anchors.md, "
+              ".wukong/context/anchors.md, memory-bank/); name the files", file=sys.stderr)  # fmt: skip
+        return 2
+    text, code = lint(files, args.format, args.fail_on, tuple(args.rules))
+    sys.stdout.write(text)
+    return code
 
 
 BOM = "\ufeff"
@@ -267,6 +300,16 @@ def _add_locked(args: argparse.Namespace, path: str, candidates: list) -> int:
     return 0
 
 
+def _avatar_stages(avatar: str) -> list[str]:
+    from wukong_lint.anchors.ops import avatar_stages
+
+    stages = avatar_stages(avatar)
+    if stages is None:
+        raise UsageError(f"anchors hints: unknown avatar {avatar!r} (one of 眼 耳 鼻 舌 身 意, "
+                         "eye ear nose tongue body mind)")  # fmt: skip
+    return stages
+
+
 def _render(args: argparse.Namespace) -> int:
     from wukong_lint.anchors.parse import parse
 
@@ -277,7 +320,13 @@ def _render(args: argparse.Namespace) -> int:
         if args.limit < 1:
             raise UsageError("anchors hints: --limit must be 1 or more")
         words = [w for k in args.keywords for w in k.split(",") if w.strip()]
-        sys.stdout.write(hints(docs, args.stage, [w.strip() for w in words], args.limit))
+        stages = [args.stage] if args.stage else _avatar_stages(args.avatar)
+        if not stages:
+            print(f"wukong-lint: anchors hints: {args.avatar} gets no inertia hint (seed 001: "
+                  "requirements analysis carries no history)", file=sys.stderr)  # fmt: skip
+            return 0
+        out = [hints(docs, s, [w.strip() for w in words], args.limit) for s in stages]
+        sys.stdout.write("\n".join(out))
         return 0
     from wukong_lint.anchors.render import compact_anchors
 

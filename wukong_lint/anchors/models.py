@@ -21,6 +21,7 @@ ANCHOR_CHECKS = (
     "near-duplicate",
     "status",
     "date",
+    "vague-title",
 )
 MEMORY_CHECKS = ("markers", "compact-form", "normal-form", "session-summary")
 
@@ -36,6 +37,10 @@ class AnchorRule(RuleBase):
     compact_required: list[FieldName] = Field(default_factory=lambda: ["why", "impact", "rollback"])
     # near-duplicate: title similarity above which two anchors are reported
     threshold: float = Field(default=0.8, gt=0.0, le=1.0)
+    # vague-title: words that name a topic, not a choice; what must be left without them
+    generic_words: list[str] = Field(default_factory=list)
+    min_cjk: int = Field(default=3, ge=0)
+    min_words: int = Field(default=2, ge=0)
 
     @model_validator(mode="after")
     def _known_types(self) -> AnchorRule:

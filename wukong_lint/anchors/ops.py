@@ -361,6 +361,24 @@ def _merge(doc: Doc, a: Anchor, cand: Candidate) -> tuple[str, Outcome]:
 
 T1 = ("P", "C", "M")
 T2 = ("D", "I")
+# Seed 001's 分身惯性提示配置: which hints each avatar gets before its task
+AVATAR_STAGES = {
+    "眼": ("t1",),
+    "耳": (),
+    "意": ("t2",),
+    "身": ("t1", "t2"),
+    "舌": ("t1",),
+    "鼻": ("t1", "t2"),
+}
+_AVATAR_NAMES = {"eye": "眼", "ear": "耳", "mind": "意", "body": "身", "tongue": "舌", "nose": "鼻"}
+
+
+def avatar_stages(avatar: str) -> list[str] | None:
+    """The hint stages of an avatar (Chinese or English name, `@眼` too), None if unknown."""
+    name = avatar.strip().lstrip("@").casefold()
+    name = _AVATAR_NAMES.get(name, name)
+    stages = AVATAR_STAGES.get(name)
+    return None if stages is None else list(stages)
 
 
 def _matches(doc: Doc, a: Anchor, keywords: list[str]) -> bool:
