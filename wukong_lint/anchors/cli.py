@@ -94,8 +94,9 @@ def _lint(args: argparse.Namespace) -> int:
 
     files = _expand(args.files)
     if not files:
-        print("wukong-lint: anchors lint: no anchors files found (anchors.md, "
-              ".wukong/context/anchors.md, memory-bank/); name the files", file=sys.stderr)  # fmt: skip
+        message = ("no anchors files found (anchors.md, .wukong/context/anchors.md, "
+                   "memory-bank/); name the files")  # fmt: skip
+        print(f"wukong-lint: anchors lint: {message}", file=sys.stderr)
         return 2
     text, code = lint(files, args.format, args.fail_on, tuple(args.rules))
     sys.stdout.write(text)
