@@ -75,6 +75,10 @@ def test_force_never_deletes_compact_anchors_in_a_foreign_machine_block(tmp_path
         "\n[C001] No prod access\n- Why: safety\n<!-- MACHINE_BLOCK_END -->\n"
     )
     path.write_text(original)
+    main(["anchors", "fmt", "--force", str(path)])
+    assert path.read_text() == original  # no anchor outside: no index wanted, nothing touched
+    original += "\n[M001] Repository pattern for data access\n- Why: tests\n"
+    path.write_text(original)
     assert main(["anchors", "fmt", "--force", str(path)]) == 1
     assert path.read_text() == original
     assert "anchor definitions" in capsys.readouterr().err

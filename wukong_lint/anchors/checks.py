@@ -103,12 +103,17 @@ def match_anchors(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit]
 def _field_note(a: Any, params: dict[str, Any]) -> str:
     from wukong_lint.anchors.parse import FIELD_LABELS, FIELDS
 
+    have = a.field_keys()
     if a.form == "full":
         required = params.get("required") or {}
         wanted = required.get(a.type or "", required.get("default", list(FIELDS)))
+        dialects = params.get("dialects") or {}
+        sets = [wanted, *dialects.get(a.type or "", dialects.get("default", []))]
+        # judged against the set it comes closest to (a problem anchor written with
+        # 症状/根因/解决/预防 is told what it lacks of that set, not of the decision one)
+        wanted = min(sets, key=lambda s: (sum(1 for k in s if k not in have), -len(s)))
     else:
         wanted = params.get("compact_required", [])
-    have = a.field_keys()
     missing = [FIELD_LABELS[k][0] for k in wanted if k not in have]
     empty = [FIELD_LABELS[f.key][0] for f in a.fields if f.key in wanted and f.empty]
     parts = []

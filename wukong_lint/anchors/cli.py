@@ -218,9 +218,10 @@ def _new(args: argparse.Namespace) -> int:
     path = _target(args.file)
     with _locked(path):  # read-modify-write: a concurrent writer waits
         bom, text = _split_bom(_read(path) if os.path.exists(path) else "")
+        created = not text
         text = text or new_file_text(_has_cjk(title))
         text, anchor_id = insert_anchor(text, kind, title)
-        _write_formatted(path, text, bom)
+        _write_formatted(path, text, bom, created)
     print(f"added [{anchor_id}] {title} to {path}")
     return 0
 
@@ -245,16 +246,20 @@ def _locked(path: str) -> Iterator[None]:
         cm.__exit__(None, None, None)
 
 
-def _write_formatted(path: str, text: str, bom: str = "") -> None:
-    """Write `text` with its index regenerated; a refused fmt still writes, with a warning."""
+def _write_formatted(path: str, text: str, bom: str = "", created: bool = False) -> None:
+    """Write `text` with its index regenerated (a file this command creates is formatted
+    whole; an existing one changes only in the new lines and the index block); an index
+    that cannot be updated is said, and the anchor is written all the same."""
+    from wukong_lint.anchors.index_update import refresh_index
     from wukong_lint.anchors.ops import fmt_file_text
 
-    formatted = fmt_file_text(path, text, False)
-    if formatted.ok:
-        text = formatted.text
+    if created:
+        formatted = fmt_file_text(path, text, False)
+        text, refused = formatted.text, formatted.refused
     else:
-        print(f"wukong-lint: warning: {path}: index not updated: {formatted.refused}",
-              file=sys.stderr)  # fmt: skip
+        text, refused = refresh_index(text)
+    if refused:
+        print(f"wukong-lint: warning: {path}: index not updated: {refused}", file=sys.stderr)
     _write(path, bom + text)
 
 
@@ -284,6 +289,7 @@ def _add_locked(args: argparse.Namespace, path: str, candidates: list) -> int:
 
     chinese = any(_has_cjk(c.title) for c in candidates)
     bom, text = _split_bom(_read(path) if os.path.exists(path) else "")
+    created = not text
     text = text or new_file_text(chinese)
     text, outcomes = add_candidates(text, candidates)
     for o in outcomes:
@@ -297,7 +303,7 @@ def _add_locked(args: argparse.Namespace, path: str, candidates: list) -> int:
             print(f"skipped: {o.title} ({o.reason})")
     if args.dry_run or not any(o.action != "skipped" for o in outcomes):
         return 0
-    _write_formatted(path, text, bom)
+    _write_formatted(path, text, bom, created)
     return 0
 
 

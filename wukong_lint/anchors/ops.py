@@ -14,6 +14,7 @@ from typing import Any
 from wukong_lint.anchors.parse import (
     FIELD_LABELS,
     FIELDS,
+    HR,
     TYPE_NAMES,
     TYPES,
     Anchor,
@@ -86,7 +87,8 @@ def _insertion(doc: Doc, kind: str) -> tuple[int, int]:
         level = section.level + 1 if section is not None else 2
     same = [a for a in doc.anchors if a.type == kind]
     if same:
-        return max(a.last for a in same), level
+        last = max(same, key=lambda a: a.last)
+        return _before_rule(doc, last.last, last.first + 1), level
     if section is not None:
         stop = len(doc.lines)
         for i in range(section.line + 1, len(doc.lines)):
@@ -99,8 +101,20 @@ def _insertion(doc: Doc, kind: str) -> tuple[int, int]:
             ):
                 stop = i
                 break
-        return stop, level
+        return _before_rule(doc, stop, section.line + 1), level
     return len(doc.lines), level
+
+
+def _before_rule(doc: Doc, stop: int, floor: int) -> int:
+    """`stop` moved back over the section's closing rule (`---`) and the blank lines around
+    it, not before `floor`: a new anchor goes inside the section, above its rule."""
+    while (
+        stop > floor
+        and doc.role[stop - 1] == "text"
+        and (not doc.lines[stop - 1].strip() or HR.match(doc.lines[stop - 1]))
+    ):
+        stop -= 1
+    return stop
 
 
 def section_type_of(line: str) -> str | None:
@@ -141,7 +155,12 @@ def insert_anchor(text: str, kind: str, title: str, **kwargs: Any) -> tuple[str,
     after = "".join(doc.lines[at:])
     if before and not before.endswith("\n"):
         before += nl
-    return before + nl + block + nl + after, anchor_id
+    # one blank line on each side of the new anchor, whatever was there (the lines around
+    # it are kept as they are)
+    before = before.rstrip("\r\n") + nl if before.strip() else ""
+    head = nl if before else ""
+    tail = nl if after.strip() and after[:1] not in ("\n", "\r") else ""
+    return before + head + block + tail + after, anchor_id
 
 
 def _cjk(text: str) -> bool:
@@ -460,7 +479,9 @@ def fmt_file_text(path: str, text: str, force: bool):
         doc = parse(text)
         if not wants_index(path, doc):
             return FmtResult(text)
-        return fmt_doc(doc, force=force)
+        # a template (no anchors yet, no index of ours) gets no empty index block
+        index = bool(doc.anchors) or any(b.signature is not None for b in doc.blocks)
+        return fmt_doc(doc, force=force, index=index)
     finally:
         if enabled:
             gc.enable()
