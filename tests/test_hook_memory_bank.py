@@ -188,7 +188,9 @@ def test_guard_mode_off_warn_block(repo, tmp_path, monkeypatch):
             assert CONTEXT_RULE not in proc.stderr
     monkeypatch.setenv("MEMORY_BANK_GUARD_MODE", "strict")
     proc = _hook(repo, session, "Edit", AUTH_EDIT)
-    assert proc.returncode == 2 and "not one of off, warn, block" in proc.stderr
+    assert proc.returncode == 2  # (the note on the value goes to hook.log: the call is blocked)
+    proc = _hook(repo, session, "Read", {"file_path": "README.md"})
+    assert proc.returncode == 0 and "not one of off, warn, block" in proc.stderr
     # the write protection holds whatever the mode
     monkeypatch.setenv("MEMORY_BANK_GUARD_MODE", "off")
     write = {"file_path": str(repo / "memory-bank" / "MEMORY.md"), "content": "x\n"}

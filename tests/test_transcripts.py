@@ -43,9 +43,14 @@ def test_claude_session_with_inline_and_folder_subagents(capsys):
     assert ("session-1.jsonl", 25, "transcript-integrity.tool-result-missing") in got
     assert ("agent-b42.jsonl", 2, "avatar-boundary.forbidden-tool") in got  # tester used Edit
     assert ("agent-b42.jsonl", 4, "dangerous-command.sudo") in got
-    # look-alikes and a project-local rm do not fire
+    # look-alikes and a project-local rm do not fire (but the session spawns an avatar, so
+    # it runs in the `wukong` profile, where seed 004 denies any rm -rf: issue 12)
     rules_on_5 = {r for name, line, r in got if name == "session-1.jsonl" and line in (5, 25)}
-    assert not any(r.startswith("dangerous-command") for r in rules_on_5)
+    assert not any(
+        r.startswith("dangerous-command") and not r.startswith("dangerous-command.wukong-")
+        for r in rules_on_5
+    )
+    assert ("session-1.jsonl", 5, "dangerous-command.wukong-rm-recursive") in got
     agents = {f["source"]["agent"] for f in report["findings"]}
     assert "main" in agents and "tester:b42" in agents
     assert report["stats"]["tool_errors"] == {

@@ -295,6 +295,7 @@ def _check(args: argparse.Namespace, started: StagedGit | None) -> int:
         if args.agents and not os.path.isdir(args.agents):
             raise UsageError(f"check: --agents: no such folder: {args.agents}")
         transcripts.configure(args.profile, args.agents, args.transcript_format)
+        transcripts.check_named_fit(args.paths)  # a forced format must fit a named file
     from wukong_lint.report import CONTEXT_FORMATS
 
     if started is not None:

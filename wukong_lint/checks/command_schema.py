@@ -10,6 +10,23 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from wukong_lint.engine.schema import RuleBase
 
+PathClass = Literal[
+    "root",
+    "home",
+    "home-child",
+    "credential",
+    "system",
+    "device",
+    "outside",
+    "project-root",
+    "git-dir",
+    "project",
+    "disposable",
+    "temp",
+    "cache",
+    "unknown",
+]
+
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -45,8 +62,32 @@ class Block(_Strict):
     words: list[str] = Field(default_factory=list)
     # short options may be bundled (-rf); off for programs like find (-name)
     bundles: bool = True
+    # where the command's path arguments point (path_reasoning.py classes: root, home,
+    # home-child, credential, system, device, outside, project-root, git-dir, project,
+    # disposable, temp, cache, unknown), judged from the folder it runs in and the project
+    targets_any: list[PathClass] = Field(default_factory=list)
+    targets_none: list[PathClass] = Field(default_factory=list)
+    # which positional arguments are paths: all, the last (cp's destination), all but the
+    # first (chmod's mode, chown's owner)
+    targets_at: Literal["all", "last", "after_first"] = "all"
+    # the class of a file a `>`/`>>` redirection writes
+    redirect_targets_any: list[PathClass] = Field(default_factory=list)
+    # the class of a path word of an earlier pipeline stage (`cat ~/.ssh/id_rsa | curl ...`)
+    stdin_targets_any: list[PathClass] = Field(default_factory=list)
+    # regexes searched in its arguments and its stdin when known (heredoc, here-string,
+    # `echo ... |`): SQL statements, say
+    text_any: list[str] = Field(default_factory=list)
+    # the words hold `--` followed by more words (`git checkout -- file`: paths follow)
+    double_dash: bool = False
+    # at least this many positional arguments (a change to many files at once)
+    min_args: int = 0
+    # the command line does not parse as shell (or could not be walked whole)
+    parse_error: bool = False
+    # more words that select a long script's statement for this block (the functions of an
+    # interpreter one-liner that delete files, say)
+    selected_by: list[str] = Field(default_factory=list)
 
-    _regexes = field_validator("args_any", "args_none", "redirect_to")(_check_regexes)
+    _regexes = field_validator("args_any", "args_none", "redirect_to", "text_any")(_check_regexes)
 
 
 class Scope(_Strict):

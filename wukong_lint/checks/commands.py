@@ -30,6 +30,15 @@ from bisect import bisect_left
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
+from wukong_lint.checks.command_targets import (
+    _HELP,
+    _NOWHERE,
+    Where,
+    _stdin_paths,
+    _targets,
+    _targets_match,
+    describe,
+)
 from wukong_lint.checks.shell import (
     _JOINED,
     WRITE_REDIRECTS,
@@ -89,8 +98,8 @@ def _register(rules: list[CompiledRule]) -> None:
         pattern
         for rule in rules
         for block in (rule.params or {}).get("match", ())
-        for field in ("args_any", "args_none", "redirect_to")
-        for pattern in block[field]
+        for field in ("args_any", "args_none", "redirect_to", "text_any")
+        for pattern in block.get(field, ())
     ]
     if found:
         from wukong_lint.engine import patterns
@@ -129,7 +138,7 @@ def _split(argv: tuple[str, ...], value_options: list[str]) -> tuple[list[str], 
     return found
 
 
-def block_matches(block: dict[str, Any], command: Command) -> bool:
+def block_matches(block: dict[str, Any], command: Command, where: Where | None = None) -> bool:
     # the cheap refusals first: a block for any program that writes a file, say, is asked
     # about every command of a script, and most commands redirect nothing
     if (
@@ -137,6 +146,8 @@ def block_matches(block: dict[str, Any], command: Command) -> bool:
         or (block["stdin_from"] and not command.stdin_from)
         or (block["substitution_from"] and not command.substitutions)
         or (block["via"] and not command.via)
+        or (block.get("redirect_targets_any") and not command.redirects)
+        or (block.get("stdin_targets_any") and not (command.stdin_args or command.redirects))
     ):
         return False
     name = command.name
@@ -157,8 +168,15 @@ def block_matches(block: dict[str, Any], command: Command) -> bool:
             return False
     if any(_has_flag(options, f, bundles) for f in block["flags_none"]):
         return False
-    if block["args_any"] and not any(_full(block["args_any"], a) for a in positional):
+    if block["args_any"] and not any(
+        _full(block["args_any"], a)
+        for a in (
+            positional if block.get("targets_at", "all") == "all" else _targets(block, positional)
+        )
+    ):
         return False
+    if _HELP & set(options) and not (block["redirect_to"] or block.get("redirect_targets_any")):
+        return False  # `terraform destroy --help` only describes
     if block["args_none"] and any(_full(block["args_none"], a) for a in positional):
         return False
     if block["stdin_from"] and not any(p in command.stdin_from for p in block["stdin_from"]):
@@ -167,10 +185,39 @@ def block_matches(block: dict[str, Any], command: Command) -> bool:
         p in command.substitutions for p in block["substitution_from"]
     ):
         return False
+    if block.get("double_dash") and "--" not in command.argv[1:-1]:
+        return False
+    if block.get("min_args") and len(positional) < block["min_args"]:
+        return False
+    if block.get("text_any") and not _text_matches(block["text_any"], positional, command):
+        return False
+    where = where or _NOWHERE
+    if (block.get("targets_any") or block.get("targets_none")) and not _targets_match(
+        block, positional, command, where
+    ):
+        return False
+    if block.get("redirect_targets_any") and not any(
+        op in WRITE_REDIRECTS
+        and where.classify(target, command.cwd) in block["redirect_targets_any"]
+        for op, target in command.redirects
+    ):
+        return False
+    if block.get("stdin_targets_any") and not any(
+        where.classify(word, command.cwd) in block["stdin_targets_any"]
+        for word in _stdin_paths(command)
+    ):
+        return False
     return not block["redirect_to"] or any(
         op in WRITE_REDIRECTS and _full(block["redirect_to"], target)
         for op, target in command.redirects
     )
+
+
+def _text_matches(patterns: list[str], positional: list[str], command: Command) -> bool:
+    texts = list(positional)
+    if command.heredoc:
+        texts.append(command.heredoc)
+    return any(_compiled(p).search(t) for p in patterns for t in texts)
 
 
 def command_text(unit: Unit) -> tuple[str, int] | None:
@@ -221,16 +268,21 @@ def _run(rules: list[CompiledRule], unit: Unit) -> dict[str, list[Hit]]:
     if found is None:
         return {}
     text, base = found
-    select = _selector(rules) if len(text) >= SELECT_FROM else None
+    # a tool call's command is parsed whole, once for every rule (and the path rules); a
+    # long script only where some rule of this batch may match
+    event = getattr(unit, "event", None) is not None
+    select = _selector(rules) if len(text) >= SELECT_FROM and not event else None
     try:
         # (a script in which no statement can be selected is not parsed at all)
         script = parse(text, select) if select is None or select.may_match(text) else _NOTHING
-    except Exception:  # a parser failure must never end a scan
-        return {}
+    except Exception:  # a parser failure must never end a scan: a parse finding says so
+        script = Script((), (), True)
+    where = _where(unit)
     results: dict[str, list[Hit]] = {rule.id: [] for rule in rules}
     seen: dict[str, set[tuple[int, int]]] = {rule.id: set() for rule in rules}
     for rule in rules:
-        if any(block["recursive_function"] for block in (rule.params or {})["match"]):
+        blocks = (rule.params or {})["match"]
+        if any(block["recursive_function"] for block in blocks):
             for function in script.functions:
                 span = (function.start, function.end)
                 if function.calls_itself and span not in seen[rule.id]:
@@ -238,33 +290,110 @@ def _run(rules: list[CompiledRule], unit: Unit) -> dict[str, list[Hit]]:
                     results[rule.id].append(
                         Hit(base + span[0], base + span[1], base + span[0], base + span[1])
                     )
+        if script.error and any(block.get("parse_error") for block in blocks):
+            end = len(text.rstrip())
+            results[rule.id].append(Hit(base, base + end, base, base + end))
     # commands first, then only the blocks that can name their program (a long script has
     # hundreds of commands, and most blocks are for one program: git, rm, chmod...)
     literal, other = _blocks_by_program(rules)
-    for command in script.commands:
+    # a tool call is one record: a few hits of a rule say all there is to say (a 1 MB
+    # command of 100,000 `rm` must not make 100,000 findings on one line)
+    most = MAX_EVENT_HITS if event else None
+    by_name = _by_name(script)
+    # the commands each block may match: those named by its program (most blocks), or all
+    # of them (a glob or no program), the cheapest refusal (no redirection) first
+    for name, named in by_name.items():
+        pairs = literal.get(name)
+        if pairs:
+            _hits(named, pairs, where, seen, results, base, most)
+    if other:
+        _hits(script.commands, other, where, seen, results, base, most)
+    return results
+
+
+def _hits(
+    commands: Any, pairs: Any, where: Where, seen: dict, results: dict, base: int, most: Any
+) -> None:
+    for command in commands:
         span = (command.start, command.end)
-        for rule_id, block in literal.get(command.name, ()) + other:
-            if span in seen[rule_id] or not _verdict(block, command):
+        shape = None  # what the verdicts read of the command, as a small number
+        redirects = bool(command.redirects)
+        for rule_id, block, needs_redirect in pairs:
+            if needs_redirect and not redirects:
+                continue
+            if span in seen[rule_id] or (most and len(results[rule_id]) >= most):
+                continue
+            if shape is None:
+                shape = _shape(command, where)
+            found = _VERDICTS.get((id(block), shape))
+            if found is None or found[0] is not block:  # (the block kept: ids are not reused)
+                if len(_VERDICTS) >= 8192:
+                    _VERDICTS.clear()
+                found = _VERDICTS[id(block), shape] = (block, block_matches(block, command, where))
+            if not found[1]:
                 continue
             seen[rule_id].add(span)
             start, end = base + command.start, base + command.end
-            results[rule_id].append(Hit(start, end, start, end))
-    return results
+            results[rule_id].append(Hit(start, end, start, end, describe(command, block)))
+
+
+_BY_NAME: list[Any] = [None, {}]  # (script, its commands by program name) of the last script
+
+
+def _by_name(script: Script) -> dict[str, list[Command]]:
+    if _BY_NAME[0] is script:
+        return _BY_NAME[1]  # type: ignore[no-any-return]
+    found: dict[str, list[Command]] = {}
+    for command in script.commands:
+        found.setdefault(command.name, []).append(command)
+    _BY_NAME[:] = [script, found]
+    return found
+
+
+def _where(unit: Unit) -> Where:
+    event = getattr(unit, "event", None)
+    if event is not None:
+        cwd = event.ctx.cwd
+        return Where(
+            cwd.rstrip("/") or "/" if isinstance(cwd, str) and cwd.startswith("/") else None
+        )
+    from wukong_lint.engine.rules import shell_file_type
+
+    return Where(None, shell_file_type(unit.path) == "docker")
 
 
 _VERDICTS: dict[tuple[Any, ...], tuple[dict[str, Any], bool]] = {}
 
 
-def _verdict(block: dict[str, Any], command: Command) -> bool:
+_SHAPES: dict[tuple[Any, ...], int] = {}
+
+
+def _shape(command: Command, where: Where) -> int:
+    """A number for what block_matches reads of a command (not its span): scripts and
+    Dockerfiles repeat the same commands (`rm -rf /var/lib/apt/lists/*`) many times, and a
+    command is asked about by several blocks."""
+    key = (command.argv, command.redirects, command.stdin_from, command.substitutions,
+           command.via, command.cwd, command.heredoc, command.stdin_args, where)  # fmt: skip
+    found = _SHAPES.get(key)
+    if found is None:
+        if len(_SHAPES) >= 8192:
+            _SHAPES.clear()
+            _VERDICTS.clear()  # (its numbers are given again)
+        found = _SHAPES[key] = len(_SHAPES)
+    return found
+
+
+def _verdict(block: dict[str, Any], command: Command, where: Where | None = None) -> bool:
     """block_matches, remembered for what it reads of a command (not its span): scripts and
     Dockerfiles repeat the same commands (`rm -rf /var/lib/apt/lists/*`) many times."""
     key = (id(block), command.argv, command.redirects, command.stdin_from,
-           command.substitutions, command.via)  # fmt: skip
+           command.substitutions, command.via, command.cwd, command.heredoc,
+           command.stdin_args, where)  # fmt: skip
     found = _VERDICTS.get(key)
     if found is None or found[0] is not block:  # (the block kept: its id is not reused)
         if len(_VERDICTS) >= 8192:
             _VERDICTS.clear()
-        found = _VERDICTS[key] = (block, block_matches(block, command))
+        found = _VERDICTS[key] = (block, block_matches(block, command, where or _NOWHERE))
     return found[1]
 
 
@@ -282,19 +411,24 @@ def _blocks_by_program(rules: list[CompiledRule]) -> tuple[dict, tuple]:
         other = []
         for rule in rules:
             for block in (rule.params or {})["match"]:
-                if block["recursive_function"]:
+                if block["recursive_function"] or block.get("parse_error"):
                     continue
                 names = block["program"]
                 if names and not any(c in p for p in names for c in "*?["):
                     for name in names:
-                        literal.setdefault(name, []).append((rule.id, block))
+                        literal.setdefault(name, []).append((rule.id, block, _redirects(block)))
                 else:
-                    other.append((rule.id, block))
+                    other.append((rule.id, block, _redirects(block)))
         cached = _BLOCK_INDEX[key] = (
             {name: tuple(found) for name, found in literal.items()},
             tuple(other),
         )
     return cached
+
+
+def _redirects(block: dict[str, Any]) -> bool:
+    """Does the block need a command with a redirection?"""
+    return bool(block["redirect_to"] or block.get("redirect_targets_any"))
 
 
 def _is_shell(unit: Unit) -> bool:
@@ -305,6 +439,7 @@ def _is_shell(unit: Unit) -> bool:
 
 _SELECTORS: dict[tuple[str, ...], Any] = {}
 _PREPARED: list[Any] = [None, {}]  # (unit, hits by rule id) of the last prepare()
+MAX_EVENT_HITS = 16  # hits of one rule on one tool call
 SELECT_FROM = 2048  # shorter command texts (a transcript's command line) are walked whole
 _WORD_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 _FUNCTION_NAME = re.compile(r"([^\s(){}|&;]+)\s*$")
@@ -398,13 +533,15 @@ class Selector:
         pipe = "|" in joined
         substitution = any(s in joined for s in _SUBSTITUTIONS)
         for number, start, end in whole.found:
+            needs = self.needs[number]
+            if needs is None:
+                return True  # a word: any occurrence will do (as in `search`)
             before = joined[start - 1] if start else " "
             if (before in _WORD_CHARS or before == ".") and start not in joins:
                 continue
             if end < len(joined) and joined[end] in _WORD_CHARS and end not in joins:
                 continue
-            needs = self.needs[number]
-            if needs is None or "name" in needs:
+            if "name" in needs:
                 return True
             if ("|" in needs and pipe) or ("$(" in needs and substitution):
                 return True
@@ -528,15 +665,18 @@ def _block_needs(block: dict[str, Any]) -> tuple[dict[str, str], set[str], bool]
     None when any statement may."""
     if block["recursive_function"]:
         return {}, set(), True
+    if block.get("parse_error"):
+        return {}, set(), False  # (asked of the whole text, not of statements)
+    extra = set(block.get("selected_by") or ())
     if block.get("words"):
-        return {}, set(block["words"]), False
+        return {}, set(block["words"]) | extra, False
     programs = block["program"] or []
     if block["stdin_from"]:  # the feeding program (`curl` rather than `sh`), and a pipe
         return dict.fromkeys(block["stdin_from"], "|"), set(), False
     if block["substitution_from"]:
         return dict.fromkeys(block["substitution_from"], "$("), set(), False
     if programs and not any(c in p for p in programs for c in "*?["):
-        return dict.fromkeys(programs, "name"), set(), False
+        return dict.fromkeys(programs, "name"), extra, False
     if block["redirect_to"]:
         return {}, {">"}, False
     if block["via"]:
@@ -585,13 +725,14 @@ match_command.prepare = prepare  # type: ignore[attr-defined]
 match_command.gate = _is_shell  # type: ignore[attr-defined]
 
 
-def _memo_key(unit: Unit) -> tuple[str, int] | None:
+def _memo_key(unit: Unit) -> tuple[str, int, str | None] | None:
     """What a command rule's hits on a transcript event depend on, besides the event's agent
-    and profile: its command line and where it starts (see RuleSet._event_plan)."""
+    and profile: its command line, where it starts and the project it runs in (see
+    RuleSet._event_plan)."""
     event = getattr(unit, "event", None)
     if event is None or event.command is None:
         return None
-    return event.command, event.command_offset
+    return event.command, event.command_offset, event.ctx.cwd
 
 
 match_command.memo_key = _memo_key  # type: ignore[attr-defined]

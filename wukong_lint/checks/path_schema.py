@@ -7,6 +7,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from wukong_lint.checks.command_schema import Scope
 from wukong_lint.engine.schema import RuleBase
 
 
@@ -15,8 +16,13 @@ class PathRule(RuleBase):
     targets: list[str] = Field(min_length=1)
     except_: list[str] = Field(default_factory=list, alias="except")
     access: list[Literal["read", "write"]] = Field(default_factory=lambda: ["read", "write"])
+    # which agents and profiles the rule applies to (as for `command` rules): profile wukong
+    # denies what the generic profile only asks about
+    scope: Scope | None = None
 
     def params(self) -> dict[str, Any]:
         data = super().params()
         data["except"] = data.pop("except_", [])
+        if data.get("scope") is None:
+            data.pop("scope", None)
         return data

@@ -1,30 +1,69 @@
-"""A shell command-line parser for checks: what programs run, with which words, fed by what.
+"""A shell command-line model for checks: what programs run, with which words, fed by what,
+in which folder.
 
 Built on tree-sitter-bash (MIT), so quotes, `;`/`&&`/`||`, pipes, subshells, command and
 process substitution, heredocs and function definitions are parsed as bash parses them. On
-top of the syntax tree it unwraps the wrappers that run another command (`sudo`, `env`,
-`xargs`, `find -exec`, `timeout`, `nohup`, `bash -c STRING`, a heredoc fed to a shell...), so
-that `sudo env X=1 rm -rf /` yields `rm` with its arguments.
+top of the syntax tree the walker follows what the shell would do on this line:
+
+- wrappers run another command (shell_unwrap.py: `sudo`, `env`, `timeout`, `nohup`,
+  `bash -c STRING`, `eval`, `ssh host STRING`, `busybox rm`...), and interpreter one-liners
+  run code (interpreters.py: `python -c "os.system('rm -rf /')"`);
+- a pipeline's producer feeds the next stage: `echo rm -rf / | sh`, `echo / | xargs rm -rf`,
+  `find . -print0 | xargs -0 rm -rf`; a heredoc or here-string feeds a shell or interpreter;
+- `find -exec ... {}` and `-delete` act on find's start paths; `parallel ... ::: args`;
+- `cd` moves the folder later commands of the line run in (the `cwd` of a command, a path
+  word: "." the project root, "?" unknown); `X=/` and `export X=/` bind a literal value
+  later words use; aliases and functions defined earlier on the line run when called;
+- words are taken as the shell takes them (shell_words.py), `git -C dir -c k=v -- reset`
+  is `git reset` run in `dir`.
 
 `parse(text)` returns a `Script`: every command that would run (including nested ones) with
 its unquoted words, write redirections, the programs feeding its stdin through a pipeline,
-the programs run inside substitutions in its arguments, the wrappers it ran under, and its
-span in `text`. Words inside quotes stay one word and are never taken for commands, so
-`echo "rm -rf /"` yields only `echo`. Reused for shell scripts, Dockerfiles and CI files.
+the programs run inside substitutions in its arguments, the wrappers it ran under, its
+folder, what is known of its stdin, and its span in `text`. Words inside quotes stay one word
+and are never taken for commands, so `echo "rm -rf /"` yields only `echo`. Reused for shell
+scripts, Dockerfiles and CI files.
+
+Bounded whatever the input: nested scripts are followed `MAX_DEPTH` levels deep, functions
+expanded at most `MAX_EXPANSIONS` times, a tree deeper than the interpreter's stack is walked
+as far as it goes, and `Script.error` says when the text does not parse (or was not walked
+whole).
 """
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import os
 from typing import Any, NamedTuple
 
-_PARSER: Any = None
-MAX_DEPTH = 6  # nested `bash -c` / heredoc-to-shell levels followed
+from wukong_lint.checks import shell_unwrap
+from wukong_lint.checks.path_reasoning import STDIN, UNDER, change_dir
+from wukong_lint.checks.shell_unwrap import (
+    CODE,
+    SCRIPT,
+    SHELLS,
+    find_parts,
+    git_normalised,
+    interpreter,
+    interpreter_code,
+    parallel_parts,
+    runs_stdin,
+    unwrap,
+    xargs_parts,
+)
+from wukong_lint.checks.shell_words import joined_by_continuation, literal
+from wukong_lint.checks.shell_words import word as _word
 
-SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "fish", "busybox"})
+__all__ = ["SHELLS", "Command", "Function", "Script", "parse", "parse_script", "unwrap"]
+
+_PARSER: Any = None
+MAX_DEPTH = 6  # nested `bash -c` / heredoc-to-shell / interpreter levels followed
+MAX_EXPANSIONS = 64  # function and alias calls expanded per parse
+MAX_PRODUCER_WORDS = 256
+
 WRITE_REDIRECTS = frozenset({">", ">>", ">|", "&>", "&>>", ">&"})
+_PRINTERS = frozenset({"echo", "printf"})
+_DELETERS = frozenset({"rm", "unlink", "shred"})
 
 
 class Command(NamedTuple):
@@ -35,7 +74,9 @@ class Command(NamedTuple):
     stdin_from: tuple[str, ...] = ()  # programs of earlier stages of its pipeline
     substitutions: tuple[str, ...] = ()  # programs run by $(...), `...`, <(...) in its words
     via: tuple[str, ...] = ()  # wrappers it runs under, outermost first
-    heredoc: str | None = None
+    heredoc: str | None = None  # its stdin when known: heredoc, here-string, `echo X |`
+    cwd: str = "."  # the folder it runs in: "." the project root, "?" unknown, or a path word
+    stdin_args: tuple[str, ...] = ()  # the words of the earlier stages of its pipeline
 
     @property
     def name(self) -> str:
@@ -52,11 +93,19 @@ class Function(NamedTuple):
 class Script(NamedTuple):
     commands: tuple[Command, ...]
     functions: tuple[Function, ...]
+    error: bool = False  # the text does not parse as shell, or was not walked whole
 
 
 @functools.lru_cache(maxsize=4096)
 def program_name(word: str) -> str:
     return os.path.basename(word.rstrip("/")) or word
+
+
+@functools.lru_cache(maxsize=256)
+def _tree(source: bytes) -> Any:
+    """The syntax tree of a nested script (trees are read-only: a script repeats its
+    `bash -c` and `ssh host` strings)."""
+    return _parser().parse(source)
 
 
 def _parser() -> Any:
@@ -74,47 +123,73 @@ def _parser() -> Any:
     return _PARSER
 
 
-def _unescape(text: str) -> str:
-    if "\\" not in text:
+class _Producer(NamedTuple):
+    argv: tuple[str, ...]
+    text: str | None  # what it writes, when literal
+    words: tuple[str, ...]  # the words of every stage up to it
+
+
+def _printed(command: Command) -> str | None:
+    """What a pipeline stage writes, when its words say it literally: `echo ...`,
+    `printf ...`, `cat <<EOF ... EOF`."""
+    name = command.name
+    if name in _PRINTERS:
+        args = list(command.argv[1:])
+        while args and args[0] in ("-n", "-e", "-E", "-ne", "-en", "--"):
+            args.pop(0)
+        text = " ".join(args)  # (an unknown value stays as written: `$HOME`)
+        if name == "printf" or "-e" in command.argv[1:2]:
+            text = text.replace("\\n", "\n").replace("\\t", "\t")
         return text
-    out, i = [], 0
-    while i < len(text):
-        c = text[i]
-        if c == "\\" and i + 1 < len(text):
-            if text[i + 1] != "\n":
-                out.append(text[i + 1])
-            i += 2
-            continue
-        out.append(c)
-        i += 1
-    return "".join(out)
+    if name == "cat" and command.heredoc is not None and len(command.argv) == 1:
+        return command.heredoc
+    return None
 
 
-def _word(node: Any) -> str:
-    """The value of a shell word with quotes removed; expansions keep their source text."""
-    kind = node.type
-    text = node.text.decode("utf-8", "replace")
-    if kind == "raw_string":
-        return text[1:-1]
-    if kind == "string":
-        return _unescape(text[1:-1]) if text.endswith('"') and len(text) >= 2 else text
-    if kind == "ansi_c_string":
-        return text[2:-1]
-    if kind == "concatenation":
-        return "".join(_word(child) for child in node.children)
-    if kind == "word":
-        return _unescape(text)
-    return text
+def _has_glob(word: str) -> bool:
+    return any(c in word for c in "*?[")
+
+
+def _replace(argv: tuple[str, ...], token: str, targets: list[str]) -> tuple[str, ...]:
+    """`{}` (or xargs -I's string) in a command's words replaced by the targets."""
+    out: list[str] = []
+    for word in argv:
+        if word == token:
+            out += targets
+        elif token and token in word:
+            out += [word.replace(token, t) for t in targets[:4]]
+        else:
+            out.append(word)
+    return tuple(out)
 
 
 class _Walker:
-    def __init__(self, source: bytes, text: str, depth: int, span: tuple[int, int] | None) -> None:
+    def __init__(
+        self,
+        source: bytes,
+        text: str,
+        depth: int,
+        span: tuple[int, int] | None,
+        parent: _Walker | None = None,
+    ) -> None:
         self.source = source
         self.ascii = len(source) == len(text)
+        # (what most texts lack, so that most words skip the work)
+        self.continued = b"\\\n" in source  # line continuations between words
+        self.nul = b"\0" in source  # NUL bytes, which bash drops
         self.depth = depth
         self.span = span  # nested scripts report the span of the word they came from
         self.commands: list[Command] = []
         self.functions: list[Function] = []
+        self.cwd = parent.cwd if parent else "."
+        self.env: dict[str, str] = dict(parent.env) if parent else {}
+        self.aliases: dict[str, str] = dict(parent.aliases) if parent else {}
+        self.bodies: dict[str, Any] = {}  # function name -> body node (of this tree)
+        self.expanding: set[str] = set(parent.expanding) if parent else set()
+        self.budget = parent.budget if parent else [MAX_EXPANSIONS]
+        self.producer: _Producer | None = None  # what feeds the next command's stdin
+        self.last_top: Command | None = None  # the last command recorded by command()
+        self.error = False
 
     def pos(self, byte: int) -> int:
         if self.ascii:
@@ -137,18 +212,53 @@ class _Walker:
         if kind == "redirected_statement":
             return self.redirected(node, stdin_from)
         if kind == "pipeline":
-            names: list[str] = []
-            for child in node.children:
-                if child.type in ("|", "|&"):
-                    continue
-                names += self.visit(child, stdin_from + tuple(names))
-            return names
+            return self.pipeline(node, stdin_from)
         if kind == "function_definition":
             return self.function(node)
-        names = []
+        if kind == "variable_assignment":
+            self.assign(node)
+            return self.substitutions_in(node)
+        names: list[str] = []
+        if kind == "subshell":  # its cd and assignments stay inside it
+            saved = self.cwd, dict(self.env)
+            for child in node.children:
+                names += self.visit(child, stdin_from)
+            self.cwd, self.env = saved
+            return names
         for child in node.children:
             names += self.visit(child, stdin_from)
         return names
+
+    def pipeline(self, node: Any, stdin_from: tuple[str, ...]) -> list[str]:
+        names: list[str] = []
+        producer, self.producer = self.producer, None
+        words: tuple[str, ...] = producer.words if producer else ()
+        for child in node.children:
+            if child.type in ("|", "|&"):
+                continue
+            self.last_top = None
+            self.producer = producer
+            names += self.visit(child, stdin_from + tuple(names))
+            self.producer = None
+            top = self.last_top if child.type in ("command", "redirected_statement") else None
+            if top is None:
+                producer = None
+                continue
+            words = (words + top.argv[1:])[-MAX_PRODUCER_WORDS:]
+            producer = _Producer(top.argv, _printed(top), words)
+        return names
+
+    def assign(self, node: Any) -> None:
+        name_node = node.child_by_field_name("name")
+        if name_node is None:
+            return
+        name = name_node.text.decode("utf-8", "replace")
+        value_node = node.child_by_field_name("value")
+        value = "" if value_node is None else _word(value_node, self.env)
+        if literal(value) and len(value) < 4096:
+            self.env[name] = value
+        else:
+            self.env.pop(name, None)
 
     def function(self, node: Any) -> list[str]:
         name_node = node.child_by_field_name("name") or node.children[0]
@@ -157,49 +267,83 @@ class _Walker:
         calls_itself = _self_call(body, name)
         start, end = self.where(node)
         self.functions.append(Function(name, start, end, calls_itself))
-        return self.visit(body)
+        self.bodies[name] = body
+        self.expanding.add(name)
+        saved = self.cwd, dict(self.env)
+        try:
+            return self.visit(body)
+        finally:
+            self.cwd, self.env = saved
+            self.expanding.discard(name)
 
     def redirected(self, node: Any, stdin_from: tuple[str, ...]) -> list[str]:
-        body = node.children[0] if node.children else None
+        body = node.child_by_field_name("body")
         redirects: list[tuple[str, str]] = []
         heredoc = None
-        names: list[str] = []
-        for child in node.children[1:]:
+        extra: list[str] = []
+        words_with_subs: list[Any] = []
+        after: list[Any] = []  # what follows a heredoc start on its line: `cat <<EOF | sh`
+        for child in node.children:
+            if body is not None and child == body:
+                continue
             if child.type == "file_redirect":
-                op, target = "", ""
+                op, target, first = "", "", True
                 for part in child.children:
-                    if part.type in ("file_descriptor",):
+                    if part.type == "file_descriptor":
                         continue
                     if not part.is_named:
                         op = part.type
-                    else:
-                        target = _word(part)
-                        names += self.substitutions_in(part)
+                        continue
+                    words_with_subs.append(part)
+                    if first:
+                        target, first = _word(part, self.env), False
+                    else:  # `git >/dev/null reset --hard`: words after the target are args
+                        extra.append(_word(part, self.env))
                 redirects.append((op, target))
             elif child.type == "heredoc_redirect":
                 for part in child.children:
                     if part.type == "heredoc_body":
                         heredoc = part.text.decode("utf-8", "replace")
                     elif part.is_named and part.type not in ("heredoc_start", "heredoc_end"):
-                        names += self.visit(part, stdin_from)
+                        after.append(part)
             elif child.type == "herestring_redirect":
                 for part in child.children:
                     if part.is_named:
-                        heredoc = _word(part)
-            else:
-                names += self.visit(child, stdin_from)
+                        heredoc = _word(part, self.env)
+                        words_with_subs.append(part)
+            elif child.is_named:
+                after.append(child)
+        names: list[str] = []
+        self.last_top = None
         if body is None:
-            return names
-        if body.type == "command":
-            return self.command(body, tuple(redirects), stdin_from, heredoc) + names
-        before = len(self.commands)
-        names = self.visit(body, stdin_from) + names
-        if redirects:  # `a | b > out`: the redirection belongs to the last stage
-            for index in range(len(self.commands) - 1, before - 1, -1):
-                if not self.commands[index].via:
-                    cmd = self.commands[index]
-                    self.commands[index] = cmd._replace(redirects=cmd.redirects + tuple(redirects))
-                    break
+            if redirects:  # `> /etc/passwd`: a redirection alone truncates its target
+                start, end = self.where(node)
+                names += self.emit((":",), start, end, tuple(redirects), stdin_from, (), (), None)
+                self.last_top = self.commands[-1] if self.commands else None
+        elif body.type == "command":
+            names += self.command(body, tuple(redirects), stdin_from, heredoc, tuple(extra))
+        else:
+            before = len(self.commands)
+            names += self.visit(body, stdin_from)
+            if redirects:  # `a | b > out`: the redirection belongs to the last stage
+                for index in range(len(self.commands) - 1, before - 1, -1):
+                    if not self.commands[index].via:
+                        cmd = self.commands[index]
+                        self.commands[index] = cmd._replace(
+                            redirects=cmd.redirects + tuple(redirects)
+                        )
+                        break
+        top = self.last_top
+        for part in words_with_subs:
+            names += self.substitutions_in(part)
+        for part in after:
+            if part.type == "pipeline" and top is not None:
+                self.producer = _Producer(top.argv, _printed(top), top.argv[1:])
+                names += self.visit(part, (*stdin_from, top.name))
+            else:
+                names += self.visit(part, stdin_from)
+            self.producer = None
+        self.last_top = top
         return names
 
     def substitutions_in(self, node: Any) -> list[str]:
@@ -209,8 +353,10 @@ class _Walker:
         while stack:
             current = stack.pop()
             if current.type in ("command_substitution", "process_substitution"):
+                saved, self.producer = self.producer, None
                 for child in current.children:
                     names += self.visit(child)
+                self.producer = saved
                 continue
             stack.extend(reversed(current.children))
         return names
@@ -221,31 +367,81 @@ class _Walker:
         redirects: tuple[tuple[str, str], ...],
         stdin_from: tuple[str, ...],
         heredoc: str | None,
+        extra: tuple[str, ...] = (),
     ) -> list[str]:
+        producer, self.producer = self.producer, None
         words: list[str] = []
         subs: list[str] = []
+        prev_end = -1
         for child in node.children:
             kind = child.type
             if kind == "variable_assignment":
                 subs += self.substitutions_in(child)
                 continue
             if kind == "file_redirect":
-                op, target = "", ""
+                op, target, first = "", "", True
                 for part in child.children:
                     if not part.is_named:
                         op = part.type
                     elif part.type != "file_descriptor":
-                        target = _word(part)
+                        if first:
+                            target, first = _word(part, self.env), False
+                        else:
+                            extra = (*extra, _word(part, self.env))
                 redirects = (*redirects, (op, target))
                 continue
-            if kind in ("herestring_redirect", "comment"):
+            if kind == "herestring_redirect":
+                for part in child.children:
+                    if part.is_named:
+                        heredoc = _word(part, self.env)
+                continue
+            if kind == "comment":
                 continue
             if kind == "command_name":
                 child = child.children[0] if child.children else child
             subs += self.substitutions_in(child)
-            words.append(_word(child))
+            value = _word(child, self.env)
+            if self.nul:
+                value = value.replace("\0", "")
+            if not self.continued:
+                words.append(value)
+                continue
+            if words and joined_by_continuation(self.source, prev_end, child.start_byte):
+                words[-1] += value  # `re\<newline>set`
+            else:
+                words.append(value)
+            prev_end = child.end_byte
+        words += extra
+        if not words:
+            return subs
         start, end = self.where(node)
-        return self.emit(tuple(words), start, end, redirects, stdin_from, tuple(subs), (), heredoc)
+        index = len(self.commands)
+        argv = tuple(words)
+        names = self.emit(
+            argv, start, end, redirects, stdin_from, tuple(subs), (), heredoc, producer
+        )
+        if len(self.commands) > index:
+            self.last_top = self.commands[index]
+        if argv[0] in _TRACKED:
+            self.track(argv)
+        return names
+
+    def track(self, argv: tuple[str, ...]) -> None:
+        """What a command changes for the rest of the line: its folder, its aliases."""
+        name = argv[0]
+        if name in ("cd", "pushd"):
+            targets = [a for a in argv[1:] if not a.startswith("-") or a == "-"]
+            self.cwd = change_dir(self.cwd, targets[0] if targets else None)
+        elif name == "popd":
+            self.cwd = "?"
+        elif name == "alias":
+            for arg in argv[1:]:
+                alias, sep, value = arg.partition("=")
+                if sep and alias:
+                    self.aliases[alias] = value
+        elif name == "unset":
+            for arg in argv[1:]:
+                self.env.pop(arg, None)
 
     def emit(
         self,
@@ -257,33 +453,212 @@ class _Walker:
         subs: tuple[str, ...],
         via: tuple[str, ...],
         heredoc: str | None,
+        producer: _Producer | None = None,
     ) -> list[str]:
         if not argv:
             return []
-        self.commands.append(Command(argv, start, end, redirects, stdin_from, subs, via, heredoc))
         name = program_name(argv[0])
+        cwd = self.cwd
+        if name == "git":
+            argv, folder = git_normalised(argv)
+            if folder is not None:
+                cwd = change_dir(cwd, folder)
+        if heredoc is None and producer is not None:
+            heredoc = producer.text
+        stdin_args = producer.words if producer is not None else ()
+        self.commands.append(
+            Command(argv, start, end, redirects, stdin_from, subs, via, heredoc, cwd, stdin_args)
+        )
         names = [name]
+        if (
+            heredoc is None
+            and name not in _RUNS_MORE
+            and not self.aliases
+            and not self.bodies
+            and argv[0][:1] not in _SUBSTITUTED
+            and (name[:1] not in _INTERPRETER_INITIALS or interpreter(name) is None)
+        ):
+            return names  # (most commands: nothing more runs)
+        if self.depth >= MAX_DEPTH:
+            if self.inner(name, argv, producer, heredoc):
+                self.error = True  # it runs more than is followed: not judged whole
+            return names
         inner_via = (*via, name)
-        for inner in unwrap(argv):
-            if inner and inner[0] == "\0script":
-                if self.depth < MAX_DEPTH:
-                    nested = parse_script(inner[1], self.depth + 1, (start, end))
-                    for cmd in nested.commands:
-                        self.commands.append(
-                            cmd._replace(
-                                via=inner_via + cmd.via, stdin_from=stdin_from + cmd.stdin_from
-                            )
-                        )
-                        names.append(cmd.name)
-                    self.functions.extend(nested.functions)
-                continue
-            names += self.emit(inner, start, end, (), stdin_from, subs, inner_via, None)
-        if heredoc is not None and name in SHELLS and _runs_stdin(argv) and self.depth < MAX_DEPTH:
-            nested = parse_script(heredoc, self.depth + 1, (start, end))
-            for cmd in nested.commands:
-                self.commands.append(cmd._replace(via=inner_via + cmd.via))
-                names.append(cmd.name)
+        if not via and name in self.aliases and name not in self.expanding:
+            names += self.expand_alias(name, argv, start, end, inner_via, stdin_from)
+        if name in self.bodies and name not in self.expanding:
+            names += self.expand_function(name, argv, start, end, inner_via)
+        if argv[0].startswith(("$(", "`")) and self.budget[0] > 0:
+            # `$(echo rm -rf /)` as a command (`eval "$(echo ...)"` comes here too): the
+            # words it prints run
+            printed = self.printed_by(argv[0])
+            if printed is not None:
+                self.budget[0] -= 1
+                text = printed + " " + " ".join(_quoted(a) for a in argv[1:])
+                names += self.nested(text, start, end, inner_via, stdin_from)
+        for item in self.inner(name, argv, producer, heredoc):
+            if item and item[0] == SCRIPT:
+                names += self.nested(item[1], start, end, inner_via, stdin_from)
+            elif item and item[0] == CODE:
+                from wukong_lint.checks.interpreters import commands as code_commands
+
+                for found in code_commands(item[1], item[2]):
+                    if found[0] == SCRIPT:
+                        names += self.nested(found[1], start, end, inner_via, stdin_from)
+                    else:
+                        names += self.emit(found, start, end, (), stdin_from, (), inner_via, None)
+            else:
+                names += self.emit(item, start, end, (), stdin_from, subs, inner_via, None)
         return names
+
+    def inner(
+        self, name: str, argv: tuple[str, ...], producer: _Producer | None, heredoc: str | None
+    ) -> list[tuple[str, ...]]:
+        """What a command runs besides itself (see shell_unwrap.py)."""
+        if heredoc is None and name not in _RUNS_MORE and interpreter(name) is None:
+            return []  # (most commands run nothing else)
+        args = argv[1:]
+        if name == "find":
+            parts = find_parts(args)
+            targets = parts.targets(UNDER)
+            items = [_replace(run, "{}", targets) for run in parts.runs]
+            if not parts.filtered:  # every file below: `find . -exec rm {} \;` is rm -r
+                items = [
+                    (*run[:1], "-r", *run[1:]) if program_name(run[0]) in _DELETERS else run
+                    for run in items
+                ]
+            if parts.deletes:
+                items.append(("rm", "-f" if parts.filtered else "-r", *targets))
+            return items
+        if name == "xargs":
+            command, replace, _, arg_file = xargs_parts(args)
+            targets = self.targets_from(producer)
+            if arg_file is not None:  # xargs -a <(echo /): the file's words
+                printed = self.printed_by("$" + arg_file[1:]) if arg_file[:2] == "<(" else None
+                targets = printed.split() if printed is not None else [STDIN]
+            if replace:
+                return [_replace(command, replace, targets)]
+            return [command + tuple(targets)]
+        if name == "parallel":
+            command, tail, dry = parallel_parts(args)
+            if dry or not command:
+                return []
+            targets = tail if tail is not None else self.targets_from(producer)
+            if any("{" in w for w in command):
+                return [_replace(command, "{}", targets)]
+            return [command + tuple(targets)]
+        items = unwrap(argv)
+        if heredoc is not None:
+            if name in SHELLS and runs_stdin(argv):
+                items.append((SCRIPT, heredoc))
+            lang = interpreter(name)
+            if lang is not None:
+                code, reads = interpreter_code(lang, args)
+                if code is None and reads:
+                    items.append((CODE, lang, heredoc))
+        return items
+
+    def printed_by(self, word: str) -> str | None:
+        """What a command substitution prints when it is one echo/printf of known words."""
+        inner = word[2:-1] if word.startswith("$(") and word.endswith(")") else word.strip("`")
+        source = inner.encode("utf-8", "surrogatepass")
+        walker = _Walker(source, inner, MAX_DEPTH, (0, 0), self)
+        try:
+            walker.visit(_tree(source).root_node)
+        except RecursionError:
+            return None
+        if len(walker.commands) != 1:
+            return None
+        return _printed(walker.commands[0])
+
+    def targets_from(self, producer: _Producer | None) -> list[str]:
+        """The arguments xargs or parallel reads from its producer: literal words, the start
+        paths of a find, what an ls lists; else a stand-in for unknown input."""
+        if producer is None:
+            return [STDIN]
+        if producer.text is not None:
+            return producer.text.replace("\0", " ").split()[:MAX_PRODUCER_WORDS]
+        pname = program_name(producer.argv[0])
+        if pname == "find":
+            parts = find_parts(producer.argv[1:])
+            return parts.targets(UNDER)
+        if pname in ("git", "grep", "rg", "ag", "fd", "fdfind", "locate"):
+            # `git ls-files | xargs rm`, `grep -l x | xargs rm`: some files of the project
+            return ["." + UNDER]
+        if pname == "ls":
+            folders = [a for a in producer.argv[1:] if not a.startswith("-")] or ["."]
+            return [a if _has_glob(a) else a.rstrip("/") + "/*" for a in folders]
+        return [STDIN]
+
+    def nested(
+        self, text: str, start: int, end: int, via: tuple[str, ...], stdin_from: tuple[str, ...]
+    ) -> list[str]:
+        """Walk a script string (`bash -c`, `eval`, a heredoc fed to a shell...) and record its
+        commands as run under `via`, at the span of the word it came from."""
+        if not text:
+            return []
+        if self.depth >= MAX_DEPTH:
+            self.error = True  # nested deeper than followed: not judged whole
+            return []
+        source = text.encode("utf-8", "surrogatepass")
+        walker = _Walker(source, text, self.depth + 1, (start, end), self)
+        tree = _tree(source)
+        try:
+            walker.visit(tree.root_node)
+        except RecursionError:
+            self.error = True
+        self.error = self.error or walker.error
+        names = []
+        for cmd in walker.commands:
+            self.commands.append(
+                cmd._replace(via=via + cmd.via, stdin_from=stdin_from + cmd.stdin_from)
+            )
+            names.append(cmd.name)
+        self.functions.extend(walker.functions)
+        return names
+
+    def expand_alias(
+        self, name: str, argv: tuple[str, ...], start: int, end: int, via: tuple[str, ...],
+        stdin_from: tuple[str, ...],
+    ) -> list[str]:  # fmt: skip
+        if self.budget[0] <= 0:
+            return []
+        self.budget[0] -= 1
+        self.expanding.add(name)
+        try:
+            text = self.aliases[name] + " " + " ".join(_quoted(a) for a in argv[1:])
+            return self.nested(text, start, end, via, stdin_from)
+        finally:
+            self.expanding.discard(name)
+
+    def expand_function(
+        self, name: str, argv: tuple[str, ...], start: int, end: int, via: tuple[str, ...]
+    ) -> list[str]:
+        """A call of a function defined earlier: its body again, with `$1`... bound."""
+        if self.budget[0] <= 0:
+            return []
+        self.budget[0] -= 1
+        saved = self.env, self.span, self.cwd
+        env = dict(self.env)
+        for number, arg in enumerate(argv[1:10], 1):
+            env[str(number)] = arg
+        env["@"] = env["*"] = " ".join(argv[1:])
+        self.env, self.span = env, (start, end)
+        self.expanding.add(name)
+        before = len(self.commands)
+        try:
+            names = self.visit(self.bodies[name])
+        finally:
+            self.expanding.discard(name)
+            self.env, self.span, self.cwd = saved
+        for index in range(before, len(self.commands)):
+            cmd = self.commands[index]
+            self.commands[index] = cmd._replace(via=via + cmd.via)
+        return names
+
+
+def _quoted(word: str) -> str:
+    return "'" + word.replace("'", "'\\''") + "'"
 
 
 def _self_call(body: Any, name: str) -> bool:
@@ -312,147 +687,12 @@ def _command_name(node: Any) -> str:
     return ""
 
 
-def _runs_stdin(argv: tuple[str, ...]) -> bool:
-    """A shell reading its script from stdin: no -c and no script file argument."""
-    for arg in argv[1:]:
-        if arg == "--":
-            return True
-        if arg.startswith("-"):
-            if "c" in arg.lstrip("-") and not arg.startswith("--"):
-                return False
-            continue
-        return False
-    return True
-
-
-# -- wrappers ----------------------------------------------------------------------------------
-
-# wrapper -> options that take a value (the wrapped command starts after its options)
-_VALUE_OPTIONS: dict[str, frozenset[str]] = {
-    "sudo": frozenset(
-        [
-            "-u",
-            "-g",
-            "-h",
-            "-p",
-            "-C",
-            "-D",
-            "-r",
-            "-t",
-            "-U",
-            "-T",
-            "--user",
-            "--group",
-            "--host",
-            "--prompt",
-        ]
-    ),
-    "doas": frozenset(["-u", "-C"]),
-    "env": frozenset(["-u", "-C", "--unset", "--chdir"]),
-    "nice": frozenset(["-n", "--adjustment"]),
-    "ionice": frozenset(["-c", "-n", "-p", "-t"]),
-    "timeout": frozenset(["-s", "-k", "--signal", "--kill-after"]),
-    "stdbuf": frozenset(["-i", "-o", "-e"]),
-    "xargs": frozenset(
-        [
-            "-a",
-            "-d",
-            "-E",
-            "-e",
-            "-I",
-            "-i",
-            "-L",
-            "-l",
-            "-n",
-            "-P",
-            "-s",
-            "--arg-file",
-            "--delimiter",
-        ]
-    ),
-    "nohup": frozenset(),
-    "time": frozenset(["-f", "-o"]),
-    "exec": frozenset(["-a"]),
-    "command": frozenset(),
-    "builtin": frozenset(),
-    "setsid": frozenset(),
-    "unbuffer": frozenset(),
-    "chrt": frozenset(),
-    "taskset": frozenset(),
-    "flock": frozenset(["-w", "-E", "-c"]),
-    "caffeinate": frozenset(["-t", "-w"]),
-}
-
-
-def unwrap(argv: tuple[str, ...]) -> list[tuple[str, ...]]:
-    """The commands a wrapper command runs (empty for a plain command).
-
-    A script string (`bash -c STRING`, `su -c STRING`, `env -S STRING`) comes back as
-    `("\\0script", STRING)` to be parsed in turn.
-    """
-    name = program_name(argv[0])
-    args = argv[1:]
-    if name in SHELLS:
-        for i, arg in enumerate(args):
-            if arg.startswith("-") and not arg.startswith("--") and "c" in arg[1:]:
-                rest = [a for a in args[i + 1 :] if not a.startswith("-")]
-                return [("\0script", rest[0])] if rest else []
-            if not arg.startswith("-"):
-                return []
-        return []
-    if name == "su":
-        for i, arg in enumerate(args):
-            if arg in ("-c", "--command") and i + 1 < len(args):
-                return [("\0script", args[i + 1])]
-        return []
-    if name == "find":
-        found = []
-        i = 0
-        while i < len(args):
-            if args[i] in ("-exec", "-execdir", "-ok", "-okdir"):
-                j = i + 1
-                while j < len(args) and args[j] not in (";", "+", "\\;"):
-                    j += 1
-                if j > i + 1:
-                    found.append(tuple(args[i + 1 : j]))
-                i = j
-            i += 1
-        return found
-    if name == "watch":
-        rest = _after_options(args, frozenset(["-n", "-d", "--interval"]))
-        return [("\0script", " ".join(rest))] if rest else []
-    if name not in _VALUE_OPTIONS:
-        return []
-    if name == "command" and args and args[0] in ("-v", "-V"):
-        return []  # a lookup, not a run
-    if name == "env":
-        for i, arg in enumerate(args):
-            if arg in ("-S", "--split-string") and i + 1 < len(args):
-                return [("\0script", args[i + 1])]
-    rest = _after_options(args, _VALUE_OPTIONS[name])
-    if name == "env":
-        while rest and "=" in rest[0] and not rest[0].startswith("="):
-            rest = rest[1:]
-    if name == "timeout" and rest:
-        rest = rest[1:]  # the duration
-    if name in ("chrt", "taskset") and rest:
-        rest = rest[1:]
-    return [tuple(rest)] if rest else []
-
-
-def _after_options(args: tuple[str, ...], takes_value: frozenset[str]) -> tuple[str, ...]:
-    i = 0
-    while i < len(args):
-        arg = args[i]
-        if arg == "--":
-            return args[i + 1 :]
-        if not arg.startswith("-") or arg == "-":
-            return args[i:]
-        if arg in takes_value:
-            i += 2
-            continue
-        i += 1
-    return ()
+_runs_stdin = runs_stdin  # (the older name)
+_RUNS_MORE = shell_unwrap._UNWRAPPED | {"find", "xargs", "parallel"}
+_TRACKED = frozenset(["cd", "pushd", "popd", "alias", "unset"])
+_SUBSTITUTED = ("$", "`")
+_INTERPRETER_INITIALS = frozenset("pnbdr")  # python, pypy, perl, php, node, bun, deno, ruby
+_VALUE_OPTIONS = shell_unwrap.VALUE_OPTIONS
 
 
 # -- entry points --------------------------------------------------------------------------------
@@ -472,7 +712,7 @@ def parse_script(
     source = text.encode("utf-8", "surrogatepass")
     tree = _parser().parse(source)
     walker = _Walker(source, text, depth, span)
-    with contextlib.suppress(RecursionError):  # nested deeper than the stack: what was found
+    try:
         if select is None:
             walker.visit(tree.root_node)
         else:
@@ -482,9 +722,14 @@ def parse_script(
             search_span = spans(text) if spans is not None else None
             if search_span is None:
                 search_span = _piece_search(source, select.search)
+            from wukong_lint.checks.shell_selection import walk_selected
+
             for child in tree.root_node.children:
-                _walk_selected(walker, child, search_span)
-    return Script(tuple(walker.commands), tuple(walker.functions))
+                walk_selected(walker, child, search_span)
+    except RecursionError:  # nested deeper than the stack: what was found, and a parse error
+        walker.error = True
+    error = walker.error or tree.root_node.has_error
+    return Script(tuple(walker.commands), tuple(walker.functions), error)
 
 
 def _piece_search(source: bytes, search: Any) -> Any:
@@ -496,19 +741,6 @@ def _piece_search(source: bytes, search: Any) -> Any:
         return search(piece.replace("\\\n", "").translate(_JOINED))  # type: ignore[no-any-return]
 
     return search_span
-
-
-def _walk_selected(walker: _Walker, node: Any, search_span: Any) -> None:
-    """Walk `node` if `search_span` finds something in its text; an `a && b || c` list is
-    looked into part by part (a Dockerfile's `RUN apt-get ... && rm -rf ...` chain, say)."""
-    if not search_span(node.start_byte, node.end_byte):
-        return
-    if node.type != "list":
-        walker.visit(node)
-        return
-    for child in node.children:
-        if child.is_named:
-            _walk_selected(walker, child, search_span)
 
 
 def parse(text: str, select: Any = None) -> Script:

@@ -1,57 +1,115 @@
-"""`wukong-lint hook`: the Claude Code PreToolUse/PostToolUse hook (event JSON on stdin)."""
+"""`wukong-lint hook`: the Claude Code hook (event JSON on stdin).
+
+It judges PreToolUse calls, PostToolUse results and UserPromptSubmit prompts; the events with
+nothing to judge (SessionStart, PreCompact, Stop...) are accepted with exit 0. The project's
+config (`.wukong-lint.yaml` / `[tool.wukong-lint]`) is found from the event's `cwd`;
+`--config`, `--select`, `--ignore`, `--profile` and `--fail-on` override it, and a selector
+that names no rule is an error (exit 2, "did you mean"), never a hook that checks nothing.
+"""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
+ON_ERROR = ("allow", "block")
+
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "hook", help="Claude Code hook: judge the tool call or result on stdin"
+        "hook", help="Claude Code hook: judge the tool call, tool result or prompt on stdin"
     )
     parser.add_argument(
         "--mode",
         choices=("exit", "json"),
         default="exit",
         help="block with exit code 2 and a reason on stderr (default), or with the JSON "
-        "permissionDecision form on stdout",
+        "permissionDecision / decision form on stdout",
     )
     parser.add_argument(
         "--fail-on",
         choices=("low", "medium", "high", "critical"),
-        default="high",
-        help="lowest severity that blocks (default: high)",
+        default=None,
+        help="lowest severity that blocks (default: the config's fail-on, else high); "
+        "medium findings below it ask",
     )
     parser.add_argument("--profile", choices=("generic", "wukong"), default=None)
+    parser.add_argument("--config", metavar="FILE", help="config file (default: found from cwd)")
+    parser.add_argument(
+        "--select", action="append", default=[], metavar="RULES", help="only these rules"
+    )
+    parser.add_argument(
+        "--ignore", action="append", default=[], metavar="RULES", help="not these rules"
+    )
     parser.add_argument("--rules", action="append", default=[], metavar="DIR")
+    parser.add_argument(
+        "--on-error",
+        choices=ON_ERROR,
+        default="allow",
+        help="unreadable hook input or an internal error: allow the call with a warning "
+        "(default; exit 1, a non-blocking error) or block it (exit 2 with the reason)",
+    )
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from wukong_lint.engine.loader import load_rules
-    from wukong_lint.engine.scan import scan_unit
-    from wukong_lint.hook import HookInputError, decide, event_units, parse_event
-    from wukong_lint.model import Severity
+    from wukong_lint.hook import HookInputError, parse_event, read_stdin
 
     try:
-        data = parse_event(sys.stdin.read())
+        data = parse_event(read_stdin(sys.stdin.buffer))
     except HookInputError as err:
-        print(f"wukong-lint hook: {err}; the call was not checked", file=sys.stderr)
-        return 1
-    except UnicodeDecodeError:
-        print("wukong-lint hook: stdin is not UTF-8; the call was not checked", file=sys.stderr)
-        return 1
-    ruleset = load_rules(tuple(args.rules))
+        return _cannot_check(args, str(err))
+    from wukong_lint.hook import NOTHING_TO_JUDGE
+
+    if data["hook_event_name"] in NOTHING_TO_JUDGE:
+        return 0  # SessionStart, PreCompact...: accepted, there is no call or text to judge
+    from wukong_lint.errors import WukongError
+
+    try:
+        return _judge(args, data)
+    except WukongError:
+        raise  # usage / config errors: exit 2 with one line (a typo must not pass silently)
+    except Exception as err:  # a bug: the hook still answers as --on-error says
+        from wukong_lint.hook import log_diagnostics
+
+        where = log_diagnostics([f"internal error: {type(err).__name__}: {err}"])
+        return _cannot_check(args, f"internal error ({type(err).__name__}){where}")
+
+
+def _cannot_check(args: argparse.Namespace, why: str) -> int:
+    """The event could not be judged: block (exit 2, the reason goes to the model) or let the
+    call go on with a non-blocking error (exit 1, shown to the user)."""
+    if args.on_error == "block":
+        print(f"wukong-lint hook: {why}; blocked (--on-error block)", file=sys.stderr)
+        return 2
+    print(f"wukong-lint hook: {why}; the call was not checked", file=sys.stderr)
+    return 1
+
+
+def _judge(args: argparse.Namespace, data: dict) -> int:
+    from wukong_lint.commands.common import build_ruleset
+    from wukong_lint.config_cache import hook_config
+    from wukong_lint.engine.scan import scan_unit
+    from wukong_lint.hook import decide, event_cwd, event_units, log_diagnostics
+    from wukong_lint.model import Severity
+
+    config = hook_config(args.config, event_cwd(data))  # (validated once per change)
+    ruleset = build_ruleset(args, config, details=False)
+    profile = args.profile or config.profile
     findings = []
     notes: list[str] = []
-    for unit in event_units(data, args.profile, notes):
+    for unit in event_units(data, profile, notes):
         found, _ = scan_unit(ruleset, unit)
         findings += [f for f in found if not f.suppressed]
     from wukong_lint.checks.memory_gate import apply_guard_mode
 
     findings = apply_guard_mode(ruleset, findings, notes)
-    code, out, err = decide(data, findings, Severity.parse(args.fail_on), args.mode)
+    fail_on = Severity.parse(args.fail_on or config.fail_on or "high")
+    code, out, err, blocked = decide(data, findings, fail_on, args.mode)
     sys.stdout.write(out)
-    sys.stderr.write("".join(f"wukong-lint hook: {note}\n" for note in notes) + err)
+    if notes and blocked:  # the model reads a blocked call's channel: no diagnostics there
+        log_diagnostics(notes)
+    elif notes:
+        err = "".join(f"wukong-lint hook: {note}\n" for note in notes) + err
+    sys.stderr.write(err)
     return code

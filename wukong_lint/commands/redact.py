@@ -90,7 +90,20 @@ class Redactor:
         if self.count == before:
             return raw  # nothing found: the line stays byte for byte
         text = json.dumps(clean, ensure_ascii=False, separators=(",", ":"))
-        return (text + ending).encode("utf-8", "surrogateescape")
+        return encode(text + ending)
+
+
+def encode(text: str) -> bytes:
+    """UTF-8 of a rewritten line: bytes of the input that were not UTF-8 (decoded as surrogate
+    escapes) are written back as they were, and a lone surrogate escape of the input's JSON
+    (`\\ud800`, which has no UTF-8 form) stays a `\\uXXXX` escape."""
+    try:
+        return text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        import re
+
+        escaped = re.sub("[\ud800-\udc7f\udd00-\udfff]", lambda m: f"\\u{ord(m.group()):04x}", text)
+        return escaped.encode("utf-8", "surrogateescape")
 
 
 def redact_file(source: str, target: str, ruleset: Any) -> Redactor:
@@ -110,7 +123,7 @@ def redact_file(source: str, target: str, ruleset: Any) -> Redactor:
                 redactor.count = 0
             if document is not None:
                 text = json.dumps(clean, ensure_ascii=False, indent=2)
-                out.write(text.encode("utf-8") + b"\n")
+                out.write(encode(text) + b"\n")
                 return redactor
             handle.seek(0)
         for raw in handle:

@@ -41,9 +41,11 @@ from wukong_lint.sources.transcripts.environment import (
 
 # Imported here (the rest of the package's names: `_LAZY`).
 __all__ = ["AVATAR_NAMES", "FORMATS", "MEMORY_FILES", "OPTIONS", "PARTS_PER_WORKER", "PART_MAX",
-           "PART_MIN", "SPLIT_MIN", "configure", "example_units", "first_cwd",
-           "is_transcript_path", "load_agent_defs", "make_context", "open_transcript",
-           "part_units", "transcript_units"]  # fmt: skip
+           "PART_MIN", "SPLIT_MIN", "TEXT_SUFFIXES", "check_named_fit", "configure",
+           "example_units", "first_cwd", "is_transcript_path", "load_agent_defs", "make_context",
+           "open_transcript", "part_units", "transcript_units"]  # fmt: skip
+
+TEXT_SUFFIXES = (".txt", ".log")  # read as ReAct histories when they clearly are one
 
 # Names imported from their module on first use (PEP 562), so that the live hook, which needs
 # only the environment and the backwards turn read, does not load every reader.
@@ -51,8 +53,8 @@ _LAZY = {
     "claude_units": "claude", "subagent_files": "claude", "subagent_identity": "claude",
     "subagent_parent": "claude", "codex_units": "codex", "openai_units": "openai",
     "react_units": "react", "classify_error": "errors", "Part": "session", "Session": "session",
-    "sniff_format": "sniff", "is_array": "sniff", "is_loglines": "sniff",
-    "TURN_LIMIT": "turn", "current_turn_reads": "turn",
+    "sniff_format": "sniff", "is_array": "sniff", "is_loglines": "sniff", "misfit": "sniff",
+    "text_history": "sniff", "TURN_LIMIT": "turn", "current_turn_reads": "turn",
 }  # fmt: skip
 
 
@@ -69,19 +71,45 @@ def __getattr__(name: str) -> Any:
 
 def is_transcript_path(display: str) -> bool:
     lower = display.lower()
-    if lower.endswith((".jsonl", ".json")):
-        return True  # a .json file is read as a transcript only if it looks like one
-    return bool(OPTIONS["format"]) and lower.endswith((".json", ".txt", ".log", ".md"))
+    if lower.endswith((".jsonl", ".json", *TEXT_SUFFIXES)):
+        # a .json file is read as a transcript only if it looks like one, a .txt/.log file
+        # only if it clearly is a ReAct history (open_transcript)
+        return True
+    return bool(OPTIONS["format"]) and lower.endswith(".md")
+
+
+def check_named_fit(paths: list[str]) -> None:
+    """A file named on the command line that does not fit the forced --transcript-format is
+    an error (exit 2), not a list of malformed records. (In a named folder such a file is
+    read as plain text.)"""
+    from wukong_lint.sources.transcripts.sniff import misfit
+
+    fmt = OPTIONS["format"]
+    for path in paths if fmt else ():
+        if path != "-" and os.path.isfile(path):
+            why = misfit(path, fmt)
+            if why is not None:
+                from wukong_lint.errors import UsageError
+
+                raise UsageError(f"check: {why}")
 
 
 def open_transcript(full: str, display: str) -> Iterator[Any]:
-    """The dispatch opener: a transcript's units, or the file as plain text if it is none."""
+    """The dispatch opener: a transcript's units, or the file as plain text if it is none
+    (or if it does not fit the format forced with --transcript-format: a file named on the
+    command line that does not fit is an error before the scan, see `misfit`)."""
     from wukong_lint.sources.transcripts.claude import subagent_parent
-    from wukong_lint.sources.transcripts.sniff import sniff_format
+    from wukong_lint.sources.transcripts.sniff import misfit, sniff_format, text_history
 
     if subagent_parent(full) is not None:
         return  # read with its session file, which knows what spawned it
-    fmt = OPTIONS["format"] or sniff_format(full)
+    forced = OPTIONS["format"]
+    if forced:
+        fmt = None if misfit(full, forced) else forced
+    elif display.lower().endswith(TEXT_SUFFIXES):
+        fmt = "react" if text_history(full) else None
+    else:
+        fmt = sniff_format(full)
     if fmt is None:
         from wukong_lint.sources.files import read_file
 

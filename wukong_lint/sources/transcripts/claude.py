@@ -21,6 +21,22 @@ from wukong_lint.sources.transcripts.records import (
 from wukong_lint.sources.transcripts.session import KEEP_ROOTS, Part, Session
 from wukong_lint.sources.transcripts.sniff import LOGLINES, is_loglines
 
+# Keys of a record's envelope: ids, times, versions (never text a person or tool wrote).
+_ENVELOPE = frozenset(
+    ["type", "subtype", "uuid", "parentUuid", "logicalParentUuid", "leafUuid", "sessionId",
+     "timestamp", "version", "gitBranch", "cwd", "userType", "isSidechain", "isMeta", "level",
+     "messageId", "requestId", "toolUseID", "parentToolUseID", "slug", "agentId"]
+)  # fmt: skip
+
+
+def envelope_text(record: dict[str, Any]) -> str:
+    """Every string of a record outside its envelope keys."""
+    parts: list[str] = []
+    for key, value in record.items():
+        if key not in _ENVELOPE:
+            strings(value, parts)
+    return "\n".join(parts)
+
 
 def context_tokens(usage: dict[str, Any]) -> int:
     """The tokens in the context window after a response, from its API `usage`: the prompt
@@ -71,6 +87,12 @@ def claude_units(
         ):
             session.protocol.compacted()  # the context holds only the summary now
         if kind not in ("user", "assistant"):
+            # system, summary, progress, queue-operation...: their text is scanned too
+            # (`redact` masks every string of every record; `check` must see the same)
+            text = envelope_text(record)
+            if text:
+                role = kind if kind in ("system", "summary") else "other"
+                yield session.message(number, role, text, "main", None, True)
             continue
         message = record.get("message")
         if not isinstance(message, dict):

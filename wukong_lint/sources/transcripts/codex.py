@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from wukong_lint.sources.transcript_events import EventUnit
-from wukong_lint.sources.transcripts.records import Span, jsonl_records, text_of
+from wukong_lint.sources.transcripts.records import Span, jsonl_records, rest_text, text_of
 from wukong_lint.sources.transcripts.session import Part, Session
 
 
@@ -27,6 +27,14 @@ def _codex_output(output: Any) -> tuple[Any, bool]:
     return output, is_error
 
 
+# keys of ids and kinds (no text anyone wrote), and the payload types read below
+_ENVELOPE = ("timestamp", "type", "id", "call_id", "status")
+_KNOWN = frozenset(
+    ["message", "reasoning", "function_call", "custom_tool_call", "local_shell_call",
+     "function_call_output", "custom_tool_call_output", "local_shell_call_output"]
+)  # fmt: skip
+
+
 def codex_units(session: Session, path: str, span: Span | None = None) -> Iterator[Any]:
     for number, record in jsonl_records(session, path, span, "codex"):
         if isinstance(record, (EventUnit, Part)):
@@ -37,12 +45,20 @@ def codex_units(session: Session, path: str, span: Span | None = None) -> Iterat
                 unit = _context_usage(session, number, record)
                 if unit is not None:
                     yield unit
+            # session_meta, event_msg, turn_context, compacted...: their text is scanned too
+            text = rest_text(record, _ENVELOPE)
+            if text:
+                yield session.message(number, "other", text, "main", None, True)
             continue
         payload = record.get("payload")
         if not isinstance(payload, dict):
             continue
         ptype = payload.get("type")
-        if ptype == "message":
+        if ptype not in _KNOWN:
+            text = rest_text(payload, _ENVELOPE)
+            if text:
+                yield session.message(number, "other", text, "main", None, True)
+        elif ptype == "message":
             role = payload.get("role")
             text = text_of(payload.get("content"))
             if role == "user":

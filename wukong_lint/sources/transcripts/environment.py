@@ -9,7 +9,6 @@ import re
 from typing import Any
 
 from wukong_lint.sources.transcript_events import Context
-from wukong_lint.sources.transcripts.records import read_head
 
 MEMORY_FILES = ("memory-bank/MEMORY.md", "memory-bank/patterns.md")
 
@@ -191,6 +190,9 @@ def _contract_keys(value: Any) -> tuple[str, ...]:
 
 
 def first_cwd(path: str) -> str | None:
+    # (imported here: records loads orjson, which the live hook does not need)
+    from wukong_lint.sources.transcripts.records import read_head
+
     head = read_head(path, 262144)
     if head is None:
         return None

@@ -12,10 +12,14 @@ from wukong_lint.sources.transcripts.records import (
     array_records,
     jsonl_records,
     malformed,
+    rest_text,
     text_of,
 )
 from wukong_lint.sources.transcripts.session import Part, Session
 from wukong_lint.sources.transcripts.sniff import is_array
+
+# keys read below, and ids
+_READ = ("role", "content", "tool_calls", "tool_call_id", "id", "name", "type")
 
 
 def openai_units(session: Session, path: str, span: Span | None = None) -> Iterator[Any]:
@@ -40,6 +44,9 @@ def openai_units(session: Session, path: str, span: Span | None = None) -> Itera
                 "main", None, True,
             )  # fmt: skip
             continue
+        rest = rest_text(record, _READ)  # refusal, reasoning_content...: scanned too
+        if rest:
+            yield session.message(number, "other", rest, "main", None, True)
         text = text_of(content)
         calls = record.get("tool_calls")
         if role == "user":

@@ -1,8 +1,11 @@
-"""ReAct text histories (seed 002): `[user]`/`[assistant]`/`[tool]` blocks, `Action: Tool[...]`.
+"""ReAct text histories, in two written forms fed to the same session calls:
 
-One reader, `react_units`: blocks of a role line and what follows it; an assistant block
-splits into a thought and an action. Another written form of the same history adds a block
-splitter here and feeds the same session calls."""
+- seed 002's: `[user]`/`[assistant]`/`[tool]` blocks, an assistant block holding
+  `Thought: …` and `Action: Tool[{…}]`, a `[tool] {…}` block its result;
+- the common plain form: `Question:`, `Thought:`, `Action: Tool`, `Action Input: {…}` (JSON
+  or text: a shell tool's text input is its command), `Observation: …`, `Final Answer: …`.
+
+`react_units` reads either (the form is told by the file's first lines, see sniff.py)."""
 
 from __future__ import annotations
 
@@ -11,14 +14,121 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from wukong_lint.sources.transcripts.records import read_lines
+from wukong_lint.sources.transcript_events import SHELL_TOOLS
+from wukong_lint.sources.transcripts.records import read_head, read_lines
 from wukong_lint.sources.transcripts.session import Session
+from wukong_lint.sources.transcripts.sniff import PLAIN_LINE as _PLAIN_LINE
+from wukong_lint.sources.transcripts.sniff import is_plain_form, is_seed_form
 
 _ROLE_LINE = re.compile(r"^\[(user|assistant|tool|system|summary)\]\s?(.*)$")
 _ACTION = re.compile(r"Action\s*:\s*([A-Za-z_][\w.-]*)\s*\[(.*)\]\s*$", re.S)
 
 
+_BRACKET_ACTION = re.compile(r"^\s*([A-Za-z_][\w.-]*)\s*\[(.*)\]\s*$", re.S)
+
+
 def react_units(session: Session, path: str) -> Iterator[Any]:
+    head = read_head(path, 65536) or b""
+    text = head.decode("utf-8", "replace").lstrip("\ufeff \t\r\n")
+    if not is_seed_form(text) and is_plain_form(text):
+        yield from plain_units(session, path)
+    else:
+        yield from _role_units(session, path)
+
+
+def _input_data(tool: str, raw: str) -> Any:
+    """An action's input: a JSON object as it is, other JSON or text as the command of a
+    shell tool or as `input`."""
+    raw = raw.strip()
+    try:
+        data: Any = json.loads(raw) if raw else {}
+    except (ValueError, RecursionError):
+        data = raw.strip("`'\"") if len(raw) > 1 and raw[0] == raw[-1] else raw
+    if isinstance(data, dict):
+        return data
+    if isinstance(data, str) and tool.lower() in SHELL_TOOLS:
+        return {"command": data}
+    return {"input": data}
+
+
+def plain_units(session: Session, path: str) -> Iterator[Any]:
+    """The plain form: sections start at a keyword line and run to the next one."""
+    counter = 0
+    last_call: str | None = None
+    action: tuple[int, str] | None = None  # an Action waiting for its Action Input
+
+    def sections() -> Iterator[tuple[int, str, str]]:
+        key, start, lines = None, 0, []
+        for number, raw in read_lines(path):
+            session.carry += len(raw)
+            line = raw.decode("utf-8", "replace").rstrip("\r\n")
+            if number == 1:
+                line = line.lstrip("\ufeff")
+            match = _PLAIN_LINE.match(line)
+            if match:
+                if key is not None:
+                    yield start, key, "\n".join(lines).strip()
+                key, start, lines = match.group(1), number, [match.group(2)]
+            elif key is not None:
+                lines.append(line)
+            elif line.strip():  # text before the first keyword: the user's question
+                key, start, lines = "Question", number, [line]
+        if key is not None:
+            yield start, key, "\n".join(lines).strip()
+
+    thought = False  # a Thought since the last step (seed 002 A2: every step has one)
+
+    def call(number: int, tool: str, raw: str) -> Iterator[Any]:
+        nonlocal counter, last_call, thought
+        if session.protocol is not None and not thought:
+            session.protocol.flag = "no-thought"
+        thought = False
+        counter += 1
+        last_call = f"react-{counter}"
+        yield from session.call(number, tool, _input_data(tool, raw), last_call, "main", None, True)
+
+    for number, key, body in sections():
+        if action is not None and key != "Action Input":  # an Action without input
+            yield from call(action[0], action[1], "")
+            action = None
+        if key == "Question":
+            session.new_turn("main")
+            if body:
+                yield session.message(number, "user", body, "main", None, True)
+        elif key in ("Thought", "Final Answer"):
+            thought = thought or (key == "Thought" and bool(body))
+            if body:
+                yield session.message(number, "assistant", body, "main", None, True)
+            elif key == "Thought":
+                yield session.message(number, "assistant", "", "main", None, True, "empty-content")
+        elif key == "Action":
+            bracket = _BRACKET_ACTION.match(body)
+            if bracket:  # `Action: Tool[{...}]` written in the plain form
+                yield from call(number, bracket.group(1), bracket.group(2))
+            elif body:
+                action = (number, body.split()[0].strip("`'\""))
+        elif key == "Action Input":
+            if action is not None:
+                yield from call(action[0], action[1], body)
+                action = None
+        else:  # Observation
+            try:
+                content: Any = json.loads(body)
+            except (ValueError, RecursionError):
+                content = body
+            is_error = isinstance(content, dict) and content.get("status") == "error"
+            if last_call is None:  # an Observation no Action asked for: a result without call
+                counter += 1
+                last_call = f"react-orphan-{counter}"
+            yield from session.result(
+                number, last_call, content, is_error, None, "main", None, True
+            )
+            last_call = None
+    if action is not None:
+        yield from call(action[0], action[1], "")
+
+
+def _role_units(session: Session, path: str) -> Iterator[Any]:
     counter = [0]
 
     def blocks() -> Iterator[tuple[int, str, str]]:
@@ -33,6 +143,8 @@ def react_units(session: Session, path: str) -> Iterator[Any]:
                 role, start, lines = match.group(1), number, [match.group(2)]
             elif role is not None:
                 lines.append(line)
+            elif line.strip():  # text before the first block (a title): scanned as a message
+                role, start, lines = "system", number, [line]
         if role is not None:
             yield start, role, "\n".join(lines)
 

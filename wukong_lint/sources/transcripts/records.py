@@ -38,6 +38,65 @@ def read_lines(path: str) -> Iterator[tuple[int, bytes]]:
         yield from enumerate(handle, 1)
 
 
+BOM = b"\xef\xbb\xbf"
+_SURROGATE = re.compile("[\ud800-\udfff]")
+# a shell command in a record cut short: `"command": "...` up to its closing quote or the end
+_COMMAND = re.compile(r'"(?:command|cmd)"\s*:\s*"((?:[^"\\]|\\.)*)"?')
+
+
+def lenient_record(raw: bytes) -> Any:
+    """A line orjson refuses that the standard library reads (a lone surrogate escape such as
+    `\\ud800`, invalid UTF-8 bytes), with its lone surrogates as U+FFFD so that no output
+    chokes on them; None if it is not JSON at all. `redact` reads such lines too: what it
+    masks there, `check` must see."""
+    try:
+        value = json.loads(raw.decode("utf-8", "replace"))
+        return _no_surrogates(value)
+    except (ValueError, RecursionError):
+        return None
+
+
+def _no_surrogates(value: Any) -> Any:
+    if isinstance(value, str):
+        return _SURROGATE.sub("\ufffd", value) if _SURROGATE.search(value) else value
+    if isinstance(value, list):
+        return [_no_surrogates(v) for v in value]
+    if isinstance(value, dict):
+        return {_no_surrogates(k): _no_surrogates(v) for k, v in value.items()}
+    return value
+
+
+def _unescape(body: str) -> str:
+    """A JSON string's body, also when it was cut inside an escape."""
+    for cut in range(7):
+        try:
+            text = json.loads(f'"{body[: len(body) - cut]}"')
+            return _SURROGATE.sub("\ufffd", text)
+        except ValueError:
+            continue
+    return body
+
+
+def salvage(session: Session, number: int, raw: bytes) -> Iterator[EventUnit]:
+    """Units of a line that is not JSON (a record cut short by a crash, a truncated last
+    record): its shell commands as calls (for the command rules) and the rest of its text as a
+    message (for the secret rules), so that nothing in it goes unscanned."""
+    text = raw.decode("utf-8", "replace").rstrip("\r\n")
+    sidechain = '"isSidechain":true' in text.replace(" ", "")
+    agent, is_main = ("subagent:?", False) if sidechain else ("main", True)
+    rest = text
+    for match in reversed(list(_COMMAND.finditer(text))):
+        command = _unescape(match.group(1))
+        if command.strip():
+            yield from session.call(
+                number, "Bash", {"command": command}, None, agent, None, is_main
+            )
+            # (each secret once: the command's text is scanned with the call)
+            rest = rest[: match.start(1)] + " " * len(match.group(1)) + rest[match.end(1) :]
+    if rest.strip():
+        yield session.message(number, "raw", rest, agent, None, is_main)
+
+
 def malformed(session: Session, number: int, raw: bytes, why: str) -> EventUnit:
     if session.follow:
         return session.integrity(number, "", "")
@@ -79,18 +138,36 @@ def jsonl_records(
             session.carry += len(raw)
             if raw.isspace():  # (a line is never empty: it holds at least its newline)
                 continue
+            if number == 1 and raw.startswith(BOM):
+                raw = raw[3:]
             try:
                 record = loads(raw)
             except DECODE_ERRORS:
-                record = malformed(session, number, raw, "invalid JSON")
-            else:
-                if type(record) is not dict:
-                    record = malformed(session, number, raw, "not an object")
+                record = lenient_record(raw)
+                if record is None:  # still scanned as text: what `redact` would mask
+                    units = [malformed(session, number, raw, "invalid JSON")]
+                    units += salvage(session, number, raw)
+                    for unit in units:
+                        if unit is not None:  # (None: only following the state)
+                            yield number, unit
+                    continue
+            if type(record) is not dict:
+                record = malformed(session, number, raw, "not an object")
             if record is not None:  # (None: only following the state)
                 yield number, record
         if part_size:
             began, line, state = session.part
             yield line, Part(fmt, path, session.path, began, position, line, state, True, sub)
+
+
+def rest_text(record: dict[str, Any], skip: frozenset[str] | tuple[str, ...]) -> str:
+    """Every string of a record outside the keys `skip` (those a reader handles, or ids):
+    what a reader does not understand is still scanned, as `redact` masks it."""
+    parts: list[str] = []
+    for key, value in record.items():
+        if key not in skip:
+            strings(value, parts)
+    return "\n".join(parts)
 
 
 def text_of(content: Any) -> str:
@@ -144,6 +221,10 @@ def array_records(
                         line,
                         malformed(session, line, buffer[pos : pos + 200].encode(), "invalid JSON"),
                     )
+                    # the rest, cut short or broken, is still scanned as text
+                    for unit in salvage(session, line, buffer[pos:].encode()):
+                        if unit is not None:
+                            yield line, unit
                     return
                 chunk = handle.read(1 << 20)
                 eof = not chunk

@@ -8,6 +8,28 @@ import re
 from wukong_lint.sources.transcripts.records import read_head
 
 LOGLINES = re.compile(r'"loglines"\s*:\s*\[')
+ROLE_BLOCK = re.compile(r"\[(user|assistant|tool|system|summary)\]")
+# a line of the plain ReAct form: a keyword, a colon and the start of its text
+PLAIN_LINE = re.compile(
+    r"^\s*(Question|Thought|Action Input|Action|Observation|Final Answer)\s*:\s?(.*)$"
+)
+
+
+def is_plain_form(text: str) -> bool:
+    """Whether text clearly is a plain-form ReAct history: it has Thought and Action lines
+    and at least one Action Input or Observation line."""
+    keys = {m.group(1) for m in map(PLAIN_LINE.match, text.splitlines()) if m}
+    return {"Thought", "Action"} <= keys and bool(keys & {"Action Input", "Observation"})
+
+
+_ROLE_LINES = re.compile(r"^\[(user|assistant|tool|system|summary)\]", re.M)
+
+
+def is_seed_form(text: str) -> bool:
+    """Seed 002's form: `[role]` block lines, an `[assistant]` one among them, and an Action
+    (text before the first block, such as a title, is allowed)."""
+    roles = {m.group(1) for m in _ROLE_LINES.finditer(text)}
+    return "assistant" in roles and len(roles) >= 2 and "Action" in text
 
 
 def is_loglines(path: str) -> bool:
@@ -39,7 +61,7 @@ def sniff_format(path: str) -> str | None:
         return None
     text = head.decode("utf-8", "replace").lstrip("\ufeff")
     stripped = text.lstrip()
-    if re.match(r"\[(user|assistant|tool|system|summary)\]", stripped):
+    if ROLE_BLOCK.match(stripped):
         return "react"
     if stripped.startswith("["):
         return "openai" if re.search(r'"role"\s*:', stripped[:4096]) else None
@@ -63,7 +85,31 @@ def sniff_format(path: str) -> str | None:
             "sessionId" in record or "parentUuid" in record
         ):
             return "claude"
+    if not stripped.startswith("{") and (is_seed_form(stripped) or is_plain_form(stripped)):
+        return "react"
     return None
+
+
+def text_history(path: str) -> bool:
+    """A .txt/.log file that clearly is a ReAct history (read as a transcript unasked)."""
+    head = read_head(path, 65536)
+    if not head:
+        return False
+    text = head.decode("utf-8", "replace").lstrip("\ufeff \t\r\n")
+    return is_seed_form(text) or is_plain_form(text)
+
+
+def misfit(path: str, fmt: str) -> str | None:
+    """Why a file does not fit the format forced with --transcript-format (None: it fits, or
+    it holds nothing to read)."""
+    head = read_head(path, 65536)
+    if head is None or not head.strip(b"\xef\xbb\xbf \t\r\n"):
+        return None
+    found = sniff_format(path)
+    if found == fmt:
+        return None
+    looks = f"it looks like a {found} transcript" if found else "it is not a transcript"
+    return f"{path}: does not fit --transcript-format {fmt} ({looks})"
 
 
 def is_array(path: str) -> bool:
