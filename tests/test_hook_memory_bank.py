@@ -254,3 +254,47 @@ def test_the_writer_needs_mb_write_in_the_turn(repo, tmp_path):
     # unknown without a transcript: said, never guessed
     proc = _hook(repo, None, "Task", SPAWN_WRITER)
     assert proc.returncode == 0 and "unknown" in proc.stderr
+
+
+V70_RULE = """id: team.memory-bank-context-v70
+category: body-boundary
+severity: high
+kind: memory-gate
+check: context
+risky_paths: ['(^|/)src/auth/']
+context_files: [memory-bank/MEMORY.md, memory-bank/patterns.md]
+message: v7.0 gate
+applies_to: [transcript]
+docs: Seed 003 v7.0, kept by a team
+examples:
+  match:
+    - '{"type":"user","message":{"role":"user","content":"x"}}
+
+      {"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Edit","input":{"file_path":"src/auth/a.ts","old_string":"a","new_string":"b"}}]}}'
+  no_match:
+    - '{"type":"user","message":{"role":"user","content":"x"}}
+
+      {"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","id":"t0","name":"Read","input":{"file_path":"memory-bank/MEMORY.md"}}]}}
+
+      {"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Edit","input":{"file_path":"src/auth/a.ts","old_string":"a","new_string":"b"}}]}}'
+"""
+
+
+def test_a_rule_parameter_keeps_the_v70_gate(repo, tmp_path):
+    rules = tmp_path / "team-rules"
+    rules.mkdir()
+    (rules / "v70.yaml").write_text(V70_RULE)
+    cwd = {"cwd": str(repo)}
+    records = [_prompt("Tighten login", **cwd),
+               _call("Read", {"file_path": "memory-bank/MEMORY.md"}, "t0", **cwd),
+               _result("t0", "# Memory", **cwd), _call("Edit", AUTH_EDIT, "t1", **cwd),
+               _result("t1", "ok", **cwd)]  # fmt: skip
+    session = _session(repo, records)
+    proc = subprocess.run(
+        [sys.executable, "-m", "wukong_lint", "check", "--profile", "wukong", "--rules",
+         str(rules), "--format", "json", str(session)],
+        capture_output=True, text=True, check=False, cwd=repo,
+    )  # fmt: skip
+    ids = {f["rule_id"] for f in json.loads(proc.stdout)["findings"]}
+    assert CONTEXT_RULE in ids  # v7.1: MEMORY.md alone is not enough
+    assert "team.memory-bank-context-v70" not in ids  # v7.0: it is
