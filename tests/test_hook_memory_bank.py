@@ -298,3 +298,22 @@ def test_a_rule_parameter_keeps_the_v70_gate(repo, tmp_path):
     ids = {f["rule_id"] for f in json.loads(proc.stdout)["findings"]}
     assert CONTEXT_RULE in ids  # v7.1: MEMORY.md alone is not enough
     assert "team.memory-bank-context-v70" not in ids  # v7.0: it is
+
+
+def test_user_block_edit_seen_after_the_fact(tmp_path):
+    # a transcript read later: the file on disk already holds the edit's new text
+    from wukong_lint.checks.memory_gate import user_block_edit
+
+    path = tmp_path / "memory-bank" / "activeContext.md"
+    path.parent.mkdir()
+    path.write_text(ACTIVE.replace("keep the old API until June", "drop the old API"))
+    done = {
+        "file_path": "memory-bank/activeContext.md",
+        "old_string": "keep the old API until June",
+        "new_string": "drop the old API",
+    }
+    assert "inside a USER_BLOCK" in (user_block_edit("Edit", done, str(tmp_path)) or "")
+    outside = {"file_path": "memory-bank/activeContext.md", "old_string": "focus: x",
+               "new_string": "focus: login"}  # fmt: skip
+    assert user_block_edit("Edit", outside, str(tmp_path)) is None
+    assert user_block_edit("Edit", {**done, "file_path": "notes.txt"}, str(tmp_path)) is None
