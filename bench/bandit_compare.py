@@ -32,7 +32,8 @@ B609 (shell), B307/B102 (eval/exec), B308/B703/B704 (mark_safe/Markup), B701 (Ji
 B201 (Flask debug). Out of scope, by issue 5's definitions: B702 (Mako templates), B603/B606/
 B607/B404 (processes without a shell, partial paths, imports), every non-injection test
 (pickle, yaml.load, hashes, TLS, temp files, passwords, ...), and reports of eval/exec/
-mark_safe/Markup whose argument is a literal string (nothing from outside reaches it; the issue
+mark_safe/Markup whose argument is a literal string, or a variable the function binds only to
+literals (issue 14's constant tracking) (nothing from outside reaches it; the issue
 defines these rules for non-constant input).
 
 Writes bench/out/bandit-compare.json (every figure, every miss and extra report).
@@ -255,9 +256,95 @@ def literal_call(tree: Path, result: dict, parsed: dict[str, ast.AST | None]) ->
         and getattr(node, "lineno", 0) == result["line"]
         and (getattr(node.func, "id", None) or getattr(node.func, "attr", None)) in names
     ]
-    return bool(calls) and all(
-        c.args and isinstance(c.args[0], ast.Constant) and isinstance(c.args[0].value, (str, bytes))
-        for c in calls
+    return bool(calls) and all(c.args and _constant(c.args[0], c, module) for c in calls)
+
+
+def _scope_of(call: ast.Call, module: ast.AST) -> ast.AST:
+    """The innermost function holding the call, or the module for module-level code."""
+    functions = [
+        f
+        for f in ast.walk(module)
+        if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+        and f.lineno <= call.lineno <= (f.end_lineno or 0)
+    ]
+    return min(functions, key=lambda f: (f.end_lineno or 0) - f.lineno) if functions else module
+
+
+def _own_nodes(scope: ast.AST):
+    """The nodes of a scope, not those of the functions (and classes) inside it."""
+    stack = list(ast.iter_child_nodes(scope))
+    while stack:
+        node = stack.pop()
+        yield node
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            stack.extend(ast.iter_child_nodes(node))
+
+
+def _constant(node: ast.AST, call: ast.AST, module: ast.AST, line: int | None = None) -> bool:
+    """Issue 14's constant, told independently of the rules: a literal (string or number), a
+    name that its scope (the function around the call, or the module for module-level code)
+    has bound, before `line` (the call's), only to constants, and that is no parameter; and
+    `+`, `%`, f-strings, `.format()`, `.join()`, `textwrap.dedent()`, `compile()` of constants
+    (a list or tuple of them too)."""
+    line = call.lineno if line is None else line
+
+    def const(sub: ast.AST) -> bool:
+        return _constant(sub, call, module, line)
+
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, (str, bytes, int, float)) or node.value is None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Mod)):
+        return const(node.left) and const(node.right)
+    if isinstance(node, ast.IfExp):
+        return const(node.body) and const(node.orelse)
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return all(const(e) for e in node.elts)
+    if isinstance(node, ast.JoinedStr):
+        return all(const(v.value) for v in node.values if isinstance(v, ast.FormattedValue))
+    if isinstance(node, ast.Call):
+        name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
+        values = [*node.args, *(k.value for k in node.keywords)]
+        if name == "compile":
+            return bool(node.args) and const(node.args[0])
+        if name in ("dedent", "cleandoc", "str"):
+            return bool(values) and all(const(v) for v in values)
+        if name in ("format", "join") and isinstance(node.func, ast.Attribute):
+            return const(node.func.value) and all(const(v) for v in values)
+        return False
+    if not isinstance(node, ast.Name):
+        return False
+    scope = _scope_of(call, module)
+    arguments = getattr(scope, "args", None)
+    if arguments is not None and node.id in {
+        a.arg for a in ast.walk(arguments) if isinstance(a, ast.arg)
+    }:
+        return False
+    bindings: list[tuple[int, ast.AST | None]] = []
+    for own in _own_nodes(scope):
+        if isinstance(own, (ast.Global, ast.Nonlocal)) and node.id in own.names:
+            return False
+        if not isinstance(own, ast.stmt) and not isinstance(own, ast.NamedExpr):
+            continue
+        if own.lineno >= line or (own.end_lineno or own.lineno) >= line:
+            continue  # bound after the use (or by the statement that holds it)
+        if isinstance(own, ast.Assign):
+            targets, value = own.targets, own.value
+        elif isinstance(own, (ast.AnnAssign, ast.AugAssign)):
+            targets, value = [own.target], own.value
+        elif isinstance(own, (ast.For, ast.AsyncFor, ast.With, ast.AsyncWith)):
+            targets = [getattr(own, "target", None)] + [
+                i.optional_vars for i in getattr(own, "items", [])
+            ]
+            value = None
+        else:
+            continue
+        names = {
+            n.id for t in targets if t is not None for n in ast.walk(t) if isinstance(n, ast.Name)
+        }
+        if node.id in names:
+            bindings.append((own.lineno, value))
+    return bool(bindings) and all(
+        value is not None and _constant(value, call, module, at) for at, value in bindings
     )
 
 
@@ -276,7 +363,7 @@ def compare(tree: Path, name: str, labels: dict | None, cache: bool) -> dict:
         if r["test"] not in MAPPING:
             out_scope[f"{r['test']} {r['name']}"] = out_scope.get(f"{r['test']} {r['name']}", 0) + 1
         elif literal_call(tree, r, parsed):
-            key = f"{r['test']} {r['name']} (literal argument)"
+            key = f"{r['test']} {r['name']} (literal or constant argument)"
             out_scope[key] = out_scope.get(key, 0) + 1
         else:
             in_scope.append(r)

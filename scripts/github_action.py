@@ -38,26 +38,35 @@ import subprocess
 import sys
 import tempfile
 
+# git's argv and environment are built where the tool builds its own (the action's source
+# is beside this script): the checked-out repository's config and the job's GIT_* variables
+# can make no git command here run a program; only `git fetch` may use the network.
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from wukong_lint.sources import gitproc
+
 ZERO = "0" * 40
 PER_KIND = 10  # annotations GitHub shows per step, per kind (error, warning, notice)
 TOP = 30  # findings listed in the job summary
 SUMMARY_LIMIT = 900_000  # bytes: GitHub refuses a step summary over 1 MiB
 SEVERITIES = ("critical", "high", "medium", "low")
 KIND = {"critical": "error", "high": "error", "medium": "warning", "low": "notice"}
-# git of this script never runs repository-controlled programs: no hooks (worktree add runs
-# post-checkout), no fsmonitor, no LFS downloads or prompts while checking out the base
-GIT_CONFIG = ("-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false")
+# git of this script never runs repository-controlled programs (gitproc's hardening: no
+# hooks, which worktree add would run as post-checkout, no fsmonitor...), no LFS downloads
+# or prompts while checking out the base
 GIT_ENV = {"GIT_LFS_SKIP_SMUDGE": "1", "GIT_TERMINAL_PROMPT": "0"}
 
 
 def git(*args: str, check: bool = True, cwd: str | None = None) -> subprocess.CompletedProcess:
+    fetch = args[0] == "fetch"
+    if args[0] == "worktree":  # a checkout: no smudge/process filter the config names
+        args = (*gitproc.filter_overrides(cwd), *args)
     return subprocess.run(
-        ["git", *GIT_CONFIG, *args],
+        gitproc.argv(args, fetch=fetch),
         capture_output=True,
         text=True,
         check=check,
         cwd=cwd,
-        env={**os.environ, **GIT_ENV},
+        env={**gitproc.environment(fetch=fetch), **GIT_ENV},
     )
 
 
@@ -314,6 +323,26 @@ def write_summary(text: str) -> None:
             handle.write(text)
 
 
+def jie_report(report: dict, fail_on: str) -> tuple[str, str] | None:
+    """With INPUT_JIE (en | zh): the 戒关检查 report of the scan (seed 004's 输出格式) as
+    Markdown, and the file it was written to (INPUT_JIE_FILE, default in RUNNER_TEMP) for a
+    pull-request comment body. Rendered from the JSON report by the action's own source."""
+    lang = os.environ.get("INPUT_JIE", "").strip().lower()
+    if lang in ("", "off", "false", "no"):
+        return None
+    if lang not in ("en", "zh"):
+        raise ValueError(f"jie: expected off, en or zh, got {lang!r}")
+    from wukong_lint.report.jie import from_json, render
+
+    text = render(from_json(report), lang=lang, fail_on=fail_on or "high")
+    target = os.environ.get("INPUT_JIE_FILE", "").strip() or os.path.join(
+        os.environ.get("RUNNER_TEMP") or tempfile.gettempdir(), "wukong-lint-jie.md"
+    )
+    with open(target, "w", encoding="utf-8") as handle:
+        handle.write(text)
+    return text, target
+
+
 def run_tool(tool: list[str], args: list[str], cwd: str) -> tuple[int, str]:
     proc = subprocess.run([*tool, *args], cwd=cwd, capture_output=True, text=True)
     sys.stderr.write(proc.stderr)  # warnings and errors, for the log
@@ -378,7 +407,12 @@ def main() -> int:
             print(line)
         found = len(active(report))
         print(f"wukong-lint: {found} finding(s); exit code {code}")
-        write_summary(summary(report, " ".join(todo.target), code, fail_on))
+        text = summary(report, " ".join(todo.target), code, fail_on)
+        jie = jie_report(report, fail_on)
+        if jie is not None:
+            text += "\n" + jie[0]
+            set_output("jie-file", jie[1])
+        write_summary(text)
         rel = os.path.relpath(sarif, workspace) if workspace else sarif
         set_output("sarif-file", rel)
         set_output("exit-code", str(code))

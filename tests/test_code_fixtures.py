@@ -1,6 +1,6 @@
-"""Semgrep-style annotations in tests/fixtures/code: `# ruleid: RULE` on the line before a line
-that must have a finding of RULE, `# ok: RULE` before one that must not; a finding of an
-annotated rule on a line without `ruleid:` is a failure too."""
+"""Semgrep-style annotations in tests/fixtures/code (Python, JS/TS, Vue): `# ruleid: RULE` on
+the line before a line that must have a finding of RULE, `# ok: RULE` before one that must
+not; a finding of an annotated rule on a line without `ruleid:` is a failure too."""
 
 from __future__ import annotations
 
@@ -12,7 +12,10 @@ from wukong_lint.engine.scan import scan_unit
 from wukong_lint.model import Source, Unit
 
 FIXTURES = Path(__file__).parent / "fixtures" / "code"
-ANNOTATION = re.compile(r"^\s*(?:#|//)\s*(ruleid|ok):\s*([\w.,\- ]+?)\s*$")
+# (`{/* ruleid: x */}` inside JSX, `<!-- ruleid: x -->` in a Vue template)
+ANNOTATION = re.compile(
+    r"^\s*(?:#|//|\{/\*|<!--)\s*(ruleid|ok):\s*([\w.,\- ]+?)\s*(?:\*/\}|-->)?\s*$"
+)
 
 
 def _expectations(lines: list[str]) -> tuple[dict[tuple[str, int], str], set[str]]:

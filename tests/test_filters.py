@@ -159,3 +159,12 @@ def test_after_keyword_ends_the_window_on_its_own_line():
     assert windows(text, [6], lines_after=1, ends=[9]) == [(0, 13)]
     # a match that ends on the next line (name: X, then value: on the next line) keeps it
     assert windows(text, [6], lines_after=1, ends=[16]) == [(0, 23)]
+
+
+def test_base64_of_a_placeholder_is_a_placeholder():
+    import base64
+
+    assert filters.is_placeholder(base64.b64encode(b"changeme").decode())
+    assert filters.is_placeholder(base64.b64encode(b"your-password-here").decode())
+    assert not filters.is_placeholder(base64.b64encode(b"hunter22").decode())
+    assert not filters.is_placeholder(base64.b64encode(bytes(range(40, 64))).decode())

@@ -114,7 +114,13 @@ def test_push_event_and_bad_args(repo: Path, tmp_path: Path):
 
 def test_action_yml_runs_the_script():
     action = yaml.safe_load((PROJECT / "action.yml").read_text())
-    assert set(action["inputs"]) == {"args", "fail-on", "sarif-file", "version"}
+    inputs = {"args", "fail-on", "sarif-file", "version", "jie", "jie-file"}
+    assert set(action["inputs"]) == inputs
+    # every input reaches the script as INPUT_<NAME> (version is used by the install step)
+    scan = next(step for step in action["runs"]["steps"] if step.get("id") == "scan")
+    for name in inputs - {"version"}:
+        want = "${{ inputs." + name + " }}"
+        assert scan["env"]["INPUT_" + name.upper().replace("-", "_")] == want
     assert action["runs"]["using"] == "composite"
     steps = " ".join(step.get("run", "") for step in action["runs"]["steps"])
     assert "scripts/github_action.py" in steps

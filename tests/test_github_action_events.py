@@ -120,6 +120,33 @@ def test_pull_request_scans_its_commits_and_writes_a_masked_summary(repo, tmp_pa
     assert "sk_live_****" in text and STRIPE not in text and ON_MAIN not in text
 
 
+def test_pull_request_posts_the_jie_report_as_summary_and_comment_body(repo, tmp_path, feature):
+    work = checkout(tmp_path, repo, "feature")
+    summary = tmp_path / "summary.md"
+    body = tmp_path / "comment.md"
+    event = {
+        "pull_request": {
+            "base": {"sha": feature["main1"]},
+            "head": {"sha": feature["docs"]},
+            "commits": 3,
+        }
+    }
+    proc, outputs = run_action(
+        tmp_path, work, "pull_request", event, step_summary=str(summary), jie="en",
+        jie_file=str(body),
+    )  # fmt: skip
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert outputs["jie-file"] == str(body)
+    comment = body.read_text()
+    assert "❌" in comment and "secret.stripe-secret-key" in comment
+    assert comment in summary.read_text()  # the job summary carries it too
+    assert STRIPE not in comment
+    # a bad value is one error, not a traceback
+    proc, outputs = run_action(tmp_path, work, "pull_request", event, jie="fr")
+    assert proc.returncode == 2 and "jie: expected off, en or zh" in proc.stdout + proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
 def test_pull_request_reads_config_from_the_base_commit(repo, tmp_path):
     """The PR ignores secrets in its own config and adds a baseline entry and an inline
     ignore: the scan still fails (the base's config rules), and each weakening is reported."""

@@ -128,10 +128,22 @@ def test_a_name_bound_in_the_file_is_not_harmless():
     assert python_gates.sql(text)
 
 
+REFLECTED = [
+    "return f'<p>{request.args[\"q\"]}</p>'",
+    "return '<b>' + request.args.get('n')",
+    "return '</div>' + name",
+    "return '<!-- x -->' + request.form['x']",
+    "return HttpResponse('Hello ' + request.GET['name'])",
+    "return make_response('Hello %s' % request.args['n'])",
+    "body = '<html><body>{}</body></html>'.format(word)\nreturn body",
+    "return 'caf\u00e9 ' + request.args['q']",  # not ASCII: passes
+]
+
+
 # -- the rules find the same with and without the gates -------------------------------------
 
 
-@pytest.mark.parametrize("text", ENVIRONMENT + DEBUG + SQL + [HARMLESS])
+@pytest.mark.parametrize("text", ENVIRONMENT + DEBUG + SQL + REFLECTED + [HARMLESS])
 def test_gate_examples_find_the_same_without_gates(text: str):
     body = "\n".join("    " + line for line in text.splitlines())
     module = f"from flask import jsonify\n\n@app.route('/x')\ndef view(request):\n{body}\n"
@@ -147,6 +159,9 @@ def test_the_gated_checks_still_report():
     )
     found = {rule for rule, _, _ in _same_without_gates(module, "settings.py")}
     assert {"info-leak.debug-setting", "info-leak.environment", "injection.sql-format"} <= found
+    reflected = "@app.route('/s')\ndef s():\n    return f\"<p>{request.args['q']}</p>\"\n"
+    found = {rule for rule, _, _ in _same_without_gates(module + reflected, "app.py")}
+    assert "injection.reflected-html" in found
 
 
 @pytest.mark.parametrize("path", sorted(FIXTURES.rglob("*.py")), ids=lambda p: p.name)
@@ -155,7 +170,7 @@ def test_fixtures_find_the_same_without_gates(path: Path):
     _same_without_gates(path.read_text(encoding="utf-8"), relative)
 
 
-STATEMENTS = [*ENVIRONMENT, *DEBUG, *SQL, *top_level_statements()]
+STATEMENTS = [*ENVIRONMENT, *DEBUG, *SQL, *REFLECTED, *top_level_statements()]
 
 
 @settings(max_examples=80, deadline=None)

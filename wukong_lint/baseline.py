@@ -94,7 +94,7 @@ def save(path: str, entries: Iterable[Entry]) -> None:
         folder = os.path.dirname(path)
         if folder:
             os.makedirs(folder, exist_ok=True)
-        atomic_write_text(path, dumps(entries))
+        atomic_write_text(path, dumps(entries), contained=True)
     except OSError as err:
         raise UsageError(f"cannot write {path}: {err.strerror or err}") from None
 

@@ -69,6 +69,7 @@ _CHECK_DEFAULTS: dict[str, Any] = {
     "color": "auto",
     "stdin_filename": None,
     "allow_skipped": False,
+    "allow_rule_timeouts": False,
 }
 
 _parser_class: Any = None
@@ -205,6 +206,11 @@ def _add_check(sub: argparse._SubParsersAction) -> None:
     check.add_argument("--agents", metavar="DIR", help="Claude Code agent definitions (*.md)")
     check.add_argument(
         "--transcript-format", choices=("auto", "claude", "codex", "openai", "react")
+    )
+    check.add_argument(
+        "--allow-rule-timeouts",
+        action="store_true",
+        help="exit as if complete when a rule ran out of time (default: exit 2)",
     )
     check.set_defaults(handler=_cmd_check)
 
@@ -348,6 +354,10 @@ def _check(args: argparse.Namespace, started: StagedGit | None) -> int:
         scanner.errors += named.problems
         scanner.skipped += named.skipped
     report = common.postfilter(scanner.report(), config, args)
+    if report.findings or report.errors:  # a file named after a secret, an error quoting one
+        from wukong_lint.masking import mask_report
+
+        report = mask_report(report, ruleset.masker())
     fail_on = args.fail_on or config.fail_on or "high"
     context = common.render_context(args, ruleset, args.format)
     if args.format == "junit":
@@ -357,6 +367,24 @@ def _check(args: argparse.Namespace, started: StagedGit | None) -> int:
     common.emit(report, args, context, notes=named.notes if named else ())
     if named and named.problems and not args.allow_skipped:
         return 2  # a named input was not scanned: never a pass (--allow-skipped: a warning)
+    if report.errors and not args.allow_rule_timeouts:
+        from wukong_lint.engine.scan import is_rule_timeout
+
+        timeouts = sum(1 for error in report.errors if is_rule_timeout(error))
+        if timeouts:  # fail closed: a rule did not see all of the text
+            print(
+                f"wukong-lint: error: {timeouts} rule time-out(s): the scan is incomplete "
+                "(--allow-rule-timeouts accepts that)",
+                file=sys.stderr,
+            )
+            return 2
+    if (args.staged or args.diff or args.history) and not args.allow_skipped:
+        from wukong_lint.engine.scan import is_rule_timeout
+
+        # A blob git could not give (a partial clone never fetches) or a unit a rule failed
+        # on: part of the change was not scanned, so the run cannot pass.
+        if any(not is_rule_timeout(error) for error in report.errors):
+            return 2
     if args.exit_zero:
         return 0
     return 1 if report.failing(Severity.parse(fail_on)) else 0
@@ -411,6 +439,11 @@ def _cmd_rules(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
+    encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
+    if encoding.lower() not in ("utf-8", "utf8") and hasattr(sys.stdout, "reconfigure"):
+        # an ASCII or C-locale stdout: what it cannot take is escaped, never a crash (a
+        # report is converted first: report/safe.py)
+        sys.stdout.reconfigure(errors="backslashreplace")
     parser = None
     hook_files = None  # `check --pre-commit FILE...` is parsed without argparse too
     if words[:2] == ["check", PRE_COMMIT_FLAG] and not any(w[:1] == "-" for w in words[2:]):

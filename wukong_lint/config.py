@@ -108,6 +108,12 @@ def read_toml(path: str) -> dict[str, Any]:
         raise UsageError(f"{path}: cannot read: {err.strerror or err}") from None
     except tomllib.TOMLDecodeError as err:
         raise UsageError(f"{path}: invalid TOML: {err}") from None
+    except UnicodeDecodeError as err:
+        raise UsageError(
+            f"{path}: invalid TOML: not UTF-8 ({err.reason} at byte {err.start})"
+        ) from None
+    except RecursionError:
+        raise UsageError(f"{path}: invalid TOML: nested too deeply") from None
 
 
 def _read_raw(path: str) -> dict[str, Any]:

@@ -13,7 +13,6 @@ Imported only when a config has such globs: never on the pre-commit path without
 from __future__ import annotations
 
 import os
-import subprocess
 from collections.abc import Iterable, Iterator, Sequence
 
 from wukong_lint.engine.rules import _glob
@@ -74,17 +73,16 @@ class PathFilter:
 def _project_files(root: str) -> Iterator[str]:
     """Files under `root`, relative to it: git's listing (tracked and untracked, not
     ignored), or a walk outside git."""
+    from wukong_lint.sources import gitproc
+
     try:
-        proc = subprocess.run(
-            ["git", "-C", root, "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            check=False,
+        code, out, _ = gitproc.run(
+            ["-C", root, "ls-files", "-z", "--cached", "--others", "--exclude-standard"]
         )
     except OSError:
-        proc = None
-    if proc is not None and proc.returncode == 0:
-        yield from (os.fsdecode(p) for p in proc.stdout.split(b"\0") if p)
+        code, out = -1, b""
+    if code == 0:
+        yield from (os.fsdecode(p) for p in out.split(b"\0") if p)
         return
     for folder, dirs, files in os.walk(root):
         dirs[:] = [d for d in dirs if d != ".git"]

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from wukong_lint.engine.matchers import Hit
+from wukong_lint.walk import walk
 
 if TYPE_CHECKING:
     from wukong_lint.anchors.parse import Doc
@@ -187,7 +188,7 @@ def _ids_in_file(path: str) -> frozenset[str]:
 
 def _markdown_under(folder: str, limit: int = 2000) -> list[str]:
     found = []
-    for root, dirs, files in os.walk(folder):
+    for root, dirs, files in walk(folder):
         dirs[:] = sorted(d for d in dirs if not d.startswith(".git"))
         found += [os.path.join(root, f) for f in sorted(files) if f.endswith(".md")]
         if len(found) >= limit:

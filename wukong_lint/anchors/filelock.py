@@ -31,9 +31,10 @@ def lock_path(path: str) -> str:
 def locked(path: str, timeout: float = TIMEOUT_SECONDS) -> Iterator[None]:
     """Hold the lock of `path` for the block. The lock file is left in place (removing it
     would race with a waiter that has it open); it is empty and harmless."""
+    from wukong_lint.fsutil import open_lock_file
+
     target = lock_path(path)
-    flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
-    fd = os.open(target, flags, 0o644)
+    fd = open_lock_file(target)
     try:
         try:
             import fcntl
@@ -67,9 +68,10 @@ def locked(path: str, timeout: float = TIMEOUT_SECONDS) -> Iterator[None]:
 def _exclusive_file(target: str, timeout: float) -> Iterator[None]:
     deadline = time.monotonic() + timeout
     while True:
+        from wukong_lint.fsutil import open_lock_file
+
         try:
-            fd = os.open(target, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
-            os.close(fd)
+            os.close(open_lock_file(target, exclusive=True))
             break
         except FileExistsError:
             if time.monotonic() > deadline:

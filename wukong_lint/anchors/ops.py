@@ -22,6 +22,7 @@ from wukong_lint.anchors.parse import (
     parse,
 )
 from wukong_lint.anchors.render import compact_anchor, field_texts, fmt_doc, status_class
+from wukong_lint.walk import walk
 
 DEFAULT_LOCATIONS = ("anchors.md", os.path.join(".wukong", "context", "anchors.md"))
 
@@ -29,13 +30,22 @@ DEFAULT_LOCATIONS = ("anchors.md", os.path.join(".wukong", "context", "anchors.m
 def default_files(root: str = ".") -> list[str]:
     """The anchors files of a project: anchors.md, .wukong/context/anchors.md, memory-bank/."""
     found = [os.path.join(root, p) for p in DEFAULT_LOCATIONS]
-    found = [p for p in found if os.path.isfile(p)]
+    found = [p for p in found if os.path.isfile(p) and not _linked(root, p)]
     bank = os.path.join(root, "memory-bank")
-    if os.path.isdir(bank):
-        for base, dirs, files in os.walk(bank):
+    if os.path.isdir(bank) and not os.path.islink(bank):
+        for base, dirs, files in walk(bank):
             dirs.sort()
-            found += [os.path.join(base, f) for f in sorted(files) if f.endswith(".md")]
+            names = [os.path.join(base, f) for f in sorted(files) if f.endswith(".md")]
+            found += [p for p in names if not os.path.islink(p)]
     return [os.path.normpath(p) for p in found]
+
+
+def _linked(root: str, path: str) -> bool:
+    """Whether `path` (under `root`) or a folder on the way is a symbolic link: the anchors
+    files of a project are never read or written through one (it may lead outside)."""
+    rel = os.path.relpath(path, root)
+    parts = rel.split(os.sep)
+    return any(os.path.islink(os.path.join(root, *parts[: i + 1])) for i in range(len(parts)))
 
 
 def wants_index(path: str, doc: Doc) -> bool:

@@ -12,145 +12,60 @@ No pydantic here: the rule model lives in code_schema.py.
 from __future__ import annotations
 
 import ast
-import builtins
 import contextlib
 import re
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
 from wukong_lint.checks.python_gates import GATES
+from wukong_lint.checks.python_names import (
+    _OWN_MARKS,
+    _SEQUENCES,
+    BUILTIN_EXCEPTIONS,
+    ERROR_HANDLER_DECORATORS,
+    EXC,
+    EXCEPTION_PARAMS,
+    EXCEPTION_TEXT,
+    FETCH_CALLS,
+    FILE_LOADERS,
+    GENERIC_SQL_CALLS,
+    HTML_RESPONSES,
+    LEAKS,
+    NEUTRAL_CALLS,
+    NOT_PRODUCTION,
+    NOT_SQL_MODULES,
+    OWN_EXC,
+    RAW_SQL_APIS,
+    READ_METHODS,
+    RESPONSE_CALLS,
+    ROUTE_DECORATORS,
+    RUN_RECEIVER,
+    SAFE_MARKERS,
+    SANITIZERS,
+    SETTING_SQL,
+    SHELL_CALLS,
+    SQL_FUNCTIONS,
+    SQL_METHODS,
+    SQL_WORDS,
+    STREAMING_RESPONSES,
+    SUBPROCESS_CALLS,
+    TO_TEXT,
+    TRACEBACK_CALLS,
+    TRIGGERS,
+    VALIDATORS,
+    VERSION_ATTRIBUTES,
+    VERSION_CALLS,
+    VIEW_METHODS,
+    _dotted,
+    _is_const,
+    _last,
+    _plain_literal,
+)
 from wukong_lint.checks.python_skeleton import Skeleton, has_keyword, skeleton
+from wukong_lint.checks.python_strings import StringFacts
 from wukong_lint.engine.matchers import Hit
 from wukong_lint.engine.rules import CompiledRule
 from wukong_lint.model import Unit
-
-SQL_METHODS = frozenset(
-    {"execute", "executemany", "executescript", "mogrify", "raw", "extra",
-     # asyncpg, databases; pandas
-     "fetch", "fetchrow", "fetchval", "fetch_all", "fetch_one", "fetch_val",
-     "read_sql", "read_sql_query"}
-)  # fmt: skip
-SQL_FUNCTIONS = frozenset({"text", "RawSQL", "read_sql", "read_sql_query"})
-# names also used for other things than SQL: the text must show SQL words
-GENERIC_SQL_CALLS = frozenset({"execute", "executemany"})
-# names used for anything (an HTTP fetch): reported only when SQL words are seen
-FETCH_CALLS = frozenset({"fetch", "fetchrow", "fetchval", "fetch_all", "fetch_one", "fetch_val"})
-SQL_WORDS = re.compile(
-    r"(?i)\b(select|insert|update|delete|create|drop|alter|replace|merge|truncate|pragma|grant"
-    r"|where|values|from|into|set|order\s+by|group\s+by|limit|join|union|exec|call)\b"
-)
-# Statements whose formatted parts are identifiers or settings (a database, a table, an
-# isolation level), which no driver can pass as parameters: reported only when request input
-# reaches them.
-SETTING_SQL = re.compile(
-    r"(?i)\s*\(?\s*(set|create|drop|alter|pragma|grant|revoke|truncate|vacuum|analyze|comment"
-    r"|savepoint|release|lock|use|show|describe|explain|attach|detach|reindex|cluster|refresh"
-    r"|prepare|deallocate|listen|notify|commit|rollback|install|load)\b"
-)
-RAW_SQL_APIS = frozenset({"extra", "RawSQL"})
-SHELL_CALLS = frozenset(
-    {
-        "os.system", "os.popen", "os.popen2", "os.popen3", "os.popen4",
-        "popen2.popen2", "popen2.popen3", "popen2.popen4", "popen2.Popen3", "popen2.Popen4",
-        "commands.getoutput", "commands.getstatusoutput",
-        "subprocess.getoutput", "subprocess.getstatusoutput",
-        "asyncio.create_subprocess_shell",
-    }
-)  # fmt: skip
-SUBPROCESS_CALLS = frozenset(
-    {"subprocess.Popen", "subprocess.call", "subprocess.check_call", "subprocess.check_output",
-     "subprocess.run"}
-)  # fmt: skip
-SAFE_MARKERS = frozenset({"mark_safe", "Markup", "SafeString", "SafeText"})
-TRACEBACK_CALLS = frozenset(
-    {"traceback.format_exc", "traceback.format_exception", "traceback.format_tb",
-     "traceback.format_stack", "traceback.extract_tb"}
-)  # fmt: skip
-RESPONSE_CALLS = frozenset(
-    {"jsonify", "HttpResponse", "JsonResponse", "HttpResponseServerError",
-     "HttpResponseBadRequest", "Response", "make_response", "PlainTextResponse", "HTMLResponse",
-     "JSONResponse", "StreamingHttpResponse", "render_template", "render", "abort",
-     "HTTPException"}
-)  # fmt: skip
-ROUTE_DECORATORS = frozenset(
-    {"route", "get", "post", "put", "patch", "delete", "head", "options", "api_route",
-     "websocket", "api_view", "view_config", "errorhandler", "exception_handler"}
-)  # fmt: skip
-VIEW_METHODS = frozenset({"get", "post", "put", "patch", "delete", "head", "dispatch"})
-SANITIZERS = frozenset({"secure_filename", "safe_join", "basename", "escape", "quote"})
-NEUTRAL_CALLS = frozenset({"type", "len", "bool", "isinstance", "hasattr", "id", "hash", "int"})
-READ_METHODS = frozenset({"read", "read_text", "read_bytes", "readlines", "readline"})
-LEAKS = ("exception-text", "traceback", "environment", "file-contents")
-# attributes of an exception that hold its text
-EXCEPTION_TEXT = frozenset({"args", "message", "msg", "detail", "strerror"})
-# what turns an exception object into its text
-TO_TEXT = frozenset({"str", "repr", "format", "join", "format_exception_only"})
-# Text without one of these (lower case) holds no hit of any check: a function or class
-# without them is not analysed (the rules' keywords decide which files are parsed at all).
-TRIGGERS = (
-    "execute", ".raw(", ".extra(", "rawsql(", "text(", "read_sql", ".fetch", "system", "popen",
-    "shell", "getoutput", "getstatusoutput", "eval(", "exec(", "mark_safe", "markup",
-    "safestring", "safetext", "environment(", "render_template_string", "except", "traceback",
-    "environ", "open(", "read_text", "read_bytes", "debug", "exc_info",
-)  # fmt: skip
-NOT_PRODUCTION = re.compile(r"Test|Dev|Local|Debug|Example|Sample")
-# calls that validate a value: re.match(PATTERN, value), value.isdigit()...
-VALIDATORS = frozenset(
-    {"match", "fullmatch", "isdigit", "isdecimal", "isnumeric", "isalnum", "isalpha",
-     "isidentifier", "is_valid_path", "is_safe_path", "url_has_allowed_host_and_scheme"}
-)  # fmt: skip
-# parameter names of a handler that hold an exception (error handlers, process_exception)
-EXCEPTION_PARAMS = frozenset({"e", "ex", "exc", "exception", "error", "err"})
-ERROR_HANDLER_DECORATORS = frozenset({"errorhandler", "app_errorhandler", "exception_handler"})
-EXC = "exc-object"  # a caught exception object (its text once formatted)
-OWN_EXC = "own-exception"  # caught by a class of the project's (or a library's) own
-BUILTIN_EXCEPTIONS = frozenset(
-    name
-    for name, value in vars(builtins).items()
-    if isinstance(value, type) and issubclass(value, BaseException)
-)
-_SEQUENCES = (ast.List, ast.Tuple, ast.Set)
-
-
-def _dotted(node: ast.AST) -> str | None:
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return None
-    parts.append(node.id)
-    return ".".join(reversed(parts))
-
-
-def _last(node: ast.AST) -> str:
-    if isinstance(node, ast.Attribute):
-        return node.attr
-    if isinstance(node, ast.Name):
-        return node.id
-    return ""
-
-
-def _is_const(node: ast.AST | None) -> bool:
-    """A literal string (or a sum of them): nothing from outside can reach it."""
-    if isinstance(node, ast.Constant):
-        return isinstance(node.value, (str, bytes))
-    if isinstance(node, ast.JoinedStr):
-        return all(isinstance(v, ast.Constant) for v in node.values)
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-        return _is_const(node.left) and _is_const(node.right)
-    return False
-
-
-def _plain_literal(node: ast.AST | None) -> bool:
-    """A literal string, or a list, tuple or dict of them (the SQL of `.extra()`)."""
-    if isinstance(node, ast.Constant):
-        return isinstance(node.value, (str, bytes)) or node.value is None
-    if isinstance(node, (ast.List, ast.Tuple)):
-        return all(_plain_literal(e) for e in node.elts)
-    if isinstance(node, ast.Dict):
-        return all(_plain_literal(v) for v in node.values)
-    return False
 
 
 def _mentions_debug(test: ast.AST) -> bool:
@@ -161,6 +76,10 @@ def _mentions_debug(test: ast.AST) -> bool:
         or (isinstance(n, ast.Constant) and n.value == "DEBUG")  # app.config["DEBUG"]
         for n in ast.walk(test)
     )
+
+
+def _target_id(targets: list[ast.AST]) -> str:
+    return targets[0].id if len(targets) == 1 and isinstance(targets[0], ast.Name) else ""
 
 
 def _target_names(target: ast.AST) -> list[ast.Name]:
@@ -196,12 +115,19 @@ class _Scope:
         # inside `if settings.DEBUG:` or after `if not DEBUG: raise`: error details are meant
         # for developers there
         self.debug_only = False
+        # names bound to something not constant in this scope (a parameter, a call...): not
+        # constants, whatever they are bound to later (branches are not told apart)
+        self.varied: set[str] = set()
 
 
-class Analyser(ast.NodeVisitor):
-    def __init__(self, path: str, text: str = "", debug_words: bool = True) -> None:
+class Analyser(StringFacts, ast.NodeVisitor):
+    def __init__(
+        self, path: str, text: str = "", debug_words: bool = True, quoting: bool = True
+    ) -> None:
         # whether the module says "debug" at all: if not, no condition is a debug switch
         self.debug_words = debug_words
+        # whether it says "quote" or "shlex" at all: if not, no value is shell-quoted
+        self.quoting = quoting
         self.path = path
         self.lowered = text.lower()
         self.starts = _line_starts(text) if text else []
@@ -242,6 +168,8 @@ class Analyser(ast.NodeVisitor):
         """A function or class whose text holds no trigger: nothing in it can be a hit."""
         starts = self.starts
         first, last = node.lineno, getattr(node, "end_lineno", None)  # type: ignore[attr-defined]
+        for decorator in getattr(node, "decorator_list", ()):  # (`@app.route(...)` counts)
+            first = min(first, decorator.lineno)
         if not starts or last is None or first < 1:
             return False
         start = starts[first - 1] if first <= len(starts) else len(self.lowered)
@@ -271,125 +199,6 @@ class Analyser(ast.NodeVisitor):
                 return scope.taint[name]
         return set()
 
-    def literal_text(self, node: ast.AST) -> str:
-        """The literal pieces of a string expression (to see whether it is SQL)."""
-        pieces = []
-        for sub in ast.walk(node):
-            if isinstance(sub, ast.Constant) and isinstance(sub.value, str):
-                pieces.append(sub.value)
-            elif isinstance(sub, ast.Name):
-                for scope in reversed(self.scopes):
-                    if sub.id in scope.literal:
-                        pieces.append(scope.literal[sub.id])
-                        break
-        return " ".join(pieces)
-
-    def leading_text(self, node: ast.AST | None) -> str:
-        """The literal text a string expression starts with (its leftmost literal piece)."""
-        for _ in range(50):
-            if node is None:
-                return ""
-            if isinstance(node, ast.Constant):
-                return node.value if isinstance(node.value, str) else ""
-            if isinstance(node, ast.JoinedStr):
-                first = node.values[0] if node.values else None
-                return first.value if isinstance(first, ast.Constant) else ""
-            if isinstance(node, ast.BinOp):
-                node = node.left
-            elif isinstance(node, (ast.List, ast.Tuple)):
-                node = node.elts[0] if node.elts else None
-            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-                if node.func.attr == "join" and len(node.args) == 1:
-                    node = node.args[0]  # the first of the pieces joined
-                elif node.func.attr == "format":
-                    node = node.func.value
-                else:
-                    return ""
-            elif isinstance(node, ast.Name):
-                for scope in reversed(self.scopes):
-                    if node.id in scope.literal:
-                        return scope.literal[node.id]
-                return ""
-            else:
-                return ""
-        return ""
-
-    def stringish(self, node: ast.AST) -> bool:
-        if isinstance(node, (ast.Constant)) and isinstance(node.value, str):
-            return True
-        if isinstance(node, ast.JoinedStr):
-            return True
-        if isinstance(node, ast.Name):
-            return any(node.id in s.literal for s in self.scopes) or self.formatted(node)
-        return self.formatted(node)
-
-    def placeholders(self, node: ast.AST | None) -> bool:
-        """Text made of literals only, however repeated or joined: the placeholders of a
-        parameterised IN list (`", ".join(["%s"] * len(ids))`, `"?" * n`), or a variable
-        holding them."""
-        if node is None:
-            return False
-        if _is_const(node):
-            return True
-        if isinstance(node, ast.BinOp):
-            if isinstance(node.op, ast.Mult):
-                return self.placeholders(node.left) or self.placeholders(node.right)
-            if isinstance(node.op, ast.Add):
-                return self.placeholders(node.left) and self.placeholders(node.right)
-            return False
-        if isinstance(node, (ast.List, ast.Tuple)):
-            return bool(node.elts) and all(self.placeholders(e) for e in node.elts)
-        if isinstance(node, (ast.ListComp, ast.GeneratorExp)):
-            return self.placeholders(node.elt)
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-            return (
-                node.func.attr == "join"
-                and len(node.args) == 1
-                and _is_const(node.func.value)
-                and self.placeholders(node.args[0])
-            )
-        if isinstance(node, ast.Name):
-            taint = self.lookup(node.id)
-            return "placeholders" in taint and "formatted" not in taint
-        return False
-
-    def formatted(self, node: ast.AST | None) -> bool:
-        """A string built from non-literal parts: f-string, +, % or .format()."""
-        if node is None:
-            return False
-        if isinstance(node, ast.JoinedStr):
-            return any(
-                isinstance(v, ast.FormattedValue) and not self.placeholders(v.value)
-                for v in node.values
-            )
-        if isinstance(node, ast.BinOp):
-            if isinstance(node.op, ast.Add):
-                if self.formatted(node.left) or self.formatted(node.right):
-                    return True
-                return (self.stringish(node.left) or self.stringish(node.right)) and not (
-                    self.placeholders(node.left) and self.placeholders(node.right)
-                )
-            if isinstance(node.op, ast.Mod):
-                return self.stringish(node.left) and not self.placeholders(node.right)
-            return False
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-            if node.func.attr == "format" and (node.args or node.keywords):
-                values = [*node.args, *(k.value for k in node.keywords)]
-                return self.stringish(node.func.value) and not all(
-                    self.placeholders(v) for v in values
-                )
-            if node.func.attr == "join" and len(node.args) == 1:
-                # " AND ".join(conditions) of pieces built by formatting
-                return self.stringish(node.func.value) and self.formatted(node.args[0])
-            return False
-        if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
-            return any(self.formatted(e) for e in node.elts)
-        if isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.SetComp)):
-            return self.formatted(node.elt)
-        if isinstance(node, ast.Name):
-            return "formatted" in self.lookup(node.id)
-        return False
-
     def kinds(self, node: ast.AST | None) -> set[str]:
         """What an expression carries: request input, leaks, open files from request paths."""
         if node is None:
@@ -401,7 +210,10 @@ class Analyser(ast.NodeVisitor):
             found = self.lookup(node.id)  # type: ignore[attr-defined]
             if not found and node.id == "request":  # type: ignore[attr-defined]
                 return {"request"}  # Flask's global request
-            return set(found)
+            if node.id == "__version__":  # type: ignore[attr-defined]
+                return {"version"}
+            # (what a name's value is, constant or quoted, is not carried into other values)
+            return set(found) - _OWN_MARKS
         if kind in _SEQUENCES:
             carried: set[str] = set()
             for element in node.elts:  # type: ignore[attr-defined]
@@ -411,10 +223,15 @@ class Analyser(ast.NodeVisitor):
         if isinstance(node, ast.Attribute):
             if node.attr in ("__name__", "__class__", "__qualname__"):
                 return set()
-            if self.qualname(node) == "os.environ":
+            qualified = self.qualname(node)
+            if qualified == "os.environ":
                 return {"environment"}
-            if isinstance(node.value, ast.Name) and node.value.id == "request":
+            if (
+                isinstance(node.value, ast.Name) and node.value.id == "request"
+            ) or qualified.startswith("flask.request."):  # flask.request.args, in full
                 return {"request"}
+            if node.attr == "__version__" or qualified in VERSION_ATTRIBUTES:
+                return {"version"}
             inner = self.kinds(node.value) - {"environment"}
             if EXC in inner:
                 inner.discard(EXC)
@@ -440,6 +257,8 @@ class Analyser(ast.NodeVisitor):
                 return {"traceback"}
             if name == "sys.exc_info":
                 return {EXC}
+            if name in VERSION_CALLS or name.startswith("platform."):
+                return {"version"}
             if last in NEUTRAL_CALLS or last in SANITIZERS:
                 return set()
             args = [*node.args, *(k.value for k in node.keywords)]
@@ -461,6 +280,10 @@ class Analyser(ast.NodeVisitor):
                 found = set()
             for arg in args:
                 found |= self.kinds(arg)
+            if "filehandle" in found and (name in FILE_LOADERS or last in STREAMING_RESPONSES):
+                # json.load(f), FileResponse(f), StreamingHttpResponse(open(path)): the
+                # contents of a file the request chose
+                return (found - {"filehandle", "request"}) | {"file-contents"}
             if last in ("open", "Path", "FileResponse", "send_file") and "request" in found:
                 found = (found - {"request"}) | {"filehandle"}
             if last in ("send_file", "FileResponse"):
@@ -527,6 +350,9 @@ class Analyser(ast.NodeVisitor):
         for decorator in node.decorator_list:
             self.visit(decorator)
         scope = _Scope(handler, request_params)
+        for param in params:  # (a parameter hides a module constant of the same name)
+            scope.taint.setdefault(param, set())
+        scope.varied.update(params)  # (bound by the caller: never a constant)
         error_handler = node.name == "process_exception" or any(
             _last(d.func if isinstance(d, ast.Call) else d) in ERROR_HANDLER_DECORATORS
             for d in node.decorator_list
@@ -562,25 +388,39 @@ class Analyser(ast.NodeVisitor):
             kinds.add("formatted")
         elif not _is_const(value) and self.placeholders(value):
             kinds.add("placeholders")
+        constant = "formatted" not in kinds and self.constant(value)
+        bound = [n for target in targets for n in _target_names(target)]
+        names = [n.id for n in bound]
+        varied = self.scope.varied
+        if constant and not any(name in varied for name in names):
+            # bound only to literals so far in this function (`sql += " ORDER BY name"` of a
+            # constant keeps it constant)
+            kinds.add("const")
+        else:
+            varied.update(names)
+            if not constant and self.quoting and self.shell_quoted(value):
+                kinds.add("quoted")
         literal = value.value if isinstance(value, ast.Constant) else None
         if isinstance(value, (ast.List, ast.Tuple)) and len(value.elts) <= 64:
             # pieces of a query, joined later (a long list is data, not a query: not walked)
             literal = self.literal_text(value)
         elif "formatted" in kinds:  # its literal pieces, the leading one first
             literal = (self.leading_text(value) + " " + self.literal_text(value)).strip()
-        for target in targets:
-            names = _target_names(target)
-            for name in names:
-                if augment:
-                    self.scope.taint.setdefault(name.id, set()).update(kinds)
-                    if name.id in self.scope.literal and isinstance(literal, str):
-                        self.scope.literal[name.id] += literal
-                    continue
-                self.scope.taint[name.id] = set(kinds)
-                if isinstance(literal, str):
-                    self.scope.literal[name.id] = literal
-                else:
-                    self.scope.literal.pop(name.id, None)
+        scope = self.scope
+        for name in bound:
+            if augment:
+                known = scope.taint.setdefault(name.id, set())
+                if "const" not in kinds:
+                    known.discard("const")
+                known.update(kinds)
+                if name.id in scope.literal and isinstance(literal, str):
+                    scope.literal[name.id] += literal
+                continue
+            scope.taint[name.id] = set(kinds)
+            if isinstance(literal, str):
+                scope.literal[name.id] = literal
+            else:
+                scope.literal.pop(name.id, None)
 
     def visit_Assign(self, node: ast.Assign) -> None:
         self.visit(node.value)
@@ -713,6 +553,16 @@ class Analyser(ast.NodeVisitor):
             if self.scope.handler and not self.scope.debug_only:
                 for leak in self.leaks(node.value):
                     self.report(leak, node)
+            if self.scope.handler and self.reflected(node.value, markup_only=True):
+                self.report("reflected-html", node)
+
+    def reflected(self, node: ast.AST | None, markup_only: bool) -> bool:
+        """Text built from request data without escaping, sent as HTML: `f"<p>{q}</p>"`.
+        A value returned from a handler counts only when its literal text holds markup (a
+        framework may send a returned string as JSON); an HTML response's text always."""
+        if node is None or not self.formatted(node) or "request" not in self.kinds(node):
+            return False
+        return not markup_only or "<" in self.literal_text(node)
 
     @staticmethod
     def _raw_sql_parts(last: str, node: ast.Call, keywords: dict[str, ast.AST]) -> list[ast.AST]:
@@ -744,7 +594,12 @@ class Analyser(ast.NodeVisitor):
             if target in self.scope.literal:
                 self.scope.literal[target] += " " + self.literal_text(node.args[-1])
         # SQL built by formatting, then run
-        if (isinstance(node.func, ast.Attribute) and last in SQL_METHODS) or last in SQL_FUNCTIONS:
+        # (`run` is a query on a connection only: conn.run(sql), not thread.run())
+        method = isinstance(node.func, ast.Attribute)
+        query_call = (method and last in SQL_METHODS) or last in SQL_FUNCTIONS
+        if query_call and last == "run":
+            query_call = method and bool(RUN_RECEIVER.match(_last(node.func.value)))  # type: ignore[attr-defined]
+        if query_call:
             candidates = [first] if first is not None else []
             names = ("sql", "query", "statement", "where")
             candidates += [keywords[k] for k in names if k in keywords]
@@ -760,7 +615,13 @@ class Analyser(ast.NodeVisitor):
                     text = self.literal_text(candidate)
                     if last in GENERIC_SQL_CALLS and text and not SQL_WORDS.search(text):
                         continue
-                    if last in FETCH_CALLS and not SQL_WORDS.search(text):
+                    if last in FETCH_CALLS and (
+                        not SQL_WORDS.search(text) or name.startswith(NOT_SQL_MODULES)
+                    ):
+                        continue
+                    if last == "text" and not (
+                        name.startswith("sqlalchemy") or SQL_WORDS.search(text)
+                    ):  # st.text(f"..."), ax.text(...): SQLAlchemy's text() only
                         continue
                     if SETTING_SQL.match(self.leading_text(candidate)) and (
                         "request" not in self.kinds(candidate)
@@ -779,17 +640,20 @@ class Analyser(ast.NodeVisitor):
                 is_shell = True
                 shell_cmd = first if first is not None else keywords.get("args")
         if is_shell:
-            self.report("shell-constant" if _is_const(shell_cmd) else "shell", node)
+            # (a literal command, or one whose values are all shlex.quote'd: at most the low
+            # shell-constant finding)
+            quoted = self.constant(shell_cmd) or self.shell_quoted(shell_cmd)
+            self.report("shell-constant" if quoted else "shell", node)
         # eval / exec
         is_eval = isinstance(node.func, ast.Name) and node.func.id in ("eval", "exec")
-        if is_eval and first is not None and not _is_const(first):
+        if is_eval and first is not None and not self.constant(first):
             self.report("eval", node)
         # HTML marked safe / unescaped templates
         # (not in the module that defines the marker: the escaping library itself)
         if (
             last in SAFE_MARKERS
             and first is not None
-            and not _is_const(first)
+            and not self.constant(first)
             and last not in self.defined
         ):
             self.report("mark-safe", node)
@@ -821,6 +685,10 @@ class Analyser(ast.NodeVisitor):
             debug = keywords.get("debug")
             if isinstance(debug, ast.Constant) and debug.value is True:
                 self.report("debug-server", node)
+        # request data sent back as HTML, unescaped
+        content = first if first is not None else keywords.get("content")
+        if last in HTML_RESPONSES and content is not None and self.reflected(content, False):
+            self.report("reflected-html", node)
         # leaks into HTTP responses
         if last in RESPONSE_CALLS and not self.scope.debug_only:
             values = [*node.args, *keywords.values()]
@@ -865,11 +733,12 @@ def _hits(
     tree: ast.Module,
     defined: set[str] | None = None,
     debug_words: bool = True,
+    quoting: bool = True,
 ) -> dict[str, list[tuple[int, int]]]:
     """The hits in a parsed text; `text` (for skipping quiet functions) may be "" when every
     function in the tree is known to hold a trigger (a skeleton), and then `defined` names
     the module's top-level classes and functions, blanked ones included."""
-    analyser = Analyser(path, text, debug_words)
+    analyser = Analyser(path, text, debug_words, quoting)
     if defined:
         analyser.defined.update(defined)
     with contextlib.suppress(RecursionError):  # nested too deep: the hits found so far
@@ -905,13 +774,14 @@ def analyse(path: str, text: str, offsets: list[int] | None = None, keep: Any = 
         tree = _parse(path, text)
     # a skeleton keeps only functions with a trigger: no need to look for quiet ones in it
     debug_words = "debug" in _lower(text)
+    quoting = "quote" in _lower(text) or "shlex" in _lower(text)
     if tree is None:
         hits = None
     elif shape is None:
-        hits = _hits(path, text, tree, None, debug_words)
+        hits = _hits(path, text, tree, None, debug_words, quoting)
     else:
         defined = {m.group(1) for m in _TOP_LEVEL_NAME.finditer("\n" + text)}
-        hits = _hits(path, "", tree, defined, debug_words)
+        hits = _hits(path, "", tree, defined, debug_words, quoting)
     analysis = Analysis(hits, shape, starts)
     _cache[0], _cache[1] = text, analysis
     return analysis

@@ -24,6 +24,8 @@ PythonCheck = Literal[
     "file-contents",
     "debug-setting",
     "debug-server",
+    "reflected-html",
+    "version",
 ]
 
 

@@ -74,7 +74,7 @@ def debug_setting(text: str) -> bool:
 _SQL_NAMES = (
     "execute", "executemany", "executescript", "mogrify", "raw", "extra", "fetch", "fetchrow",
     "fetchval", "fetch_all", "fetch_one", "fetch_val", "read_sql", "read_sql_query", "text",
-    "RawSQL",
+    "RawSQL", "run",
 )  # fmt: skip
 _QUERY_KEYWORDS = ("sql", "query", "statement", "where")
 _RAW = frozenset({"extra", "RawSQL"})
@@ -87,6 +87,11 @@ _IDENT = re.compile(rf"[A-Za-z_]{_WORD}*")
 _ALIAS = re.compile(rf"as(?!{_WORD})")
 _DEFINED = re.compile(rf"(?<!{_WORD})(?:def|class)[ \t]+\Z")
 _FINDER: list[Any] = []
+# `conn.run(`: a connection's name (code_python's RUN_RECEIVER) and a dot before `run`
+_RUN_AFTER = re.compile(
+    r"(?i)(?<![A-Za-z0-9_])(?:\w*conn\w*|con|db|database|cur|cursor|session|pg\w*|client)"
+    r"[ \t]*\.[ \t]*\Z"
+)
 
 
 def _skip(text: str, pos: int) -> int:
@@ -143,6 +148,14 @@ def sql(text: str) -> bool:
             return True
         if name in _RAW:
             return True
+        if name == "run" and (
+            not _RUN_AFTER.search(text, max(0, start - 80), start)
+            or text.startswith(("[", "(", "{", "*", "self", "cls"), at)
+            or text[max(0, start - 12) : start].endswith(("subprocess.", "asyncio.", "trio."))
+        ):
+            # only a method is a query (pg8000's conn.run(sql)): not run(...), not
+            # subprocess.run([...]), asyncio.run(main()), Base.run(self)
+            continue
         arg = _IDENT.match(text, at)
         if arg is None:
             return True
@@ -178,5 +191,59 @@ def _closing(text: str, opening: int) -> int:
     return len(text)
 
 
+# -- reflected-html: request data formatted into a response whose text is HTML. The analysis
+# reports a call of an HTML response (code_python.HTML_RESPONSES, by name) or a handler's
+# return whose literal text holds markup: a tag (`<p>`, `</b>`, `<div class=`, `<!DOCTYPE`).
+# A route's parameters (`"/user/<int:id>"`) are no tags: a `<` after `/` is not counted.
+_HTML_RESPONSE_NAMES = ("HttpResponse", "make_response", "HTMLResponse", "Response")
+_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9]*(?:[\s/>]|$)|<!")
+
+
+def reflected_html(text: str) -> bool:
+    if not text.isascii():
+        return True
+    for name in _HTML_RESPONSE_NAMES:  # a call of one (`HTTPResponse(` is another name)
+        for at in _words(text, name):
+            if text.startswith("(", _skip(text, at + len(name))):
+                return True
+            if _ALIAS.match(text, _skip(text, at + len(name))):
+                return True  # `from django.http import HttpResponse as R`
+    at = text.find("<")
+    while at >= 0:
+        if (not at or (text[at - 1] not in _WORD_CHARS and text[at - 1] != "/")) and _TAG.match(
+            text, at
+        ):
+            return True
+        at = text.find("<", at + 1)
+    return False
+
+
+# -- version: a version (or platform) value in a response. The analysis reports it only in a
+# request handler's return or in a response call (code_python.RESPONSE_CALLS), so a file
+# needs a route decorator, a handler taking a request, or such a call.
+_HANDLER_SIGNS = ("route(", "@app.", "@router.", "@bp.", "api_view", "@get(", "@post(")
+_RESPONSE_CALL_NAMES = (
+    "jsonify", "HttpResponse", "JsonResponse", "HttpResponseServerError", "HttpResponseBadRequest",
+    "Response", "make_response", "PlainTextResponse", "HTMLResponse", "JSONResponse",
+    "StreamingHttpResponse", "render_template", "render", "abort", "HTTPException",
+)  # fmt: skip
+
+
+def version(text: str) -> bool:
+    if not text.isascii() or any(sign in text for sign in _HANDLER_SIGNS):
+        return True
+    return any(
+        text.startswith("(", _skip(text, at + len(name)))
+        for name in _RESPONSE_CALL_NAMES
+        for at in _words(text, name)
+    )
+
+
 # check -> gate; a check without one is always analysed
-GATES = {"environment": environment, "debug-setting": debug_setting, "sql": sql}
+GATES = {
+    "environment": environment,
+    "debug-setting": debug_setting,
+    "sql": sql,
+    "reflected-html": reflected_html,
+    "version": version,
+}

@@ -28,5 +28,6 @@ def add_output_options(check: argparse.ArgumentParser) -> None:
     check.add_argument(
         "--allow-skipped",
         action="store_true",
-        help="a named input that cannot be read is a warning only (default: exit 2)",
+        help="a named input that cannot be read, or a blob git cannot give in --staged/--diff/"
+        "--history, is a warning only (default: exit 2)",
     )

@@ -37,6 +37,10 @@ def build_ruleset(args: argparse.Namespace, config: Config, *, details: bool = T
     if no_builtin and not dirs:
         raise UsageError("check: --no-builtin-rules needs --rules DIR (or rule-dirs in config)")
     ruleset = load_rules(tuple(dirs), builtin=not no_builtin, details=details)
+    # what the report prints is masked by every secret rule, whatever runs (masking.py)
+    masks = ruleset.secret_rules()
+    if no_builtin:
+        masks = load_rules((), details=False).secret_rules() + masks
     cli_select = split(getattr(args, "select", None))
     cli_ignore = split(getattr(args, "ignore", None))
     if cli_select or cli_ignore or config.path:  # a typo must not turn the rules off
@@ -48,6 +52,7 @@ def build_ruleset(args: argparse.Namespace, config: Config, *, details: bool = T
         from wukong_lint.engine.rules import RuleSet
 
         ruleset = RuleSet(apply_rule_params(ruleset.rules, config))
+    ruleset.mask_rules = masks
     select, ignore = config.selection(cli_select, cli_ignore)
     if select or ignore:
         from wukong_lint.engine.selection import is_selected
@@ -164,15 +169,21 @@ def emit(report: Any, args: Any, context: dict[str, Any], *, notes: Any = ()) ->
     from wukong_lint.report import render
 
     quiet = bool(getattr(args, "quiet", False))
-    for error in report.errors:
-        print(f"wukong-lint: warning: {error.path}: {error.message}", file=sys.stderr)
-    if not quiet:
-        for note in notes:
-            print(f"wukong-lint: note: {note}", file=sys.stderr)
+    if report.errors or notes:
+        from wukong_lint.report.safe import printable  # names come from the files
+
+        for error in report.errors:
+            where = printable(f"{error.path}: {error.message}")
+            print(f"wukong-lint: warning: {where}", file=sys.stderr)
+        if not quiet:
+            for note in notes:
+                print(f"wukong-lint: note: {printable(str(note))}", file=sys.stderr)
     fmt = args.format
     if args.output:
-        from wukong_lint.fsutil import atomic_write_text, atomic_writer
+        from wukong_lint.fsutil import atomic_write_text, atomic_writer, is_input
 
+        if is_input(args.output, getattr(args, "paths", None) or []):
+            raise UsageError(f"-o {args.output} is one of the files scanned; not overwriting it")
         try:
             if fmt == "json":  # written as it is encoded: no copy of the whole report
                 from wukong_lint.report.json_report import chunks
@@ -190,7 +201,12 @@ def emit(report: Any, args: Any, context: dict[str, Any], *, notes: Any = ()) ->
             print(f"{summary_line(report)} Report: {args.output}", file=sys.stderr)
     else:
         color = fmt == "text" and use_color(getattr(args, "color", None), sys.stdout)
-        sys.stdout.write(render(report, fmt, color=color, quiet=quiet, **context))
+        text = render(report, fmt, color=color, quiet=quiet, **context)
+        if not sys.stdout.encoding or sys.stdout.encoding.lower() not in ("utf-8", "utf8"):
+            from wukong_lint.report.safe import for_stream  # an ASCII or C-locale stdout
+
+            text = for_stream(text, fmt, sys.stdout.encoding)
+        sys.stdout.write(text)
 
 
 def exclude_filter(config: Config, args: Any) -> Any:

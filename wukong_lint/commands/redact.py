@@ -72,7 +72,8 @@ class Redactor:
         if isinstance(value, list):
             return [self.value(v) for v in value]
         if isinstance(value, dict):
-            return {k: self.value(v) for k, v in value.items()}
+            # a secret used as a key (`{"ghp_…": "repo token"}`) is masked as well
+            return {self.text(k): self.value(v) for k, v in value.items()}
         return value
 
     def line(self, raw: bytes) -> bytes:

@@ -161,7 +161,27 @@ def _typed_sequences(lowered: str) -> bool:
     return False
 
 
-def is_placeholder(value: str) -> bool:
+_BASE64 = _Lazy(r"^[A-Za-z0-9+/]{6,198}(?:[A-Za-z0-9+/]{2}|[A-Za-z0-9+/]=|==)$")
+
+
+def _decoded_placeholder(value: str) -> bool:
+    """A base64 value (a Kubernetes Secret's `data:`) that decodes to a placeholder:
+    `Y2hhbmdlbWU=` is `changeme`. Random bytes almost never decode to printable ASCII."""
+    if len(value) % 4 or not _BASE64.match(value):
+        return False
+    import base64
+    import binascii
+
+    try:
+        decoded = base64.b64decode(value, validate=True)
+    except (binascii.Error, ValueError):
+        return False
+    if not decoded.isascii() or not decoded.decode("ascii").isprintable():
+        return False
+    return is_placeholder(decoded.decode("ascii"), decode=False)
+
+
+def is_placeholder(value: str, decode: bool = True) -> bool:
     lowered = value.lower()
     if len(set(lowered)) <= 2:  # "", "aaaa", "0000", "abab"
         return True
@@ -176,7 +196,9 @@ def is_placeholder(value: str) -> bool:
             else lowered.startswith(word) or lowered.endswith(word)
             for word in PLACEHOLDER_WORDS
         )
-    return any(word in lowered for word in PLACEHOLDER_WORDS)
+    if any(word in lowered for word in PLACEHOLDER_WORDS):
+        return True
+    return decode and _decoded_placeholder(value)
 
 
 def is_template(value: str) -> bool:

@@ -60,10 +60,20 @@ KINDS: dict[str, tuple[str, str]] = {
         "wukong_lint.checks.code_schema:PythonRule",
         "wukong_lint.checks.code_python:match_python",
     ),
+    # JavaScript / TypeScript on tree-sitter syntax trees (issue 14)
+    "javascript": (
+        "wukong_lint.checks.js_schema:JsRule",
+        "wukong_lint.checks.code_js:match_js",
+    ),
     # a staged change or commit range as a whole (issue 5: large-scale change)
     "change": (
         "wukong_lint.checks.change_schema:ChangeRule",
         "wukong_lint.checks.change:match_change",
+    ),
+    # credential files read in their own format, logins in data files (issue 13)
+    "credential-file": (
+        "wukong_lint.checks.credfile_schema:CredentialFileRule",
+        "wukong_lint.checks.credfiles:match_credential_file",
     ),
     # what a commit range changes in the scan's own setup (issue 15: untrusted config)
     "weakening": (

@@ -47,8 +47,10 @@ def rule_files(directory: str | os.PathLike[str]) -> list[str]:
         return [directory]
     if not os.path.isdir(directory):
         raise RuleError(f"{directory}: rules directory not found")
+    from wukong_lint.walk import walk  # iterative: a rule pack nested 2,000 deep is no crash
+
     found = []
-    for root, dirs, files in os.walk(directory):
+    for root, dirs, files in walk(directory):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         found += [
             os.path.join(root, name)
@@ -205,11 +207,13 @@ def load_rules(
         _write_cache(key, data)
     rules = [CompiledRule.from_data(d) for d in data]
     from wukong_lint.engine import patterns
+    from wukong_lint.redact import SHAPES_PATTERN  # what reports mask beyond the rules
 
     patterns.prepare(
         [r.regex for r in rules if r.regex]
         + [r.after_keyword for r in rules if r.after_keyword]
-        + [p for r in rules for _, p in r.allow],
+        + [p for r in rules for _, p in r.allow]
+        + [SHAPES_PATTERN],
         cache_dir(),
     )
     return RuleSet(rules)

@@ -39,6 +39,9 @@ Item = Unit | ScanError | Skipped | transcripts.Part
 def _init(rules: RuleSet) -> None:
     global _RULES
     _RULES = rules
+    from wukong_lint.engine.parallel import ignore_interrupts
+
+    ignore_interrupts()  # Ctrl-C is the parent's to answer
 
 
 def _scan_part(part: transcripts.Part) -> Tally:
@@ -67,7 +70,10 @@ class _Offloader:
             while self.sent:  # (a file's parts come before what follows the file)
                 self._join()
             if self.counter.count(item):
-                self.counter.add(*scan_unit(self.ruleset, item))  # type: ignore[arg-type]
+                try:
+                    self.counter.add(*scan_unit(self.ruleset, item))  # type: ignore[arg-type]
+                except MemoryError:  # this unit only (as scan.tally)
+                    self.counter.errors.append(ScanError(item.path, "out of memory: not scanned"))  # type: ignore[union-attr]
             return
         future = None
         if not self.broken:

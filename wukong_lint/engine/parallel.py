@@ -15,7 +15,7 @@ from typing import Any
 
 from wukong_lint.engine.rules import RuleSet
 from wukong_lint.engine.scan import Scanner, Tally, tally
-from wukong_lint.sources.dispatch import units_for_file
+from wukong_lint.sources.dispatch import units_for_files
 
 CHUNK = 32  # files per task: small enough to balance, large enough to amortise the IPC
 # Below this many files a pool costs more than it saves.
@@ -28,8 +28,7 @@ UNIT_CHUNK = 256  # units per task when a source streams units (history scans)
 
 
 def _scan_files(ruleset: RuleSet, files: list[tuple[str, str]]) -> Tally:
-    items = (item for full, display in files for item in units_for_file(full, display))
-    return tally(ruleset, items)
+    return tally(ruleset, units_for_files(files))
 
 
 # What a task holds: file paths to read and scan, or units a stream already produced.
@@ -40,6 +39,14 @@ def _worker(task: tuple[str, list[Any]]) -> Tally:
     assert _RULESET is not None
     kind, chunk = task
     return _WORK[kind](_RULESET, chunk)
+
+
+def ignore_interrupts() -> None:
+    """In a worker: Ctrl-C reaches the whole process group, but only the parent answers it
+    (it stops the workers and exits 130 with one line; no worker prints a traceback)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _chunks(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
@@ -71,12 +78,11 @@ def _run(
         from wukong_lint.engine.offload import tally_offloaded
 
         for chunk in chunks:
-            items = (item for full, display in chunk for item in units_for_file(full, display))
-            scanner.add(tally_offloaded(scanner.ruleset, items, jobs))
+            scanner.add(tally_offloaded(scanner.ruleset, units_for_files(chunk), jobs))
         return
     _RULESET = scanner.ruleset
     try:
-        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+        with multiprocessing.get_context("fork").Pool(jobs, initializer=ignore_interrupts) as pool:
             for batch in pool.imap(_worker, ((kind, chunk) for chunk in chunks)):
                 scanner.add(batch)
     finally:

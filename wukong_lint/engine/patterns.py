@@ -7,9 +7,12 @@ microseconds. So the first run records the arguments the compiler passes to the 
 every rule pattern, and later runs give them straight to the engine, without importing the
 compiler at all.
 
-The cache is keyed by the engine's shared library (path, size, mtime) and the Python version,
-so an upgraded `regex` recompiles. Anything unexpected (a different packaging of `regex`, a
-missing entry) falls back to the ordinary `regex.compile`: the cache can only cost speed.
+The cache is keyed by the engine's shared library (path, size, mtime), the Python version and
+the layout, so an upgraded `regex` recompiles. Each entry carries a checksum of its pattern
+and arguments, checked before the engine sees them: a corrupted file is never executed (a
+changed code list crashed or hung the C engine); it is deleted, and the next run rebuilds it.
+Anything unexpected (a different packaging of `regex`, a missing entry) falls back to the
+ordinary `regex.compile`: the cache can only cost speed.
 
 A run compiles a few of the hundreds of patterns it prepares, so each pattern's arguments are
 stored as their own marshal string and decoded on first use, and the engine's library is
@@ -45,14 +48,63 @@ def compile_pattern(pattern: str) -> Any:
     if args is not None and (_engine is not None or _engine_library is not None):
         try:
             if isinstance(args, bytes):
-                args = _recorded[pattern] = marshal.loads(args)
+                args = _recorded[pattern] = _verified(pattern, args)
             compiled = _load_engine().compile(pattern, *args)
+        except CorruptCache:
+            _recorded.pop(pattern, None)
+            _discard_cache()
+            compiled = None
         except Exception:
             compiled = None
     if compiled is None:
         compiled = _compile_and_record(pattern)
     _compiled[pattern] = compiled
     return compiled
+
+
+class CorruptCache(Exception):
+    """A cache entry whose checksum does not match: never given to the C engine."""
+
+
+_PRIME = (1 << 61) - 1  # entry checksums: the entry's bytes as a number, modulo this prime
+_cache_path: str | None = None  # the cache file this run read, to delete when corrupt
+
+
+def _entry_checksum(pattern: str, blob: bytes) -> bytes:
+    data = pattern.encode("utf-8", "surrogatepass") + b"\0" + blob
+    return (int.from_bytes(data, "little") % _PRIME).to_bytes(8, "little")
+
+
+def _sealed(pattern: str, args: tuple[Any, ...]) -> bytes:
+    """A cache entry: a checksum of the pattern and its arguments, then their marshal bytes."""
+    blob = marshal.dumps(args)
+    return _entry_checksum(pattern, blob) + blob
+
+
+def _verified(pattern: str, entry: bytes) -> tuple[Any, ...]:
+    """The engine arguments of a cache entry, or CorruptCache: the C engine trusts what it
+    is given (corrupted code lists crashed or hung it), so a changed byte must not reach it."""
+    blob = entry[8:]
+    if len(entry) < 9 or entry[:8] != _entry_checksum(pattern, blob):
+        raise CorruptCache(pattern)
+    try:
+        args = marshal.loads(blob)
+    except (ValueError, EOFError, TypeError):
+        raise CorruptCache(pattern) from None
+    if not isinstance(args, tuple):
+        raise CorruptCache(pattern)
+    return args
+
+
+def _discard_cache() -> None:
+    """Delete the cache file a corrupt entry came from: the next run rebuilds it."""
+    global _cache_path
+    path, _cache_path = _cache_path, None
+    if path is not None:
+        try:
+            os.unlink(path)
+        except OSError:
+            return  # (a read-only cache: this run compiles the ordinary way all the same)
 
 
 def _load_engine() -> Any:
@@ -105,7 +157,7 @@ def _cache_file(directory: str, key: str) -> str:
 
 def prepare(patterns: Iterable[str], cache_dir: str | None) -> None:
     """Make `patterns` cheap to compile in this run, from the cache or by recording them."""
-    global _engine_library, _engine_key
+    global _engine_library, _engine_key, _cache_path
     wanted = [p for p in dict.fromkeys(patterns) if p not in _recorded]
     if not wanted or cache_dir is None:
         return
@@ -114,15 +166,19 @@ def prepare(patterns: Iterable[str], cache_dir: str | None) -> None:
         if library is None:
             return
         st = os.stat(library)
-        key = f"2\0{library}\0{st.st_size}\0{st.st_mtime_ns}\0{sys.version}"
+        # "3": entries carry a checksum (_sealed); files of earlier layouts are ignored
+        key = f"3\0{library}\0{st.st_size}\0{st.st_mtime_ns}\0{sys.version}"
         path = _cache_file(cache_dir, key)
         try:
             with open(path, "rb") as handle:
                 stored_key, stored = marshal.loads(handle.read())
             if stored_key == key and isinstance(stored, dict):
+                _cache_path = path
                 for pattern, args in stored.items():
-                    # decoded entries of this run (the same, or newer) are kept
-                    _recorded.setdefault(pattern, args)
+                    # decoded entries of this run (the same, or newer) are kept; an entry
+                    # is checked when it is first used (_verified)
+                    if isinstance(pattern, str) and isinstance(args, bytes):
+                        _recorded.setdefault(pattern, args)
         except (OSError, ValueError, EOFError, TypeError):
             pass
         missing = [p for p in wanted if p not in _recorded]
@@ -133,7 +189,7 @@ def prepare(patterns: Iterable[str], cache_dir: str | None) -> None:
 
             os.makedirs(cache_dir, exist_ok=True)
             stored = {
-                pattern: args if isinstance(args, bytes) else marshal.dumps(args)
+                pattern: args if isinstance(args, bytes) else _sealed(pattern, args)
                 for pattern, args in _recorded.items()
             }
             atomic_write_bytes(path, marshal.dumps((key, stored)))

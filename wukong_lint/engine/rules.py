@@ -8,6 +8,8 @@ Regexes are compiled lazily: a rule whose keywords never occur costs nothing.
 import fnmatch
 import re
 from collections.abc import Iterable, Iterator
+from itertools import compress
+from operator import gt
 from typing import Any, NamedTuple
 
 from wukong_lint.engine.patterns import compile_pattern
@@ -123,9 +125,62 @@ def _glob_shape(pattern: str) -> tuple[str, str]:
     return "glob", pattern
 
 
-SLICE = 1 << 20  # characters given to the keyword automaton at a time
+SLICE = 1 << 16  # characters given to the keyword automaton at a time
 DFA_AFTER = 1 << 20  # characters searched before the prefilter builds its faster automaton
 _SURROGATE = "[\ud800-\udfff]"  # compiled on first use: rare
+# Keyword hits in one slice above which they are collapsed with C-level passes (real code
+# has some 2,500 hits per MB, at most ~700 in a slice; a run of one character, one a slice).
+DENSE = 4096
+
+
+def _collapse_dense(
+    matches: list[tuple[int, int, int]], first: int, out: dict[int, list[int]]
+) -> set[int]:
+    """`_collapse` for one slice with very many hits (a run of `a`s, `[[[[`): for each
+    keyword, the first and last hit of each run of hits that overlap or touch, found with
+    `compress`/`map` over the slice's hits instead of a Python step per hit. Returns the
+    keywords that hit more than DENSE // 4 times in the slice."""
+    numbers, begins, ends = zip(*matches, strict=True)
+    heavy = set()
+    for number in sorted(set(numbers)):
+        pick = list(map(number.__eq__, numbers))
+        b = list(compress(begins, pick))
+        e = list(compress(ends, pick))
+        if len(b) > DENSE // 4:
+            heavy.add(number)
+        # a hit that begins after the previous one ended starts a new run
+        heads = [0, *compress(range(1, len(b)), map(gt, b[1:], e))]
+        kept = out.setdefault(number, [])
+        for head, tail in zip(heads, [*heads[1:], len(b)], strict=True):
+            kept.append(first + e[head] - 1)
+            if tail - 1 > head:
+                kept.append(first + e[tail - 1] - 1)
+    return heavy
+
+
+def _collapse(matches: list[tuple[int, int, int]], first: int, out: dict[int, list[int]]) -> None:
+    """Add the end offsets (of their last character) of one slice's keyword hits to `out`,
+    by keyword, keeping the first and last hit of each run of hits that overlap or touch."""
+    last: dict[int, list[int]] = {}  # keyword -> [end of its last hit, hits in its run]
+    for number, begin, end in matches:
+        ends = out.get(number)
+        state = last.get(number)
+        if state is None:
+            last[number] = [end, 1]
+            if ends is None:
+                out[number] = [first + end - 1]
+            else:
+                ends.append(first + end - 1)
+        elif begin <= state[0]:  # overlaps or touches the previous hit: one run
+            if state[1] >= 2:
+                ends[-1] = first + end - 1  # type: ignore[index]
+            else:
+                ends.append(first + end - 1)  # type: ignore[union-attr]
+            state[0] = end
+            state[1] += 1
+        else:
+            ends.append(first + end - 1)  # type: ignore[union-attr]
+            state[0], state[1] = end, 1
 
 
 class Prefilter:
@@ -155,11 +210,16 @@ class Prefilter:
                 self.keywords, implementation=ahocorasick_rs.Implementation.ContiguousNFA
             )
 
-    def _matches(self, lowered: str) -> list[tuple[int, int, int]]:
-        """(keyword number, start, end) of every keyword in `lowered`, overlapping ones too.
+    def _ends(self, lowered: str) -> dict[int, list[int]]:
+        """Keyword number -> end offsets (of their last character), ascending, of the keyword
+        hits in `lowered`; overlapping hits of different keywords all count.
 
-        A big text is fed in slices (each overlapping the previous by a keyword's length) so
-        that the automaton's working copy of it stays small."""
+        A run of hits of one keyword that overlap or touch (`aaaa…` against a keyword of
+        `a`s, `[[[[`) keeps only its first and last hit: a window the matchers search as a
+        whole. So the hits stored stay a fraction of the text, however repetitive (one hit
+        per character of a 10 MB run cost 2 GB). A text longer than a slice is fed to the
+        automaton in slices, each overlapping the previous by a keyword's length, so that its
+        list of raw matches stays small too; a shorter one keeps all its hits."""
         self.scanned += len(lowered)
         if self.scanned > DFA_AFTER and self.scanned - len(lowered) <= DFA_AFTER:
             import ahocorasick_rs
@@ -168,16 +228,58 @@ class Prefilter:
                 self.keywords, implementation=ahocorasick_rs.Implementation.DFA
             )
         find = self.automaton.find_matches_as_indexes
+        by_keyword: dict[int, list[int]] = {}
         if len(lowered) <= SLICE:
-            return find(lowered, overlapping=True)
-        found: list[tuple[int, int, int]] = []
+            # one slice (most texts): every hit kept, as at most a slice's worth is stored
+            for number, _, end in find(lowered, overlapping=True):
+                ends = by_keyword.get(number)
+                if ends is None:
+                    by_keyword[number] = [end - 1]
+                else:
+                    ends.append(end - 1)
+            return by_keyword
+        # Repetitive text (`aaaa…`, `pass[pass[…`) hits keywords densely: a keyword with more
+        # than one hit per 64 characters (real code: one per 400 for all keywords together),
+        # or one that hits all over a slice, has its hits dropped and its rules search the
+        # whole text, under their time limit.
+        saturated: set[int] = set()
+        cap = max(DENSE, len(lowered) // 64)
         overlap = self.longest - 1
+        numbers: list[int] | None = None  # keyword numbers of a reduced automaton's keywords
         for start in range(0, len(lowered), SLICE):
             first = max(0, start - overlap)
-            for number, begin, end in find(lowered[first : start + SLICE], overlapping=True):
-                if first + end > start:  # a keyword ending in the overlap was seen before
-                    found.append((number, first + begin, first + end))
-        return found
+            piece = lowered[first : start + SLICE]
+            matches = find(piece, overlapping=True)
+            if numbers is not None:
+                matches = [(numbers[n], b, e) for n, b, e in matches]
+            skip = 0  # keywords ending in the overlap were seen before (matches come by end)
+            while skip < len(matches) and first + matches[skip][2] <= start:
+                skip += 1
+            if len(matches) - skip > DENSE:
+                heavy = _collapse_dense(matches[skip:], first, by_keyword) - saturated
+                if heavy:
+                    # A keyword that hits all over a slice (a run of it) searches the
+                    # whole text; the rest of the text is searched without it, so that a
+                    # 10 MB run does not make ten million hits to throw away.
+                    saturated |= heavy
+                    numbers = [k for k in range(len(self.keywords)) if k not in saturated]
+                    if not numbers:
+                        break
+                    import ahocorasick_rs
+
+                    find = ahocorasick_rs.AhoCorasick(
+                        [self.keywords[k] for k in numbers],
+                        implementation=ahocorasick_rs.Implementation.ContiguousNFA,
+                    ).find_matches_as_indexes
+            else:
+                _collapse(matches[skip:] if skip else matches, first, by_keyword)
+            for number, ends in by_keyword.items():
+                if len(ends) > cap:  # too many to keep: the rule searches everywhere
+                    saturated.add(number)
+                    ends.clear()
+        for number in saturated:
+            by_keyword[number] = None  # type: ignore[assignment]
+        return by_keyword
 
     def hits(self, text: str) -> dict[int, list[int] | None]:
         """Rule index -> keyword end offsets (of their last character), ascending, for the
@@ -187,24 +289,15 @@ class Prefilter:
             return found
         lowered = text.lower()
         try:
-            matches = self._matches(lowered)
+            by_keyword = self._ends(lowered)
         except UnicodeEncodeError:  # lone surrogates (a JSON "\\ud800"): one character each
-            matches = self._matches(re.sub(_SURROGATE, "\ufffd", lowered))
-        by_keyword: dict[int, list[int]] = {}
-        for number, _, end in matches:
-            ends = by_keyword.get(number)
-            if ends is None:
-                by_keyword[number] = [end - 1]
-            else:
-                ends.append(end - 1)
+            by_keyword = self._ends(re.sub(_SURROGATE, "\ufffd", lowered))
         # Lower-casing may change the length of some characters (e.g. "İ"); offsets into
         # `lowered` are then not offsets into `text`, so such a text is scanned whole.
         exact = len(lowered) == len(text)
         for number, ends in by_keyword.items():
-            if len(ends) > 1:
-                ends.sort()  # overlapping matches come in the order they end
             for index in self.keyword_rules[number]:
-                if not exact:
+                if not exact or ends is None:
                     found[index] = None
                 elif index not in found:
                     found[index] = ends
@@ -253,11 +346,32 @@ class RuleSet:
         self._matchers: dict[str, tuple[Any, Any]] = {}
         # Other scanners' inline allow comments to honour (config `allow-comments`).
         self.allow_comments: tuple[str, ...] = ()
+        # The secret rules that mask what a report prints (masking.py), whichever rules run:
+        # those of the rule set a selection was made from (None: this set's own).
+        self.mask_rules: list[CompiledRule] | None = None
+        self._masker: Any = None
 
     def select(self, keep: Any) -> "RuleSet":
         selected = RuleSet([r for r in self.rules if keep(r)])
         selected.allow_comments = self.allow_comments
+        selected.mask_rules = self.secret_rules()
         return selected
+
+    def secret_rules(self) -> list[CompiledRule]:
+        """The rules that mask this set's output: every secret rule, on or off."""
+        if self.mask_rules is not None:
+            return self.mask_rules
+        return [r for r in self.rules if r.category == "secret"]
+
+    def masker(self) -> Any:
+        """The masker of this set's output (built on first use: only reports need it)."""
+        if self._masker is None:
+            from wukong_lint.masking import Masker
+
+            masks = self.secret_rules()
+            running = {id(r) for r in self.rules}
+            self._masker = Masker(masks, scanned=all(id(r) in running for r in masks))
+        return self._masker
 
     def prefilter(self, kind: str | None = None) -> Prefilter:
         """The prefilter of the rules that apply to units of `kind` (None: every rule)."""
@@ -307,6 +421,9 @@ class RuleSet:
                         yield rule, matcher, None
             groups = []
         for rule_kind, rules in groups:
+            known = self._matchers.get(rule_kind)
+            if known is not None and known[1] is not None and not known[1](unit):
+                continue  # once imported, a kind's gate is cheaper than each rule's paths
             # paths first: a kind whose rules all skip this path is never even imported
             rules = [r for r in rules if r.applies_to_path(path)]
             if not rules or (

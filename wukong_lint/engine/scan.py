@@ -86,6 +86,16 @@ def _real_line(unit: Unit, line: int) -> int:
 
 _SHARED: dict[str, str] = {}
 
+# A rule whose regex ran out of time this often (in this process) is not run again in the
+# scan: a pathological pattern against many files cost a time limit per file.
+MAX_RULE_TIMEOUTS = 3
+_TIMEOUTS: dict[str, int] = {}
+
+
+def is_rule_timeout(error: ScanError) -> bool:
+    """Whether `error` says a rule ran out of time (the scan is then incomplete)."""
+    return error.message.startswith("rule '") and " timed out after " in error.message
+
 
 def _shared(text: str) -> str:
     """One copy of a snippet or message that many findings repeat (the same command or file
@@ -110,6 +120,8 @@ def scan_unit(ruleset: RuleSet, unit: Unit) -> tuple[list[Finding], list[ScanErr
     # A transcript unit is one record: every finding in it is on the record's JSONL line.
     pinned = kind == "transcript"
     for rule, matcher, offsets in ruleset.runnable(unit):
+        if _TIMEOUTS.get(rule.id, 0) >= MAX_RULE_TIMEOUTS:
+            continue  # disabled for the rest of the scan
         try:
             for hit in matcher(rule, unit, offsets):
                 if unit.added_lines is not None:
@@ -132,7 +144,11 @@ def scan_unit(ruleset: RuleSet, unit: Unit) -> tuple[list[Finding], list[ScanErr
                     end_line = line + text.count("\n", start, max(start, end - 1))
                 found.append(_Candidate(rule, hit, line, column, end_line, start))
         except RuleTimeout as err:
-            errors.append(ScanError(unit.path, str(err)))
+            count = _TIMEOUTS[rule.id] = _TIMEOUTS.get(rule.id, 0) + 1
+            message = str(err)
+            if count == MAX_RULE_TIMEOUTS:
+                message += f"; disabled for the rest of the scan after {count} time-outs"
+            errors.append(ScanError(unit.path, message))
     if not found:
         return [], errors
     found = _drop_overlaps(found)
@@ -159,7 +175,8 @@ def scan_unit(ruleset: RuleSet, unit: Unit) -> tuple[list[Finding], list[ScanErr
             for s, e, keep in secret_spans
             if s < line_end and e > line_start
         ]
-        snippet = redact.clip(redact.mask_spans(line_text, spans), cand.anchor - line_start)
+        # every secret near the column is masked too, whichever rules ran (masking.py)
+        snippet = ruleset.masker().snippet(line_text, spans, cand.anchor - line_start)
         matched = (
             text[hit.secret_start : hit.secret_end] if rule.redact else text[hit.start : hit.end]
         )
@@ -185,7 +202,11 @@ def scan_unit(ruleset: RuleSet, unit: Unit) -> tuple[list[Finding], list[ScanErr
                 rule_id=rule.id,
                 category=rule.category,
                 severity=Severity(rule.severity),
-                message=_shared(f"{rule.message} ({hit.note})") if hit.note else rule.message,
+                message=(
+                    _shared(f"{rule.message} ({ruleset.masker().mask(hit.note)})")
+                    if hit.note
+                    else rule.message
+                ),
                 path=unit.path,
                 line=line,
                 column=cand.column,
@@ -227,7 +248,13 @@ class Counter:
             if item.source.kind in CHANGE_KINDS:  # the change as a whole: no file, no bytes
                 return True
             self.units += 1
-            if item.source.kind != "transcript":
+            if item.source.kind == "file" and item.added_lines is not None:
+                # a part of a big file (sources/chunked.py): the file counts once
+                self.size += item.size
+                if item.path not in self._transcripts:
+                    self._transcripts.add(item.path)
+                    self.files += 1
+            elif item.source.kind != "transcript":
                 self.files += 1
                 self.size += item.size or len(item.text)
             else:  # each unit carries the bytes of its records; the file counts once
@@ -266,7 +293,10 @@ def tally(ruleset: RuleSet, items: Iterable[Unit | ScanError | Skipped]) -> Tall
     counter = Counter()
     for item in items:
         if counter.count(item):
-            counter.add(*scan_unit(ruleset, item))  # type: ignore[arg-type]
+            try:
+                counter.add(*scan_unit(ruleset, item))  # type: ignore[arg-type]
+            except MemoryError:  # this unit only: the others are still scanned
+                counter.errors.append(ScanError(item.path, "out of memory: not scanned"))  # type: ignore[union-attr]
     return counter.tally()
 
 
@@ -279,6 +309,7 @@ class Scanner:
         self.errors: list[ScanError] = []
         self.files = self.bytes = self.units = self.skipped = 0
         self.started = time.perf_counter()
+        _TIMEOUTS.clear()  # a new scan runs every rule again (workers fork after this)
 
     def scan(self, items: Iterable[Unit | ScanError | Skipped]) -> None:
         self.add(tally(self.ruleset, items))

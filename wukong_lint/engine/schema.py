@@ -26,10 +26,14 @@ ALLOW_TARGETS = ("secret", "match", "line", "path")
 
 
 def _compile(pattern: str, what: str) -> regex.Pattern[str]:
+    from wukong_lint.engine.regex_budget import compile_limited
+
     try:
-        return regex.compile(pattern, regex.VERSION0)
-    except (regex.error, TypeError) as err:
-        raise ValueError(f"bad {what} {pattern!r}: {err}") from None
+        # under a size and time limit: rule packs may come from the repository scanned
+        return compile_limited(lambda p: regex.compile(p, regex.VERSION0), pattern)
+    except (regex.error, TypeError, ValueError, RecursionError, MemoryError) as err:
+        shown = pattern if len(pattern) <= 80 else pattern[:77] + "..."
+        raise ValueError(f"bad {what} {shown!r}: {err}") from None
 
 
 class Strict(BaseModel):
@@ -148,6 +152,8 @@ class RegexRule(RuleBase):
         if isinstance(group, str) and group not in compiled.groupindex:
             raise ValueError(f"secret_group {group!r} is not a named group of the regex")
         for entry in self.allow:
+            if isinstance(entry, str):  # a plain allow regex (an Allow validates its own)
+                _compile(entry, "allow regex")
             target = entry.target if isinstance(entry, Allow) else "secret"
             if target not in ALLOW_TARGETS and target not in compiled.groupindex:
                 raise ValueError(

@@ -34,8 +34,9 @@ def _load_documents(path: str) -> list[tuple[dict[str, Any], dict[str, int]]]:
             text = handle.read()
     except (OSError, UnicodeDecodeError) as err:
         raise RuleError(f"{path}: cannot read rule file: {err}") from None
-    loader = _NoAliasLoader(text)
+    loader = None
     try:
+        loader = _NoAliasLoader(text)  # (its reader rejects NUL and other controls at once)
         node = loader.get_single_node()
         if node is None:
             raise RuleError(f"{path}: empty rule file")
@@ -45,8 +46,11 @@ def _load_documents(path: str) -> list[tuple[dict[str, Any], dict[str, int]]]:
         where = f":{mark.line + 1}" if mark is not None else ""
         problem = getattr(err, "problem", None) or str(err).splitlines()[0]
         raise RuleError(f"{path}{where}: invalid YAML: {problem}") from None
+    except RecursionError:
+        raise RuleError(f"{path}: invalid YAML: nested too deeply") from None
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
 
     rule_nodes: list[Any]
     if isinstance(data, dict) and "rules" in data and "id" not in data:
@@ -99,10 +103,14 @@ def compile_file(path: str) -> list[CompiledRule]:
             raise RuleError(f"{path}:{lines.get('kind', lines[''])}: {name}: {problem} ({known})")
         try:
             rule = model.model_validate(data)
+            compiled.append(to_compiled(rule, path))
         except ValidationError as err:
             line, problem = _describe(err, lines)
             raise RuleError(f"{path}:{line}: {name}: {problem}") from None
-        compiled.append(to_compiled(rule, path))
+        except (TypeError, ValueError, RecursionError, OverflowError) as err:
+            # what a validator did not foresee in a pack is still the pack's error, named
+            problem = str(err).splitlines()[0] if str(err) else type(err).__name__
+            raise RuleError(f"{path}:{lines['']}: {name}: {problem}") from None
     return compiled
 
 
@@ -150,4 +158,6 @@ def to_compiled(rule: RuleBase, path: str) -> CompiledRule:
         )
     else:
         common["params"] = rule.params()
+        # a structured kind that finds secrets masks them in snippets, as regex rules do
+        common["redact"] = rule.category == "secret"
     return CompiledRule(**common)

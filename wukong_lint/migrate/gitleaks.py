@@ -90,14 +90,32 @@ def _allow_entries(allowlist: dict[str, Any], notes: list[str]) -> list[Any]:
         )
         return []
     for pattern in allowlist.get("regexes", []) or []:
-        entries.append(pattern if target == "secret" else {"regex": pattern, "target": target})
+        if _usable(pattern, notes):
+            entries.append(pattern if target == "secret" else {"regex": pattern, "target": target})
     for pattern in allowlist.get("paths", []) or []:
-        entries.append({"regex": pattern, "target": "path"})
+        if _usable(pattern, notes):
+            entries.append({"regex": pattern, "target": "path"})
     for word in allowlist.get("stopwords", []) or []:
         entries.append("(?i)" + re.escape(str(word)))
     if allowlist.get("commits"):
         notes.append("allowlist commits cannot be converted (use a baseline): dropped")
     return entries
+
+
+def _usable(pattern: Any, notes: list[str]) -> bool:
+    """Whether an allowlist regex compiles (within the size limit): one that does not is
+    dropped with a note, so that the pack written loads."""
+    import regex
+
+    from wukong_lint.engine.regex_budget import check
+
+    try:
+        check(str(pattern))
+        regex.compile(str(pattern), regex.VERSION0)
+    except (regex.error, ValueError, TypeError) as err:
+        notes.append(f"allowlist regex {str(pattern)[:60]!r} dropped: {err}")
+        return False
+    return isinstance(pattern, str)
 
 
 # --- example generation: a string that a (simple) regex matches ---------------------------
@@ -274,6 +292,8 @@ def _parse_for_warnings(pattern: str) -> None:
 def convert(config: dict[str, Any]) -> tuple[list[dict[str, Any]], Result]:
     import regex
 
+    from wukong_lint.engine.regex_budget import check as check_size
+
     skipped: list[tuple[str, str]] = []
     notes: list[tuple[str, str]] = []
     if config.get("extend"):
@@ -305,9 +325,10 @@ def convert(config: dict[str, Any]) -> tuple[list[dict[str, Any]], Result]:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             try:
+                check_size(pattern)  # (?:a{60000}){60000} must not reach the compiler
                 compiled = regex.compile(pattern, regex.VERSION0)
                 _parse_for_warnings(pattern)
-            except regex.error as err:
+            except (regex.error, ValueError) as err:
                 skipped.append((gid, f"regex not supported: {err}"))
                 continue
         pattern_notes = sorted({f"regex: {w.message}" for w in caught})
@@ -371,7 +392,13 @@ def import_file(path: str, out_dir: str) -> Result:
     if not os.path.isfile(path):
         raise UsageError(f"gitleaks config not found: {path}")
     config = read_toml(path)
-    rules, result = convert(config)
+    if not isinstance(config.get("rules", []), list):
+        raise UsageError(f"{path}: 'rules' must be an array of tables ([[rules]])")
+    try:
+        rules, result = convert(config)
+    except (TypeError, ValueError, AttributeError, KeyError, RecursionError) as err:
+        # a shape convert does not expect: the config's fault, said in one line
+        raise UsageError(f"{path}: malformed gitleaks config: {err}") from None
     if not rules and not result.skipped:
         raise UsageError(f"{path}: no [[rules]] found")
     import yaml

@@ -8,12 +8,15 @@ from wukong_lint.model import Report
 
 
 def _one_line(text: str) -> str:
-    return " ".join(text.split())
+    from wukong_lint.report.safe import printable  # control characters escaped
+
+    return printable(" ".join(text.split()))
 
 
 def render(report: Report, *, quiet: bool = False, **_: object) -> str:
     lines = [
-        f"{f.path}:{f.line}:{f.column}: {f.severity.label} {f.rule_id} {_one_line(f.message)}"
+        f"{_one_line(f.path)}:{f.line}:{f.column}: {f.severity.label} {f.rule_id} "
+        f"{_one_line(f.message)}"
         for f in report.active
     ]
     if not quiet:

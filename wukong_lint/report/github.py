@@ -13,6 +13,7 @@ from typing import Any
 
 from wukong_lint.model import Report, Severity
 from wukong_lint.report.paths import repo_path
+from wukong_lint.report.safe import printable
 
 COMMANDS = {
     Severity.CRITICAL: "error",
@@ -44,9 +45,9 @@ def render(report: Report, *, prefix: str = "", rules: Sequence[Any] = (), **_: 
 
     lines = []
     for finding in report.active:
-        message = f"{finding.message} [{finding.severity.label}]"
+        message = f"{printable(finding.message)} [{finding.severity.label}]"
         if finding.snippet:
-            message += f"\n{finding.snippet}"
+            message += f"\n{printable(finding.snippet)}"
         if finding.path == ".":  # the change as a whole (a large-scale change): no file
             lines.append(command(COMMANDS[finding.severity], message, title=finding.rule_id))
             continue
@@ -54,7 +55,7 @@ def render(report: Report, *, prefix: str = "", rules: Sequence[Any] = (), **_: 
             command(
                 COMMANDS[finding.severity],
                 message,
-                file=repo_path(finding.path, prefix),
+                file=printable(repo_path(finding.path, prefix)),
                 line=finding.line,
                 endLine=max(finding.line, finding.end_line),
                 col=finding.column,
@@ -62,7 +63,7 @@ def render(report: Report, *, prefix: str = "", rules: Sequence[Any] = (), **_: 
             )
         )
     for error in report.errors:
-        path = repo_path(error.path, prefix)
-        lines.append(command("warning", error.message, file=path, title="wukong-lint"))
+        path = printable(repo_path(error.path, prefix))
+        lines.append(command("warning", printable(error.message), file=path, title="wukong-lint"))
     lines.append(summary_line(report))
     return "\n".join(lines) + "\n"

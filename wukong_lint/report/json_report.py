@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from wukong_lint.model import Finding, Report
+from wukong_lint.report.safe import json_text  # undecodable names as \udcff escapes
 
 JSON_VERSION = 1
 
@@ -80,9 +81,9 @@ def chunks(report: Report) -> Iterator[str]:
     yield f'{{\n  "version": {JSON_VERSION},\n  "tool": "wukong-lint",\n  "findings": ['
     separator = "\n    "
     for finding in report.active:
-        yield separator + json.dumps(finding_to_dict(finding), ensure_ascii=False)
+        yield separator + json_text(json.dumps(finding_to_dict(finding), ensure_ascii=False))
         separator = ",\n    "
     if separator != "\n    ":
         yield "\n  "
-    rest = json.dumps(tail, ensure_ascii=False, indent=2)[1:-2]  # the tail's keys, indented
+    rest = json_text(json.dumps(tail, ensure_ascii=False, indent=2))[1:-2]  # the tail's keys
     yield f"],{rest}\n}}\n"

@@ -17,13 +17,15 @@ from xml.sax.saxutils import escape, quoteattr
 
 from wukong_lint.model import Finding, Report, Severity
 from wukong_lint.report.paths import repo_path
+from wukong_lint.report.safe import xml_text
 
 
 def _clean(text: str) -> str:
-    """XML 1.0 cannot hold most control characters, even escaped."""
+    """XML 1.0 cannot hold most control characters, even escaped; a byte of a name that is
+    not UTF-8 is shown as `\xff`."""
     return "".join(
         ch if ch in "\t\n\r" or (ord(ch) >= 0x20 and ch not in "\ufffe\uffff") else "\ufffd"
-        for ch in text
+        for ch in xml_text(text)
     )
 
 

@@ -10,25 +10,21 @@ from __future__ import annotations
 
 import os
 import posixpath
-import subprocess
 from urllib.parse import quote
 
 
 def repo_prefix(cwd: str | None = None) -> str:
     """The current folder relative to its git work tree's root ("" at the root or outside git)."""
     cwd = os.path.abspath(cwd or os.curdir)
+    from wukong_lint.sources import gitproc
+
     try:
-        proc = subprocess.run(
-            ["git", "rev-parse", "--show-prefix"],
-            cwd=cwd,
-            capture_output=True,
-            check=False,
-        )
+        code, out, _ = gitproc.run(["-C", cwd, "rev-parse", "--show-prefix"])
     except OSError:
         return ""
-    if proc.returncode != 0:
+    if code != 0:
         return ""
-    return os.fsdecode(proc.stdout).strip().rstrip("/")
+    return os.fsdecode(out).strip().rstrip("/")
 
 
 def repo_path(path: str, prefix: str = "") -> str:
@@ -46,6 +42,8 @@ def repo_path(path: str, prefix: str = "") -> str:
 def to_uri(path: str, prefix: str = "") -> str:
     """A SARIF artifact URI: repository-relative and percent-encoded, or a file:// URI."""
     rel = repo_path(path, prefix)
+    # the name's bytes, percent-encoded (a name that is not UTF-8: bad%FF.env)
+    raw = rel.encode("utf-8", "surrogateescape")
     if rel.startswith("/"):
-        return "file://" + quote(rel)
-    return quote(rel)
+        return "file://" + quote(raw)
+    return quote(raw)

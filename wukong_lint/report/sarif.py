@@ -209,4 +209,8 @@ def to_sarif(report: Report, rules: Sequence[Any] = (), prefix: str = "") -> dic
 
 
 def render(report: Report, *, rules: Sequence[Any] = (), prefix: str = "", **_: object) -> str:
-    return json.dumps(to_sarif(report, rules, prefix), ensure_ascii=False, indent=2) + "\n"
+    from wukong_lint.report.safe import json_text  # undecodable names as \udcff escapes
+
+    return (
+        json_text(json.dumps(to_sarif(report, rules, prefix), ensure_ascii=False, indent=2)) + "\n"
+    )

@@ -49,26 +49,29 @@ Segment = tuple[str, str]  # (text, rich style)
 def layout(report: Report, quiet: bool = False) -> list[list[Segment]]:
     """The report as lines of styled segments: one layout for plain and coloured output
     (`quiet`: the findings without the table and the summary line)."""
+    from wukong_lint.report.safe import printable  # (a clean run never needs it)
+
     lines: list[list[Segment]] = []
     for path, group in groupby(report.active, key=lambda f: f.path):
-        lines.append([(path, "bold underline")])
+        # names, messages and snippets come from the files: control characters escaped
+        lines.append([(printable(path), "bold underline")])
         for finding in group:
             line: list[Segment] = [
                 ("  ", ""),
                 (f"{finding.line}:{finding.column}".ljust(9), "dim"),
                 (finding.severity.label.ljust(9), STYLES[finding.severity]),
                 (finding.rule_id, "bold"),
-                ("  " + finding.message, ""),
+                ("  " + printable(finding.message), ""),
             ]
             src = finding.source
             if src.record is not None or src.tool:
                 where = ", ".join(x for x in (src.tool, src.agent and f"agent {src.agent}") if x)
-                line.append((f"  [{where}]", "dim"))
+                line.append((f"  [{printable(where)}]", "dim"))
             if src.commit:  # --history and --diff: the commit that added the line
                 line.append((f"  [commit {src.commit[:COMMIT_CHARS]}]", "dim"))
             lines.append(line)
             if finding.snippet:
-                lines.append([("           " + finding.snippet, "dim")])
+                lines.append([("           " + printable(finding.snippet), "dim")])
         lines.append([])
     if quiet:
         return lines[:-1] if lines and not lines[-1] else lines

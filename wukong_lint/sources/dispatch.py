@@ -6,11 +6,16 @@ Plain text is the fallback, so a folder scan never skips a file because of its n
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterator
+import os
+from collections.abc import Iterable, Iterator
 
 from wukong_lint.model import ScanError, Unit
-from wukong_lint.sources.files import read_file
-from wukong_lint.sources.text import Skipped
+from wukong_lint.sources.files import BINARY_SUFFIXES, read_file
+from wukong_lint.sources.text import BINARY_SNIFF, UTF16_BOMS, Skipped
+
+# bytes: a bigger file is read in parts (the value is sources/chunked.py's, kept here so
+# that a scan of small files does not import that module)
+WHOLE_FILE_LIMIT = 32 << 20
 
 Item = Unit | ScanError | Skipped
 
@@ -34,5 +39,35 @@ def units_for_file(full: str, display: str) -> Iterator[Item]:
     for predicate, opener in OPENERS:
         if _resolve(predicate)(display):
             yield from _resolve(opener)(full, display)
+            return
+    yield from read_units(full, display)
+
+
+def units_for_files(files: Iterable[tuple[str, str]]) -> Iterator[Item]:
+    """`units_for_file` of each (path, display path): a file that exhausts memory is an
+    error of its own, and the files after it are still read."""
+    for full, display in files:
+        try:
+            yield from units_for_file(full, display)
+        except MemoryError:
+            yield ScanError(display, "out of memory: not scanned (or not to the end)")
+
+
+def read_units(full: str, display: str) -> Iterator[Item]:
+    """A plain file as one unit, or a big one in parts (sources/chunked.py)."""
+    try:
+        big = os.stat(full).st_size > WHOLE_FILE_LIMIT and not os.path.islink(full)
+    except OSError:
+        big = False
+    if big and not full.endswith(BINARY_SUFFIXES):
+        try:
+            with open(full, "rb") as handle:  # binary files are skipped as before
+                head = handle.read(BINARY_SNIFF)
+        except OSError:
+            head = b"\0"  # read_file says why
+        if b"\0" not in head or head.startswith(UTF16_BOMS):
+            from wukong_lint.sources.chunked import read_chunked
+
+            yield from read_chunked(full, display)
             return
     yield read_file(full, display)

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import os
 import stat
-import subprocess
 from collections.abc import Iterator
 
+from wukong_lint.checks.credfile_names import KEYSTORE_SUFFIXES
 from wukong_lint.errors import InputError
 from wukong_lint.model import ScanError, Source, Unit
 from wukong_lint.sources.text import BINARY_SNIFF, UTF16_BOMS, Skipped, decode
@@ -33,18 +33,17 @@ def _display(base: str, rel: str) -> str:
 
 def _git_listing(folder: str) -> list[str] | None:
     """Paths under `folder` (relative to it) that git would consider, or None outside git."""
+    from wukong_lint.sources import gitproc
+
     try:
-        proc = subprocess.run(
-            ["git", "-C", folder, "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            check=False,
+        code, out, _ = gitproc.run(
+            ["-C", folder, "ls-files", "-z", "--cached", "--others", "--exclude-standard"]
         )
     except FileNotFoundError:
         return None
-    if proc.returncode != 0:
+    if code != 0:
         return None
-    paths = [os.fsdecode(p) for p in proc.stdout.split(b"\0") if p]
+    paths = [os.fsdecode(p) for p in out.split(b"\0") if p]
     if not paths and _is_ignored(folder):
         return None  # the user named an ignored folder explicitly: scan it as a plain folder
     # Deduplicate (ls-files repeats unmerged paths) while keeping git's order.
@@ -52,39 +51,37 @@ def _git_listing(folder: str) -> list[str] | None:
 
 
 def _is_ignored(folder: str) -> bool:
+    from wukong_lint.sources import gitproc
+
     parent, name = os.path.split(os.path.abspath(folder))
-    proc = subprocess.run(
-        ["git", "-C", parent, "check-ignore", "-q", "--", name],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        check=False,
-    )
-    return proc.returncode == 0
+    return gitproc.run(["-C", parent, "check-ignore", "-q", "--", name])[0] == 0
 
 
-def _walk(folder: str, prefix: str = "") -> Iterator[str]:
+def _walk(folder: str) -> Iterator[str]:
     """Regular files under `folder` (relative paths, sorted, depth first), skipping `.git`
     directories and symbolic links. The directory entries' types answer without a `stat`
-    per file."""
-    try:
-        with os.scandir(folder) as scan:
-            entries = sorted(scan, key=lambda e: e.name)
-    except OSError:
-        return
-    subdirs = []
-    for entry in entries:
+    per file. Iterative: a folder nested thousands deep is no RecursionError."""
+    stack = [(folder, "")]
+    while stack:
+        path, prefix = stack.pop()
         try:
-            if entry.is_dir(follow_symlinks=False):
-                if entry.name != ".git":
-                    subdirs.append(entry)
-                continue
-            if not entry.is_file(follow_symlinks=False):
-                continue  # symlinks; FIFOs, sockets, devices: opening one could hang
+            with os.scandir(path) as scan:
+                entries = sorted(scan, key=lambda e: e.name)
         except OSError:
             continue
-        yield prefix + entry.name
-    for entry in subdirs:
-        yield from _walk(entry.path, prefix + entry.name + os.sep)
+        subdirs = []
+        for entry in entries:
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    if entry.name != ".git":
+                        subdirs.append(entry)
+                    continue
+                if not entry.is_file(follow_symlinks=False):
+                    continue  # symlinks; FIFOs, sockets, devices: opening one could hang
+            except OSError:
+                continue
+            yield prefix + entry.name
+        stack += [(e.path, prefix + e.name + os.sep) for e in reversed(subdirs)]
 
 
 def read_file(path: str, display: str) -> Unit | ScanError | Skipped:
@@ -97,7 +94,7 @@ def read_file(path: str, display: str) -> Unit | ScanError | Skipped:
             # Sniff first: most binary files are rejected without reading them whole.
             head = handle.read(BINARY_SNIFF)
             if b"\0" in head and not head.startswith(UTF16_BOMS):
-                return Skipped(display, "binary")
+                return _binary(display, os.fstat(handle.fileno()).st_size)
             # read again from the start rather than `head + rest`: one copy of a big file
             handle.seek(0)
             data = handle.read()
@@ -107,8 +104,32 @@ def read_file(path: str, display: str) -> Unit | ScanError | Skipped:
         return ScanError(display, f"cannot read: {err.strerror or err}")
     text = decode(data)
     if text is None:
-        return Skipped(display, "binary", len(data))
+        return _binary(display, len(data))
     return Unit(display, text, Source(kind="file"), size=len(data))
+
+
+def _real_folder(given: str, rel: str, known: dict[str, bool]) -> bool:
+    """Whether folder `rel` under `given` and every folder on the way is a real folder, not
+    a symbolic link (git lists the paths of its index: a work tree can have replaced one of
+    their folders by a link leading outside). One lstat per folder, remembered."""
+    answer = known.get(rel)
+    if answer is None:
+        parent = os.path.dirname(rel)
+        try:
+            mode = os.lstat(os.path.join(given, rel)).st_mode
+            answer = stat.S_ISDIR(mode) and _real_folder(given, parent, known)
+        except OSError:
+            answer = False
+        known[rel] = answer
+    return answer
+
+
+def _binary(display: str, size: int) -> Unit | Skipped:
+    """A binary file is skipped, except a keystore (`.p12`, `.jks`...), which is a unit
+    without text so that `secret.keystore-file` reports it by its name."""
+    if size and display.lower().endswith(KEYSTORE_SUFFIXES):
+        return Unit(display, "", Source(kind="file"), size=size)
+    return Skipped(display, "binary", size)
 
 
 def iter_paths(paths: list[str], follow_named: bool = False) -> Iterator[tuple[str, str]]:
@@ -121,9 +142,12 @@ def iter_paths(paths: list[str], follow_named: bool = False) -> Iterator[tuple[s
     for given in paths:
         if os.path.isdir(given) and (follow_named or not os.path.islink(given)):
             listing = _git_listing(given)
+            real_dirs: dict[str, bool] = {"": True}
             for rel in listing if listing is not None else _walk(given):
                 full = os.path.join(given, rel)
                 if listing is not None:  # (a walk yields regular files only)
+                    if not _real_folder(given, os.path.dirname(rel), real_dirs):
+                        continue  # listed by git under a folder that is a symlink
                     try:
                         mode = os.lstat(full).st_mode
                     except OSError:

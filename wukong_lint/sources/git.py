@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 from itertools import chain
 from typing import NamedTuple, TypeVar
 
+from wukong_lint.checks.credfile_names import KEYSTORE_SUFFIXES
 from wukong_lint.errors import InputError
 from wukong_lint.model import ScanError, Source, Unit
 from wukong_lint.sources import gitproc
@@ -25,27 +26,62 @@ REGULAR_MODES = {"100644", "100755"}
 T = TypeVar("T")
 
 
+class GitNotFound(InputError):
+    """git is not installed (or not on PATH): its own message, not "not a git repository"."""
+
+    MESSAGE = "git not found: --staged, --diff and --history need git on PATH"
+
+    def __init__(self, message: str = MESSAGE) -> None:  # (an argument: unpickled in a worker)
+        super().__init__(message)
+
+
 def run_git(args: list[str], cwd: str | None = None, stdin: bytes | None = None) -> bytes:
     try:
         result = gitproc.run(args, cwd, stdin)
     except FileNotFoundError:
-        raise InputError("git is not installed (needed for --staged and --diff)") from None
+        raise GitNotFound() from None
     return _output(args, result)
+
+
+def git_error(args: list[str] | tuple[str, ...], stderr: bytes) -> InputError:
+    """The error of a failed git command: its first fatal/error line (else its first line),
+    with any secret in it masked (a ref or path can be named like a token)."""
+    lines = [ln.strip() for ln in stderr.decode("utf-8", "replace").splitlines() if ln.strip()]
+    line = next((ln for ln in lines if ln.startswith(("fatal:", "error:"))), None)
+    line = line or (lines[0] if lines else "failed")
+    from wukong_lint.secretmask import mask_secrets
+
+    return InputError(f"git {args[0]}: {mask_secrets(line[:500])}")
 
 
 def _output(args: list[str] | tuple[str, ...], result: tuple[int, bytes, bytes]) -> bytes:
     code, out, err = result
     if code != 0:
-        message = err.decode("utf-8", "replace").strip().splitlines()
-        raise InputError(f"git {args[0]}: {message[0] if message else 'failed'}")
+        raise git_error(args, err)
     return out
 
 
 def repo_root(cwd: str | None = None) -> str:
+    """The top of the work tree, or the git folder of a bare repository."""
     try:
         out = run_git(["rev-parse", "--show-toplevel"], cwd)
-    except InputError:
-        raise InputError(f"not a git repository: {os.path.abspath(cwd or os.curdir)}") from None
+    except GitNotFound:
+        raise
+    except InputError as err:
+        here = os.path.abspath(cwd or os.curdir)
+        try:
+            out = run_git(["rev-parse", "--is-bare-repository", "--absolute-git-dir"], cwd)
+        except InputError:
+            out = b""
+        flag, _, git_dir = out.decode("utf-8", "surrogateescape").partition("\n")
+        if flag == "true" and git_dir.strip():
+            return git_dir.strip()
+        reason = str(err)
+        if "not a git repository" in reason:
+            raise InputError(f"not a git repository: {here}") from None
+        # a repository git will not read (owned by another user: safe.directory, a
+        # broken .git): say why
+        raise InputError(f"not a usable git repository: {here}: {reason}") from None
     return out.decode("utf-8", "surrogateescape").strip()
 
 
@@ -209,11 +245,17 @@ def range_args(spec: str, cwd: str | None = None) -> list[str]:
     head = head or "HEAD"
     for rev in (base, head):
         if not rev or rev.startswith("-"):
-            raise InputError(f"bad range {spec!r}: expected BASE..HEAD")
+            from wukong_lint.secretmask import mask_secrets
+
+            raise InputError(mask_secrets(f"bad range {spec!r}: expected BASE..HEAD"))
         try:
             run_git(["rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"], cwd)
+        except GitNotFound:
+            raise
         except InputError:
-            raise InputError(f"unknown revision {rev!r} in {spec!r}") from None
+            from wukong_lint.secretmask import mask_secrets
+
+            raise InputError(mask_secrets(f"unknown revision {rev!r} in {spec!r}")) from None
     return [f"{base}...{head}"] if three_dot else [base, head]
 
 
@@ -245,6 +287,11 @@ def change_units(
             continue
         text = decode(data)
         if text is None:
+            if data and change.path.lower().endswith(KEYSTORE_SUFFIXES):
+                # a keystore added or changed: a unit without text, reported by its name
+                source = Source(kind="diff", commit=commit)
+                yield Unit(change.path, "", source, added_lines=frozenset([1]), size=len(data))
+                continue
             yield Skipped(change.path, "binary", len(data))
             continue
         added = change.added
@@ -277,6 +324,14 @@ def _in_repository(cwd: str | None, action: Callable[[], T]) -> T:
     except InputError:
         repo_root(cwd)  # raises "not a git repository" when that is the reason
         raise
+
+
+def _has_work_tree(cwd: str | None) -> None:
+    """Raise when the repository is bare: with no index, its "staged change" deletes every
+    file (asked only of a change that adds nothing)."""
+    out = run_git(["rev-parse", "--is-bare-repository"], cwd)
+    if out.strip() == b"true":
+        raise InputError("--staged needs a work tree: this is a bare repository")
 
 
 def _needs_blobs(changes: list[Change]) -> bool:
@@ -318,16 +373,20 @@ def staged_units(
     args = staged_args(cwd)
     if started is None:
         changes = _in_repository(cwd, lambda: diff_changes(args, cwd))
+        if all(c.status == "D" for c in changes):
+            _has_work_tree(cwd)
         return chain(change_units(changes, args, cwd), change_summary(changes))
     diff = started.diff
     try:
         changes = started.changes
         if changes is None:
             changes = _in_repository(
-                cwd, lambda: parse_diff(_output(diff.args[1:], diff.communicate()))
+                cwd, lambda: parse_diff(_output(diff.args, diff.communicate()))
             )
             diff.forget_output()
         started.changes = None  # the caller's to keep or drop
+        if all(c.status == "D" for c in changes):
+            _has_work_tree(cwd)
     except BaseException:
         started.close()
         raise

@@ -5,6 +5,11 @@ signal and selectors), and `check --staged` runs on every commit. Here git is st
 `os.posix_spawnp` and its pipes are read with `select.poll`; where that is not available
 (Windows, a standard stream closed) the same thing is done with `subprocess`.
 
+Every git process the tool starts gets its argv from `argv()` and its environment from
+`environment()`: the one place where git is made immune to the repository it reads (see
+HARDENING and `environment`), so that a scanned repository can never make git run a program,
+fetch, or hide lines from the scan.
+
 `start_staged()` lets `check --staged` start its two git processes (`git diff --cached` and
 `git cat-file --batch`) before it imports the scanner and loads the rules, so that git works
 while Python does; `sources/git.py` then reads their output.
@@ -13,6 +18,106 @@ while Python does; `sources/git.py` then reads their output.
 from __future__ import annotations
 
 import os
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+# Configuration given on git's command line wins over every file (the repository's
+# .git/config, includes, the user's): nothing a repository sets may make git run a program,
+# go on the network, check signatures or hide lines from the scan.
+HARDENING = (
+    "--no-pager",
+    "-c", "core.fsmonitor=false",  # a program git runs to list changed files
+    "-c", f"core.hooksPath={os.devnull}",  # e.g. post-index-change when an index is written
+    "-c", "log.showSignature=false",  # runs gpg.program (or gpg.ssh.program)
+    "-c", "protocol.allow=never",  # no transport at all: a lazy fetch of a missing object
+    "-c", "credential.helper=",  # (an empty value clears the list)
+    "-c", "gc.auto=0",  # reading commands never repack
+    "-c", "maintenance.auto=false",
+    # repository settings that would hide added lines from `git log -p` / `git diff`
+    "-c", "log.showRoot=true",  # false: the first commit's lines are not shown
+    "-c", "core.bigFileThreshold=512m",  # (git's default) larger files diff as binary
+    "-c", "diff.interHunkContext=0",  # context lines between hunks read as added
+    "-c", "i18n.logOutputEncoding=UTF-8",
+)  # fmt: skip
+
+# Git's location variables choose which repository, index and objects are read; they cannot
+# make git run anything. Git sets them itself when it runs a hook (`git commit -a` gives the
+# pre-commit hook a temporary GIT_INDEX_FILE, hooks of a linked worktree get GIT_DIR, a
+# pre-receive hook its quarantine object directory), and a user who exports them means them:
+# they are kept. Every other GIT_* variable is dropped unless named in WUKONG_LINT_GIT_ENV.
+LOCATION_VARIABLES = frozenset({
+    "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY",
+    "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_COMMON_DIR", "GIT_NAMESPACE",
+    "GIT_CEILING_DIRECTORIES", "GIT_DISCOVERY_ACROSS_FILESYSTEM", "GIT_QUARANTINE_PATH",
+})  # fmt: skip
+_PATH_VARIABLES = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY",
+                   "GIT_COMMON_DIR")  # fmt: skip
+# Set for every git process, whatever the environment holds.
+FORCED_ENV = {
+    "GIT_NO_LAZY_FETCH": "1",  # git >= 2.44: a missing object is an error, never a fetch
+    "GIT_ALLOW_PROTOCOL": "none",  # overrides protocol.<name>.allow of any config (older git)
+    "GIT_TERMINAL_PROMPT": "0",
+    "GIT_NO_REPLACE_OBJECTS": "1",  # scan the objects themselves, not refs/replace stand-ins
+    "GIT_OPTIONAL_LOCKS": "0",  # a scan never writes the index
+}
+KEEP_ENV = "WUKONG_LINT_GIT_ENV"  # names (or NAME* prefixes) of other GIT_* variables to keep
+
+
+# The one git command that may use the network: the GitHub Action's `git fetch` of commits a
+# shallow checkout lacks, from `origin`. Only these transports, none of them a command the
+# repository's config can choose (not ext::, whose URL is a shell command; ssh and the local
+# transport's upload-pack set back to the standard programs).
+FETCH_PROTOCOLS = "https:http:ssh:file"
+FETCH_HARDENING = ("-c", "core.sshCommand=ssh", "-c", "remote.origin.uploadpack=git-upload-pack")
+
+
+def argv(args: list[str] | tuple[str, ...], *, fetch: bool = False) -> list[str]:
+    """The full argv of `git ARGS`, hardened (`fetch`: for a `git fetch origin`)."""
+    return ["git", *HARDENING, *(FETCH_HARDENING if fetch else ()), *args]
+
+
+def filter_overrides(cwd: str | None = None) -> list[str]:
+    """`-c` options that turn off every filter driver the configuration defines (their
+    names are the repository's to choose, so they are asked of git): for a command that
+    checks files out (the Action's `git worktree add` of a base commit), where a smudge or
+    process filter would run. Files are then written as stored."""
+    try:
+        code, out, _ = run(["config", "--name-only", "--get-regexp", r"^filter\."], cwd)
+    except OSError:
+        return []
+    names = {line.rsplit(".", 1)[0] for line in os.fsdecode(out).splitlines() if code == 0}
+    options: list[str] = []
+    for name in sorted(names):  # filter.NAME (NAME may hold dots)
+        for key, value in (("process", ""), ("smudge", ""), ("clean", ""), ("required", "false")):
+            options += ["-c", f"{name}.{key}={value}"]
+    return options
+
+
+def environment(base: dict[str, str] | None = None, *, fetch: bool = False) -> dict[str, str]:
+    """git's environment: `base` (the process's) without the GIT_* variables that make git
+    run programs, read injected configuration or write trace files, with FORCED_ENV (and,
+    for `fetch`, the transports a fetch from origin may use). The
+    location variables are kept (made absolute, so that `-C DIR` does not move them)."""
+    base = os.environ if base is None else base
+    keep = [w for w in base.get(KEEP_ENV, "").replace(",", " ").split() if w]
+    env = {}
+    for name, value in base.items():
+        if (
+            name.startswith("GIT_")
+            and name not in LOCATION_VARIABLES
+            and not any(name == k or (k.endswith("*") and name.startswith(k[:-1])) for k in keep)
+        ):
+            continue
+        if name in _PATH_VARIABLES and value and not os.path.isabs(value):
+            value = os.path.abspath(value)
+        env[name] = value
+    env.update(FORCED_ENV)
+    if fetch:
+        env["GIT_ALLOW_PROTOCOL"] = FETCH_PROTOCOLS
+    return env
+
 
 # Options that make `git diff` output independent of the user's configuration.
 DIFF_OPTIONS = (
@@ -53,7 +158,9 @@ class GitProcess:
                  stdin: bool = False, buffer: int = 0) -> None:  # fmt: skip
         """`buffer`: the size to ask for the stdout pipe (Linux), for a process whose output
         is read late: git writes that much before it waits for a reader."""
-        self.args = ["git", *args]
+        self.args = list(args)  # as given: error messages name args[0]
+        self.argv = argv(args)
+        self.env = environment()
         self.buffer = buffer
         self.proc = None  # a subprocess.Popen when posix_spawn could not be used
         self.pid = 0
@@ -69,8 +176,9 @@ class GitProcess:
             import subprocess
 
             self.proc = subprocess.Popen(
-                self.args,
+                self.argv,
                 cwd=cwd,
+                env=self.env,
                 stdin=subprocess.PIPE if stdin else None,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
@@ -98,8 +206,8 @@ class GitProcess:
         try:
             self.pid = os.posix_spawnp(
                 "git",
-                self.args,
-                os.environ,
+                self.argv,
+                self.env,
                 file_actions=actions,
                 setsigdef=_default_signals(),
             )
@@ -271,6 +379,18 @@ def start_staged() -> StagedGit | None:
         return StagedGit()
     except OSError:
         return None
+
+
+def popen(args: list[str], stderr: Any = None):
+    """`git ARGS` as a subprocess.Popen with its stdout on a pipe, for output read as a
+    stream (`--history`); `stderr`: a file for its messages. Raises FileNotFoundError when
+    git is not installed."""
+    import subprocess
+
+    return subprocess.Popen(
+        argv(args), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=stderr,
+        env=environment(),
+    )  # fmt: skip
 
 
 def run(

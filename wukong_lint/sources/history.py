@@ -4,18 +4,20 @@ One `git log -p -U0` stream is read line by line (no process per commit or file,
 in the size of the history): each commit's added lines of a file become one unit whose
 `line_numbers` say where each line sits in that commit's version of the file.
 Merge commits show no diff of their own (their lines were added by the commits they merge).
+Each commit's message is a unit too (path MESSAGE_PATH): a secret pasted into a message is
+as public as one in a file.
 """
 
 from __future__ import annotations
 
 import os
 import re
-import subprocess
 from collections.abc import Iterator
 
 from wukong_lint.errors import InputError
 from wukong_lint.model import ScanError, Source, Unit
-from wukong_lint.sources.git import repo_root, run_git
+from wukong_lint.sources import gitproc
+from wukong_lint.sources.git import GitNotFound, git_error, repo_root, run_git
 from wukong_lint.sources.text import Skipped
 
 LOG_OPTIONS = (
@@ -25,11 +27,19 @@ LOG_OPTIONS = (
     "--no-color",
     "--no-ext-diff",
     "--no-textconv",
+    # files that attributes mark binary (`* -diff`: a way to hide every line from a scan)
+    # are diffed as text; truly binary ones are dropped at their first line holding a NUL
+    "--text",
     "--no-renames",
-    "--format=format:%x00commit %H",
+    "--no-relative",
+    "--inter-hunk-context=0",
+    "--encoding=UTF-8",
+    "--format=format:%x00commit %H%n%B%x00end",
     "--src-prefix=a/",
     "--dst-prefix=b/",
 )
+MESSAGE_PATH = "(commit message)"
+_END = b"\x00end"
 _HUNK = re.compile(rb"^@@ -\d+(?:,\d+)? \+(\d+)(?:,\d+)? @@")
 _ESCAPES = {b"a": 7, b"b": 8, b"t": 9, b"n": 10, b"v": 11, b"f": 12, b"r": 13, b'"': 34, b"\\": 92}
 
@@ -77,17 +87,45 @@ class _FileAdds:
         )
 
 
+def _message_unit(commit: str, lines: list[bytes]) -> Unit | None:
+    data = b"".join(lines)
+    text = data.decode("utf-8", "replace").rstrip("\r\n")
+    if not text.strip():
+        return None
+    numbers = tuple(range(1, text.count("\n") + 2))
+    return Unit(MESSAGE_PATH, text, Source(kind="diff", commit=commit), size=len(data),
+                line_numbers=numbers)  # fmt: skip
+
+
 def parse_log(stream: Iterator[bytes]) -> Iterator[Item]:
-    """Units from the output of `git log -p -U0` with LOG_OPTIONS, read line by line."""
+    """Units from the output of `git log -p -U0` with LOG_OPTIONS, read line by line: each
+    commit's message (between its `\\0commit SHA` line and `\\0end`), then its added lines."""
     commit = ""
     current: _FileAdds | None = None
+    message: list[bytes] | None = None  # the message being read
     next_line = 0
     for raw in stream:
+        if message is not None and not raw.startswith(b"\x00commit "):
+            end = raw.find(_END)
+            if end < 0:
+                message.append(raw)
+                continue
+            message.append(raw[:end])  # (a message without a final newline)
+            unit = _message_unit(commit, message)
+            message = None
+            if unit is not None:
+                yield unit
+            continue
         if raw.startswith(b"\x00commit "):
             if current is not None and current.lines:
                 yield current.unit()
+            if message:  # (no end marker: output git does not print)
+                unit = _message_unit(commit, message)
+                if unit is not None:
+                    yield unit
             current = None
             commit = raw[8:].strip().decode("ascii", "replace")
+            message = []
             continue
         if raw.startswith(b"diff --git "):
             if current is not None and current.lines:
@@ -123,37 +161,51 @@ def parse_log(stream: Iterator[bytes]) -> Iterator[Item]:
             next_line += 1
     if current is not None and current.lines:
         yield current.unit()
+    if message:  # the stream ended inside a message (a killed git): what was read
+        unit = _message_unit(commit, message)
+        if unit is not None:
+            yield unit
 
 
 def history_units(since: str | None = None, cwd: str | None = None) -> Iterator[Item]:
-    """Lines added in the history reachable from any ref (or in `since..HEAD`)."""
+    """Lines added in the history reachable from any ref (or in `since..HEAD`), and the
+    commits' messages. A bare repository works (its git folder is the root); an unborn HEAD
+    (an orphan branch being started) does not stop the scan of the other refs."""
     root = repo_root(cwd)
-    try:
-        run_git(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], root)
-    except InputError:
-        if since:
-            raise InputError("--history --since: the repository has no commits yet") from None
-        return  # nothing has been committed: no history to scan
     if since:
         try:
-            run_git(["rev-parse", "--verify", "--quiet", f"{since}^{{commit}}"], root)
+            run_git(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], root)
+        except GitNotFound:
+            raise
         except InputError:
-            raise InputError(f"unknown revision {since!r} for --since") from None
+            raise InputError("--history --since: HEAD has no commits yet") from None
+        try:
+            run_git(["rev-parse", "--verify", "--quiet", f"{since}^{{commit}}"], root)
+        except GitNotFound:
+            raise
+        except InputError:
+            from wukong_lint.secretmask import mask_secrets
+
+            raise InputError(mask_secrets(f"unknown revision {since!r} for --since")) from None
         revisions = [f"{since}..HEAD"]
     else:
-        revisions = ["--all"]
-    proc = subprocess.Popen(
-        ["git", "-C", root, *LOG_OPTIONS, *revisions, "--"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
-    assert proc.stdout is not None
-    try:
-        yield from parse_log(iter(proc.stdout.readline, b""))
-    finally:
-        proc.stdout.close()
-        stderr = proc.stderr.read() if proc.stderr else b""
-        code = proc.wait()
-    if code != 0:
-        message = stderr.decode("utf-8", "replace").strip().splitlines()
-        raise InputError(f"git log: {message[0] if message else 'failed'}")
+        revisions = ["--all"]  # every ref; an unborn HEAD is skipped, no refs: no output
+    import tempfile
+
+    args = ["-C", root, *LOG_OPTIONS, *revisions, "--"]
+    # git's messages go to a file, not a pipe nobody reads while the patches stream (a
+    # repository with many broken refs would fill it and stop git: a hang)
+    with tempfile.TemporaryFile() as errors:
+        try:
+            proc = gitproc.popen(args, stderr=errors)
+        except FileNotFoundError:
+            raise GitNotFound() from None
+        assert proc.stdout is not None
+        try:
+            yield from parse_log(iter(proc.stdout.readline, b""))
+        finally:
+            proc.stdout.close()
+            code = proc.wait()
+        if code != 0:
+            errors.seek(0)
+            raise git_error(["log"], errors.read(64 * 1024))
