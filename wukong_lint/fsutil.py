@@ -167,21 +167,6 @@ def atomic_writer(path: str | os.PathLike[str], *, contained: bool = False) -> I
         raise
 
 
-def append_log(path: str, lines: list[str], max_size: int) -> None:
-    """Append lines to a log file of this tool (the hook's diagnostics): never through a
-    symlink (O_NOFOLLOW), private (0600); past `max_size` the log moves to `PATH.1` and starts
-    over, so it never grows without bound. Appends are not atomic: a log, not a report."""
-    try:
-        if os.path.getsize(path) > max_size:
-            os.replace(path, path + ".1")
-    except OSError:
-        pass  # no log yet
-    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
-    fd = os.open(path, flags, 0o600)
-    with os.fdopen(fd, "a", encoding="utf-8", errors="backslashreplace") as handle:
-        handle.writelines(f"{line}\n" for line in lines)
-
-
 def is_input(output: str, inputs: list[str]) -> bool:
     """Whether writing `output` would overwrite one of the files named as `inputs`."""
     try:
@@ -196,6 +181,21 @@ def is_input(output: str, inputs: list[str]) -> bool:
             if (info.st_dev, info.st_ino) == (out.st_dev, out.st_ino):
                 return True
     return False
+
+
+def append_log(path: str, lines: list[str], max_size: int) -> None:
+    """Append lines to a log file of this tool (the hook's diagnostics): never through a
+    symlink (O_NOFOLLOW), private (0600); past `max_size` the log moves to `PATH.1` and starts
+    over, so it never grows without bound. Appends are not atomic: a log, not a report."""
+    try:
+        if os.path.getsize(path) > max_size:
+            os.replace(path, path + ".1")
+    except OSError:
+        pass  # no log yet
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(path, flags, 0o600)
+    with os.fdopen(fd, "a", encoding="utf-8", errors="backslashreplace") as handle:
+        handle.writelines(f"{line}\n" for line in lines)
 
 
 def open_lock_file(path: str, exclusive: bool = False) -> int:

@@ -230,7 +230,12 @@ def _new(args: argparse.Namespace) -> int:
 @contextlib.contextmanager
 def _locked(path: str) -> Iterator[None]:
     from wukong_lint.anchors.filelock import LockTimeout, locked
+    from wukong_lint.fsutil import check_target
 
+    try:  # refused before the lock file is made beside it (a symlinked folder leads outside)
+        check_target(path, contained=True)
+    except OSError as err:
+        raise InputError(f"cannot write {path}: {err.strerror or err}") from None
     try:
         cm = locked(path)
         cm.__enter__()

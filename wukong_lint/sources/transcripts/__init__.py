@@ -111,9 +111,10 @@ def open_transcript(full: str, display: str) -> Iterator[Any]:
     else:
         fmt = sniff_format(full)
     if fmt is None:
-        from wukong_lint.sources.files import read_file
+        # plain text, read like any other file (a big one in parts: sources/chunked.py)
+        from wukong_lint.sources.dispatch import read_units
 
-        yield read_file(full, display)
+        yield from read_units(full, display)
         return
     try:
         yield from transcript_units(full, display, fmt)
