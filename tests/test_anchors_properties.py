@@ -37,7 +37,7 @@ blank = st.sampled_from(["", "\n", "\n\n", "   \n"])
 
 @st.composite
 def full_anchor(draw) -> str:
-    level = draw(st.sampled_from(["##", "###"]))
+    level = draw(st.sampled_from(["#", "##", "###"]))  # level-1 anchors too (issue 15)
     lines = [f"{level} [{draw(anchor_id)}] {draw(phrase)}", draw(blank)]
     if draw(st.booleans()):
         lines.append(f"**状态**: {draw(status)}")

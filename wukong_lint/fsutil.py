@@ -196,3 +196,13 @@ def append_log(path: str, lines: list[str], max_size: int) -> None:
     fd = os.open(path, flags, 0o600)
     with os.fdopen(fd, "a", encoding="utf-8", errors="backslashreplace") as handle:
         handle.writelines(f"{line}\n" for line in lines)
+
+
+def open_lock_file(path: str, exclusive: bool = False) -> int:
+    """A file descriptor on a lock file of this tool (`anchors new/add`: anchors/filelock.py):
+    never through a symlink (O_NOFOLLOW), empty, 0644. `exclusive`: fail with
+    FileExistsError when it exists (the lock itself, where flock is missing)."""
+    flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    if exclusive:
+        flags |= os.O_EXCL
+    return os.open(path, flags, 0o644)

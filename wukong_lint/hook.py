@@ -158,6 +158,10 @@ def event_units(
         )
         if ctx.memory_bank and ctx.profile == "wukong" and tool in EDIT_TOOLS:
             event.turn_reads = _turn_reads(data, None if is_main else agent_id, notes)
+        if ctx.memory_bank and ctx.profile == "wukong" and tool in ("Task", "Agent"):
+            from wukong_lint.checks.memory_gate import hook_confirmation
+
+            event.mb_confirm = hook_confirmation(data, notes)
         return [make_unit("<hook>", event, text)]
     event = Event("result", 1, ctx)
     event.tool, event.agent, event.agent_type, event.is_main = tool, agent, agent_type, is_main

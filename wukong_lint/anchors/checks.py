@@ -93,17 +93,28 @@ def match_anchors(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit]
                     yield _hit(s, e)
         elif check == "date" and a.date is not None and not date_valid(a.date[0]):
             yield _hit(a.date[1], a.date[2])
+        elif check == "vague-title":
+            from wukong_lint.anchors.titles import vague
+
+            if vague(a.title, params["generic_words"], params["min_cjk"], params["min_words"]):
+                end = a.title_start + len(a.title)
+                yield _hit(a.title_start, end, f"{a.id}: say what was decided, not its topic")
 
 
 def _field_note(a: Any, params: dict[str, Any]) -> str:
     from wukong_lint.anchors.parse import FIELD_LABELS, FIELDS
 
+    have = a.field_keys()
     if a.form == "full":
         required = params.get("required") or {}
         wanted = required.get(a.type or "", required.get("default", list(FIELDS)))
+        dialects = params.get("dialects") or {}
+        sets = [wanted, *dialects.get(a.type or "", dialects.get("default", []))]
+        # judged against the set it comes closest to (a problem anchor written with
+        # 症状/根因/解决/预防 is told what it lacks of that set, not of the decision one)
+        wanted = min(sets, key=lambda s: (sum(1 for k in s if k not in have), -len(s)))
     else:
         wanted = params.get("compact_required", [])
-    have = a.field_keys()
     missing = [FIELD_LABELS[k][0] for k in wanted if k not in have]
     empty = [FIELD_LABELS[f.key][0] for f in a.fields if f.key in wanted and f.empty]
     parts = []

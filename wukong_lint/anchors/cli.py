@@ -7,8 +7,10 @@ so it defines parsers only; the work is imported inside the handlers.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
+from collections.abc import Iterator
 
 from wukong_lint.errors import InputError, UsageError
 from wukong_lint.walk import walk
@@ -41,6 +43,17 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     add.add_argument("--file", metavar="FILE", help="the anchors file (default: anchors.md)")
     add.add_argument("--dry-run", action="store_true", help="say what would happen only")
 
+    lint = sub.add_parser(
+        "lint", help="the anchor and memory-bank rules on FILEs (default: the anchors files)"
+    )
+    lint.add_argument("files", nargs="*", metavar="FILE")
+    lint.add_argument("--format", choices=("text", "concise", "json"), default="text")
+    lint.add_argument(
+        "--fail-on", choices=("low", "medium", "high", "critical"), default="low",
+        help="lowest severity that fails (exit 1; default: low)",
+    )  # fmt: skip
+    lint.add_argument("--rules", action="append", default=[], metavar="DIR")
+
     compact = sub.add_parser("compact", help="render anchors in the compact form")
     compact.add_argument("files", nargs="*", metavar="FILE")
     compact.add_argument("--ids", nargs="+", default=[], metavar="ID")
@@ -48,7 +61,14 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
     hints = sub.add_parser("hints", help="T1 / T2 inertia hints for a sub-agent")
     hints.add_argument("files", nargs="*", metavar="FILE")
-    hints.add_argument("--stage", choices=("t1", "t2"), required=True)
+    stage = hints.add_mutually_exclusive_group(required=True)
+    stage.add_argument("--stage", choices=("t1", "t2"))
+    stage.add_argument(
+        "--avatar",
+        metavar="AVATAR",
+        help="the hints seed 001 gives this avatar: 眼 舌 T1, 意 T2, 身 鼻 both, 耳 none "
+        "(also eye ear nose tongue body mind)",
+    )
     hints.add_argument("--keywords", nargs="*", default=[], metavar="WORD")
     hints.add_argument("--limit", type=int, default=5, metavar="N")
 
@@ -65,10 +85,31 @@ def run(args: argparse.Namespace) -> int:
         return _add(args)
     if command in ("compact", "hints"):
         return _render(args)
-    raise UsageError("anchors: expected one of: fmt, new, add, compact, hints")
+    if command == "lint":
+        return _lint(args)
+    raise UsageError("anchors: expected one of: fmt, new, add, lint, compact, hints")
+
+
+def _lint(args: argparse.Namespace) -> int:
+    from wukong_lint.anchors.lint import lint
+
+    files = _expand(args.files)
+    if not files:
+        message = ("no anchors files found (anchors.md, .wukong/context/anchors.md, "
+                   "memory-bank/); name the files")  # fmt: skip
+        print(f"wukong-lint: anchors lint: {message}", file=sys.stderr)
+        return 2
+    text, code = lint(files, args.format, args.fail_on, tuple(args.rules))
+    sys.stdout.write(text)
+    return code
+
+
+BOM = "\ufeff"
 
 
 def _read(path: str) -> str:
+    """The text of a file; a UTF-8 byte-order mark stays as its first character (U+FEFF),
+    so that writing the text back keeps it. Callers that parse use `_split_bom`."""
     try:
         with open(path, "rb") as handle:
             data = handle.read()
@@ -78,12 +119,15 @@ def _read(path: str) -> str:
         raise InputError(f"cannot read {path}: {err.strerror or err}") from None
     if b"\0" in data[:8192]:
         raise InputError(f"{path}: not a text file")
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
         raise InputError(f"{path}: not valid UTF-8") from None
+
+
+def _split_bom(text: str) -> tuple[str, str]:
+    """(the byte-order mark or "", the text after it)."""
+    return (BOM, text[1:]) if text.startswith(BOM) else ("", text)
 
 
 def _write(path: str, text: str) -> None:
@@ -125,7 +169,7 @@ def _fmt(args: argparse.Namespace) -> int:
     status = 0
     changed = 0
     for path in files:
-        text = _read(path)
+        bom, text = _split_bom(_read(path))
         result = fmt_file_text(path, text, args.force)
         if not result.ok:
             print(f"wukong-lint: anchors fmt: {path}: {result.refused}", file=sys.stderr)
@@ -145,7 +189,7 @@ def _fmt(args: argparse.Namespace) -> int:
             for line in diff:
                 sys.stdout.write(line if line.endswith("\n") else line + "\n")
         else:
-            _write(path, result.text)
+            _write(path, bom + result.text)
             print(f"formatted {path}")
     if args.check and changed:
         print(f"{changed} file(s) would be reformatted", file=sys.stderr)
@@ -173,24 +217,56 @@ def _new(args: argparse.Namespace) -> int:
     if not title:
         raise UsageError("anchors new: the title is empty")
     path = _target(args.file)
-    text = _read(path) if os.path.exists(path) else new_file_text(_has_cjk(title))
-    text, anchor_id = insert_anchor(text, kind, title)
-    _write_formatted(path, text)
+    with _locked(path):  # read-modify-write: a concurrent writer waits
+        bom, text = _split_bom(_read(path) if os.path.exists(path) else "")
+        created = not text
+        text = text or new_file_text(_has_cjk(title))
+        text, anchor_id = insert_anchor(text, kind, title)
+        _write_formatted(path, text, bom, created)
     print(f"added [{anchor_id}] {title} to {path}")
     return 0
 
 
-def _write_formatted(path: str, text: str) -> None:
-    """Write `text` with its index regenerated; a refused fmt still writes, with a warning."""
+@contextlib.contextmanager
+def _locked(path: str) -> Iterator[None]:
+    from wukong_lint.anchors.filelock import LockTimeout, locked
+    from wukong_lint.fsutil import check_target
+
+    try:  # refused before the lock file is made beside it (a symlinked folder leads outside)
+        check_target(path, contained=True)
+    except OSError as err:
+        raise InputError(f"cannot write {path}: {err.strerror or err}") from None
+    try:
+        cm = locked(path)
+        cm.__enter__()
+    except LockTimeout as err:
+        raise InputError(str(err)) from None
+    except OSError as err:
+        raise InputError(f"cannot lock {path}: {err.strerror or err}") from None
+    try:
+        yield
+    except BaseException:
+        if not cm.__exit__(*sys.exc_info()):
+            raise
+    else:
+        cm.__exit__(None, None, None)
+
+
+def _write_formatted(path: str, text: str, bom: str = "", created: bool = False) -> None:
+    """Write `text` with its index regenerated (a file this command creates is formatted
+    whole; an existing one changes only in the new lines and the index block); an index
+    that cannot be updated is said, and the anchor is written all the same."""
+    from wukong_lint.anchors.index_update import refresh_index
     from wukong_lint.anchors.ops import fmt_file_text
 
-    formatted = fmt_file_text(path, text, False)
-    if formatted.ok:
-        text = formatted.text
+    if created:
+        formatted = fmt_file_text(path, text, False)
+        text, refused = formatted.text, formatted.refused
     else:
-        print(f"wukong-lint: warning: {path}: index not updated: {formatted.refused}",
-              file=sys.stderr)  # fmt: skip
-    _write(path, text)
+        text, refused = refresh_index(text)
+    if refused:
+        print(f"wukong-lint: warning: {path}: index not updated: {refused}", file=sys.stderr)
+    _write(path, bom + text)
 
 
 def _has_cjk(text: str) -> bool:
@@ -200,13 +276,9 @@ def _has_cjk(text: str) -> bool:
 def _add(args: argparse.Namespace) -> int:
     import json
 
-    from wukong_lint.anchors.ops import (
-        add_candidates,
-        new_file_text,
-        parse_candidates,
-    )
+    from wukong_lint.anchors.ops import parse_candidates
 
-    raw = sys.stdin.read() if args.source == "-" else _read(args.source)
+    raw = _split_bom(sys.stdin.read() if args.source == "-" else _read(args.source))[1]
     try:
         candidates = parse_candidates(json.loads(raw))
     except json.JSONDecodeError as err:
@@ -214,9 +286,17 @@ def _add(args: argparse.Namespace) -> int:
     except ValueError as err:
         raise InputError(f"{args.source}: {err}") from None
     path = _target(args.file)
-    exists = os.path.exists(path)
+    with _locked(path):  # read-modify-write: a concurrent writer waits
+        return _add_locked(args, path, candidates)
+
+
+def _add_locked(args: argparse.Namespace, path: str, candidates: list) -> int:
+    from wukong_lint.anchors.ops import add_candidates, new_file_text
+
     chinese = any(_has_cjk(c.title) for c in candidates)
-    text = _read(path) if exists else new_file_text(chinese)
+    bom, text = _split_bom(_read(path) if os.path.exists(path) else "")
+    created = not text
+    text = text or new_file_text(chinese)
     text, outcomes = add_candidates(text, candidates)
     for o in outcomes:
         if o.action == "added":
@@ -229,25 +309,39 @@ def _add(args: argparse.Namespace) -> int:
             print(f"skipped: {o.title} ({o.reason})")
     if args.dry_run or not any(o.action != "skipped" for o in outcomes):
         return 0
-    _write_formatted(path, text)
+    _write_formatted(path, text, bom, created)
     return 0
+
+
+def _avatar_stages(avatar: str) -> list[str]:
+    from wukong_lint.anchors.ops import avatar_stages
+
+    stages = avatar_stages(avatar)
+    if stages is None:
+        raise UsageError(f"anchors hints: unknown avatar {avatar!r} (one of 眼 耳 鼻 舌 身 意, "
+                         "eye ear nose tongue body mind)")  # fmt: skip
+    return stages
 
 
 def _render(args: argparse.Namespace) -> int:
     from wukong_lint.anchors.parse import parse
 
-    docs = [parse(_read(p)) for p in _expand(args.files)]
+    docs = [parse(_split_bom(_read(p))[1]) for p in _expand(args.files)]
     if args.anchors_command == "hints":
         from wukong_lint.anchors.ops import hints
 
         if args.limit < 1:
             raise UsageError("anchors hints: --limit must be 1 or more")
         words = [w for k in args.keywords for w in k.split(",") if w.strip()]
+        stages = [args.stage] if args.stage else _avatar_stages(args.avatar)
+        if not stages:
+            print(f"wukong-lint: anchors hints: {args.avatar} gets no inertia hint (seed 001: "
+                  "requirements analysis carries no history)", file=sys.stderr)  # fmt: skip
+            return 0
         from wukong_lint.masking import mask_output  # anchors may quote a secret
 
-        sys.stdout.write(
-            mask_output(hints(docs, args.stage, [w.strip() for w in words], args.limit))
-        )
+        out = [hints(docs, s, [w.strip() for w in words], args.limit) for s in stages]
+        sys.stdout.write(mask_output("\n".join(out)))
         return 0
     from wukong_lint.anchors.render import compact_anchors
 

@@ -7,10 +7,10 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from wukong_lint.anchors.parse import FIELDS, TYPES
+from wukong_lint.anchors.parse import EXTRA_FIELDS, FIELDS, TYPES
 from wukong_lint.engine.schema import RuleBase
 
-FieldName = Literal[FIELDS]  # type: ignore[valid-type]
+FieldName = Literal[FIELDS + EXTRA_FIELDS]  # type: ignore[valid-type]
 
 ANCHOR_CHECKS = (
     "fields",
@@ -21,6 +21,7 @@ ANCHOR_CHECKS = (
     "near-duplicate",
     "status",
     "date",
+    "vague-title",
 )
 MEMORY_CHECKS = ("markers", "compact-form", "normal-form", "session-summary")
 
@@ -32,14 +33,22 @@ class AnchorRule(RuleBase):
     check: Literal[ANCHOR_CHECKS]  # type: ignore[valid-type]
     # fields: the fields a full-form anchor must have, per type ("default" for the rest)
     required: dict[str, list[FieldName]] = Field(default_factory=lambda: {"default": list(FIELDS)})
+    # fields: other complete field sets per type (dialects: seed 001's template without
+    # Verification, the upstream 背景/选项/决定/原因/影响, problems' 症状/根因/解决/预防); an
+    # anchor with every field of `required` or of one of these is complete
+    dialects: dict[str, list[list[FieldName]]] = Field(default_factory=dict)
     # fields: what a compact-form anchor must keep
     compact_required: list[FieldName] = Field(default_factory=lambda: ["why", "impact", "rollback"])
     # near-duplicate: title similarity above which two anchors are reported
     threshold: float = Field(default=0.8, gt=0.0, le=1.0)
+    # vague-title: words that name a topic, not a choice; what must be left without them
+    generic_words: list[str] = Field(default_factory=list)
+    min_cjk: int = Field(default=3, ge=0)
+    min_words: int = Field(default=2, ge=0)
 
     @model_validator(mode="after")
     def _known_types(self) -> AnchorRule:
-        unknown = set(self.required) - {"default", *TYPES}
+        unknown = (set(self.required) | set(self.dialects)) - {"default", *TYPES}
         if unknown:
             raise ValueError(f"required: unknown anchor type(s) {sorted(unknown)}")
         return self

@@ -38,6 +38,9 @@ TYPE_NAMES = {
     "DN": ("Domain note", "领域笔记"),
 }
 FIELDS = ("decision", "alternatives", "why", "impact", "verification", "rollback")
+# Fields of the other dialects (the rule's `dialects`): the upstream ADR template's 背景
+# (context), and problem anchors' 症状 / 根因 / 解决 / 预防. Known labels, never templated.
+EXTRA_FIELDS = ("context", "symptom", "cause", "solution", "prevention")
 FIELD_LABELS = {
     "decision": ("Decision", "决策"),
     "alternatives": ("Alternatives", "备选方案"),
@@ -45,6 +48,11 @@ FIELD_LABELS = {
     "impact": ("Impact", "影响范围"),
     "verification": ("Verification", "验证方式"),
     "rollback": ("Rollback", "回滚方式"),
+    "context": ("Context", "背景"),
+    "symptom": ("Symptom", "症状"),
+    "cause": ("Root cause", "根因"),
+    "solution": ("Solution", "解决"),
+    "prevention": ("Prevention", "预防"),
 }
 _FIELD_WORDS = {
     "decision": ("decision", "决策", "决定"),
@@ -60,11 +68,17 @@ _FIELD_WORDS = {
         "备选方案",
         "备选",
         "替代方案",
+        "选项",
     ),
     "why": ("why", "reason", "reasons", "rationale", "justification", "理由", "原因"),
     "impact": ("impact", "scope", "consequences", "影响范围", "影响", "后果"),
     "verification": ("verification", "verify", "validation", "验证方式", "验证"),
     "rollback": ("rollback", "roll back", "回滚方式", "回滚"),
+    "context": ("context", "background", "背景"),
+    "symptom": ("symptom", "symptoms", "症状", "现象"),
+    "cause": ("root cause", "cause", "根因", "根本原因"),
+    "solution": ("solution", "resolution", "解决", "解决方案", "解决办法"),
+    "prevention": ("prevention", "预防", "预防措施"),
     # metadata
     "id": ("id", "编号"),
     "date": ("date", "日期", "时间", "created"),
@@ -675,7 +689,7 @@ def _scan(doc: Doc, anchor: Anchor, with_fields: bool) -> None:
         if head is not None:
             key = label_key(head[1])
             entry = FieldEntry(
-                key if key in FIELDS else "",
+                key if key in FIELDS or key in EXTRA_FIELDS else "",
                 head[1],
                 "heading",
                 j,

@@ -38,9 +38,10 @@ from wukong_lint.model import sha256_hex
 
 STATUS_EMOJI = {"active": "✅", "pending": "⚠️", "deprecated": "❌"}
 STATUS_WORDS = {
-    "active": ("生效", "active"),
-    "pending": ("待验证", "pending", "pending verification"),
-    "deprecated": ("已废弃", "deprecated"),
+    # ADR and the upstream problem anchors' words too: a resolved problem is knowledge in force
+    "active": ("生效", "active", "accepted", "已采纳", "resolved", "已解决"),
+    "pending": ("待验证", "pending", "pending verification", "proposed", "提议"),
+    "deprecated": ("已废弃", "deprecated", "superseded", "已替代"),
 }
 STATUS_CANONICAL = {"active": ("生效", "Active"), "pending": ("待验证", "Pending"),
                     "deprecated": ("已废弃", "Deprecated")}  # fmt: skip
@@ -70,6 +71,8 @@ def normalize_status(value: str) -> str:
     text = _EMOJI.sub(" ", value).strip()
     head = _STATUS_SPLIT.split(text, maxsplit=1)[0]
     rest = text[len(head) :]
+    if rest and head != head.rstrip():  # `Resolved (已加入规则)` keeps its space
+        rest = " " + rest
     core = " ".join(head.replace("*", " ").split())
     if core.isascii():
         core = core[:1].upper() + core[1:]
@@ -286,8 +289,13 @@ def _fix_line(line: str, in_anchor: bool, nl: str) -> str:
         label = canonical_label(m.group(2))
         return f"{m.group(1)}**{label}**:{' ' + value if value else ''}{end}"
     m = BULLET_FIELD.match(raw)
-    if m and label_key(m.group(2)) is not None:
+    key = label_key(m.group(2)) if m else None
+    if m and key is not None:
         value = m.group(3).strip()
+        if key == "status":  # list-style metadata (`- Status: active`) as the bold form
+            value = normalize_status(value)
+        elif key == "date":
+            value = normalize_date(value)
         label = canonical_label(m.group(2))
         return f"{m.group(1)}{label}:{' ' + value if value else ''}{end}"
     return line
@@ -603,7 +611,9 @@ def _index_target(doc: Doc, force: bool) -> tuple[Block | None, str | None]:
         return None, None
     target = machine[0]
     inner = "".join(doc.lines[target.first + 1 : target.last])
-    if re.search(r"^\s*#{1,6}\s+\[[A-Za-z]{1,3}-?\d+\]", inner, re.M):
+    # anchors of either form (a compact `[D001] title` + bullets too) are never overwritten,
+    # not even with --force: the block is someone else's data, not an index
+    if re.search(r"^\s*#{1,6}\s+\[[A-Za-z]{1,3}-?\d+\]", inner, re.M) or parse(inner).anchors:
         return None, (
             f"line {target.first + 1}: the MACHINE_BLOCK holds anchor definitions; "
             "move them out of the block first"

@@ -51,10 +51,12 @@ class MemoryGateRule(RuleBase):
     kind: Literal["memory-gate"]
     # `context`: a high-risk write without reading a context file first in the turn;
     # `writer`: a write under memory-bank/ by an agent other than the writer
-    check: Literal["context", "writer"]
-    context_files: list[str] = Field(
-        default_factory=lambda: ["memory-bank/MEMORY.md", "memory-bank/patterns.md"]
-    )
+    # `user-block`: an edit inside a USER_BLOCK; `confirm`: the writer run without mb:write
+    check: Literal["context", "writer", "user-block", "confirm"]
+    # v7.1: patterns.md (list MEMORY.md too for v7.0's gate)
+    context_files: list[str] = Field(default_factory=lambda: ["memory-bank/patterns.md"])
+    # context: which writes the rule judges, the high-risk ones or the others
+    risk: Literal["high", "low"] = "high"
     risky_tools: list[str] = Field(default_factory=lambda: ["MultiEdit"])
     risky_paths: list[str] = Field(default_factory=list)
     writer: str = "memory-bank-writer"

@@ -202,6 +202,12 @@ def match_memory_gate(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[
         return
     if not in_scope(params["scope"], unit):
         return
+    if params["check"] in ("user-block", "confirm"):
+        from wukong_lint.checks import memory_gate
+
+        for note, needle in memory_gate.match(params, event):
+            yield _hit(unit, note, needle)
+        return
     tool = event.tool or ""
     paths = [_relative(p, event.ctx.cwd) for p in target_paths(tool, event.input)]
     if event.command is not None:
@@ -226,15 +232,17 @@ def match_memory_gate(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[
         or (tool == "apply_patch" and len(paths) > 1)
         or any(re.search(p, path) for p in params["risky_paths"] for path in paths)
     )
-    if not risky:
+    if risky != (params["risk"] == "high"):
         return
+    if not risky and any(p.startswith("memory-bank/") or "/memory-bank/" in p for p in paths):
+        return  # the memory bank's own files: the writer rule's business
     if event.turn_reads is None:
         return  # unknown (the live hook could not read the transcript): no guess
     read = any(r.endswith(f) for r in event.turn_reads for f in params["context_files"])
     if not read:
-        yield _hit(
-            unit, "high-risk write before reading the memory bank", paths[0] if paths else None
-        )
+        what = "high-risk" if risky else "low-risk"
+        target = paths[0] if paths else None
+        yield _hit(unit, f"{what} write before reading the memory bank", target)
 
 
 match_memory_gate.accepts = lambda rule, event: (  # type: ignore[attr-defined]

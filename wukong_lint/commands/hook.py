@@ -101,6 +101,9 @@ def _judge(args: argparse.Namespace, data: dict) -> int:
     for unit in event_units(data, profile, notes):
         found, _ = scan_unit(ruleset, unit)
         findings += [f for f in found if not f.suppressed]
+    from wukong_lint.checks.memory_gate import apply_guard_mode
+
+    findings = apply_guard_mode(ruleset, findings, notes)
     fail_on = Severity.parse(args.fail_on or config.fail_on or "high")
     code, out, err, blocked = decide(data, findings, fail_on, args.mode)
     sys.stdout.write(out)

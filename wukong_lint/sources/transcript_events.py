@@ -64,6 +64,7 @@ class Event:
         "is_main",
         "kind",
         "line",
+        "mb_confirm",
         "new_file",
         "problem",
         "protocol",
@@ -91,6 +92,9 @@ class Event:
         self.role: str | None = None  # for messages: user | assistant | thinking
         self.turn_reads: tuple[str, ...] | None = ()  # None: unknown (live hook)
         self.new_file: bool | None = None
+        # a spawn: the user's memory-bank write confirmation in this turn (seed 003): "write"
+        # (mb:write), "no" (mb:no), "" (neither), None (unknown: the hook could not read it)
+        self.mb_confirm: str | None = ""
         # the 戒 protocol facts of the turn a check needs (transcripts/protocol.py; None:
         # none, or the generic profile)
         self.protocol: dict[str, Any] | None = None

@@ -89,6 +89,7 @@ class Session:
         self.prompt_types: dict[str, str] = {}  # prompt hash -> subagent type
         self.agent_types: dict[str, str] = {}  # agent id -> subagent type
         self.turn_reads: dict[str, set[str]] = {}  # agent -> files read this turn
+        self.mb_confirm = ""  # the main agent's turn: mb:write / mb:no (turn.mb_confirmation)
         self.carry = 0  # bytes of records that produced no unit yet
         # sidechain record uuid -> agent id (inline sub-agents), the most recent ones
         self.roots: OrderedDict[str, str] = OrderedDict()
@@ -104,7 +105,7 @@ class Session:
         self.fmt = ""  # the reader's format, for checks that only one format's records allow
 
     _STATE = ("ctx", "pending", "done", "spawn_types", "prompt_types", "agent_types",
-              "turn_reads", "carry", "roots", "protocol", "fmt")  # fmt: skip
+              "turn_reads", "carry", "roots", "protocol", "fmt", "mb_confirm")  # fmt: skip
 
     def snapshot(self) -> bytes | None:
         """Everything reading the rest of the file depends on, for a worker to go on from
@@ -126,6 +127,8 @@ class Session:
 
     def new_turn(self, agent: str) -> None:
         self.turn_reads.pop(agent, None)
+        if agent == "main":
+            self.mb_confirm = ""
 
     def call(
         self,
@@ -146,6 +149,8 @@ class Session:
             event.turn_reads = tuple(sorted(reads))
         if tool in EDIT_TOOLS and paths:
             event.new_file = paths[0] not in self.ctx.seen_paths
+        if tool in SPAWN_TOOLS:
+            event.mb_confirm = self.mb_confirm
         for path in paths:
             if len(self.ctx.seen_paths) < 100000:
                 self.ctx.seen_paths.add(path)
@@ -280,6 +285,10 @@ class Session:
         is_main: bool,
         problem: str | None = None,
     ) -> EventUnit:
+        if role == "user" and is_main and "mb:" in text:
+            from wukong_lint.sources.transcripts.turn import mb_confirmation
+
+            self.mb_confirm = mb_confirmation(text) or self.mb_confirm
         if self.protocol is not None:
             if role == "user":
                 self.protocol.user(agent, text)

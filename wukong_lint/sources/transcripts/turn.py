@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -71,6 +72,48 @@ def _turn_reads_of(
             if command is not None:
                 reads.update(name for name in MEMORY_FILES if name in command)
     return reads, False
+
+
+_MB_COMMAND = re.compile(r"(?<![\w:])mb:(write|no)\b", re.I)
+
+
+def mb_confirmation(text: str) -> str:
+    """The user's memory-bank command in a message (seed 003): "write" for `mb:write`, "no"
+    for `mb:no` (the last one wins when both are there), "" for neither."""
+    found = _MB_COMMAND.findall(text[:65536])
+    return found[-1].lower() if found else ""
+
+
+def current_turn_confirmation(transcript: str, limit: int = TURN_LIMIT) -> str | None:
+    """The main agent's current turn: the user's memory-bank command ("write", "no", "") in
+    the message that started it, or None when the transcript cannot tell (unreadable, or the
+    turn start lies beyond `limit`)."""
+    if not os.path.isfile(transcript):
+        return None
+    try:
+        for raw in _lines_backwards(transcript, limit):
+            if b'"user"' not in raw:
+                continue
+            try:
+                record = loads(raw)
+            except DECODE_ERRORS:
+                continue
+            if not isinstance(record, dict) or record.get("type") != "user":
+                continue
+            if record.get("isSidechain"):
+                continue
+            message = record.get("message")
+            content = message.get("content") if isinstance(message, dict) else None
+            if isinstance(content, str):
+                return mb_confirmation(content)
+            if isinstance(content, list):
+                texts = [b.get("text") for b in content
+                         if isinstance(b, dict) and b.get("type") == "text"]  # fmt: skip
+                if texts:
+                    return mb_confirmation(" ".join(t for t in texts if isinstance(t, str)))
+    except OSError:
+        return None
+    return None
 
 
 def current_turn_reads(
