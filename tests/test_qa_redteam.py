@@ -156,3 +156,42 @@ def test_range_scan_reads_the_commit_messages(repo: Path, capsys, monkeypatch):
     git(repo, "commit", "-qm", "add c")
     code, report = _json(capsys, "--diff", "HEAD~1..HEAD")  # a clean message: nothing
     assert code == 0 and report["findings"] == []
+
+
+def test_a_report_cut_off_by_its_reader_or_a_full_disk_is_not_a_pass(
+    tmp_path: Path, monkeypatch, capsys
+):
+    """stdout on a full disk, and a reader that goes away (`check | head`) before the report
+    is written: one error line and exit 2, never 0 (the report did not reach the reader)."""
+    import io
+    import subprocess
+    import sys
+
+    token = "ghp_" + "huG8GP38g4o5MNJAYKJ1UXXFWXLCpaNfhs0g"
+    (tmp_path / "app.env").write_text(f'TOKEN = "{token}"\n')
+    argv = ["check", "--format", "json", "--fail-on", "critical", str(tmp_path)]
+    if Path("/dev/full").exists():
+        with open("/dev/full", "w") as full:
+            done = subprocess.run(
+                [sys.executable, "-m", "wukong_lint", *argv],
+                stdout=full, stderr=subprocess.PIPE, timeout=120,
+            )  # fmt: skip
+        assert done.returncode == 2
+        assert done.stderr.decode().strip().endswith("No space left on device")
+
+    # This sandbox's pipes never raise EPIPE, so the closed reader is an in-process stdout
+    # whose writes fail as a real closed pipe's do.
+    class ClosedPipe(io.StringIO):
+        def write(self, text: str) -> int:
+            raise BrokenPipeError(32, "Broken pipe")
+
+    class Stderr(io.StringIO):
+        def close(self) -> None:  # main closes stderr after its last line; keep the text
+            pass
+
+    stderr = Stderr()
+    monkeypatch.setattr(sys, "stdout", ClosedPipe())
+    monkeypatch.setattr(sys, "stderr", stderr)
+    assert main(argv) == 2
+    err = stderr.getvalue()
+    assert "the output was closed before the report was written" in err and token not in err

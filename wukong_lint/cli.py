@@ -485,9 +485,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("wukong-lint: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
-        # The reader went away (e.g. `| head`); nothing more to say.
-        sys.stderr.close()
-        return 0
+        # The reader went away (e.g. `| head`) before the whole report reached it: the run did
+        # not deliver what was asked, so it never reads as a pass (fail closed).
+        try:
+            print("wukong-lint: error: the output was closed before the report was written",
+                  file=sys.stderr)  # fmt: skip
+            sys.stderr.close()
+        except OSError:
+            pass  # stderr went away too
+        _quiet_stdout()
+        return 2
+    except OSError as err:  # writing the report to a full disk, a closed terminal...
+        print(f"wukong-lint: error: cannot write the report: {err.strerror or err}",
+              file=sys.stderr)  # fmt: skip
+        _quiet_stdout()
+        return 2
     except Exception as err:  # a bug must still end with one line, not a traceback
         if os.environ.get("WUKONG_LINT_DEBUG"):
             raise
@@ -497,6 +509,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null so that the interpreter's final flush of what is left in
+    its buffer (the same broken pipe or full disk) prints no second error at exit."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass
 
 
 def _exit_now(code: int) -> None:

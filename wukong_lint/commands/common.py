@@ -213,6 +213,9 @@ def emit(report: Any, args: Any, context: dict[str, Any], *, notes: Any = ()) ->
 
             text = for_stream(text, fmt, sys.stdout.encoding)
         sys.stdout.write(text)
+        # flushed here, so that a reader that went away or a full disk is this run's error
+        # (cli.main: exit 2), not a message at interpreter exit after the exit code was set
+        sys.stdout.flush()
 
 
 def exclude_filter(config: Config, args: Any) -> Any:
