@@ -512,14 +512,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _quiet_stdout() -> None:
-    """Point stdout at /dev/null so that the interpreter's final flush of what is left in
-    its buffer (the same broken pipe or full disk) prints no second error at exit."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
-    except (OSError, ValueError):
-        pass
+    """stdout to /dev/null, so that the interpreter's final flush of what is left in its
+    buffer (the same broken pipe or full disk) prints no second error at exit."""
+    from wukong_lint.fsutil import stdout_to_devnull
+
+    stdout_to_devnull()
 
 
 def _exit_now(code: int) -> None:

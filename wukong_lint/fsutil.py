@@ -206,3 +206,16 @@ def open_lock_file(path: str, exclusive: bool = False) -> int:
     if exclusive:
         flags |= os.O_EXCL
     return os.open(path, flags, 0o644)
+
+
+def stdout_to_devnull() -> None:
+    """Point file descriptor 1 at /dev/null (cli.main, once the report could not be written:
+    the interpreter's flush at exit must not fail a second time). Never raises."""
+    import sys
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass
