@@ -29,6 +29,16 @@ def git(repo: Path, *args: str, env: dict[str, str] | None = None) -> str:
     return proc.stdout
 
 
+def commit(repo: Path, name: str, text: str, message: str) -> str:
+    """Write `name` in `repo` (its folders too), commit it alone, return the commit id."""
+    path = repo / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    git(repo, "add", name)
+    git(repo, "commit", "-qm", message)
+    return git(repo, "rev-parse", "HEAD").strip()
+
+
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
     """A fresh git repository with an identity and no commits."""

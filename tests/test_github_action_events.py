@@ -11,22 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import git
+from tests.conftest import commit, git
 from tests.test_github_action import run_action
 
 TOKEN = "ghp_" + "huG8GP38g4o5MNJAYKJ1UXXFWXLCpaNfhs0g"
 STRIPE = "sk_live_" + "4eC39HqLyjWDarjtT1zdp7dc"
 ON_MAIN = "ghp_" + "Zt3Qm8Lw2Rx5Vn7Kp9Hs4Jd6Fb1Gc0Ya8Ue3"
 ZERO = "0" * 40
-
-
-def commit(repo: Path, name: str, text: str, message: str) -> str:
-    path = repo / name
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text)
-    git(repo, "add", name)
-    git(repo, "commit", "-qm", message)
-    return git(repo, "rev-parse", "HEAD").strip()
 
 
 def checkout(tmp_path: Path, repo: Path, branch: str) -> Path:

@@ -8,20 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import git
+from tests.conftest import commit, git
 from wukong_lint.cli import main
 
 TOKEN = "ghp_" + "huG8GP38g4o5MNJAYKJ1UXXFWXLCpaNfhs0g"
 STRIPE = "sk_live_" + "4eC39HqLyjWDarjtT1zdp7dc"
-
-
-def commit(repo: Path, name: str, text: str, message: str) -> str:
-    path = repo / name
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text)
-    git(repo, "add", name)
-    git(repo, "commit", "-qm", message)
-    return git(repo, "rev-parse", "HEAD").strip()
 
 
 @pytest.fixture

@@ -8,19 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import git
+from tests.conftest import commit, git
 from wukong_lint.cli import main
 from wukong_lint.sources.weakening import config_changes
 
 TOKEN = "ghp_" + "huG8GP38g4o5MNJAYKJ1UXXFWXLCpaNfhs0g"
 RULE = "dangerous-command.weakened-scanning"
-
-
-def commit(repo: Path, name: str, text: str, message: str) -> str:
-    (repo / name).write_text(text)
-    git(repo, "add", name)
-    git(repo, "commit", "-qm", message)
-    return git(repo, "rev-parse", "HEAD").strip()
 
 
 def lines(old: dict, new: dict) -> list[str]:
