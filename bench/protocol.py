@@ -78,6 +78,19 @@ def generate_compliant(path: str, megabytes: int, seed: int = 11) -> None:
                     )
                 )
 
+            def start_sidechain(agent: str, prompt: str, lines: list[str] = lines) -> None:
+                """The first record of a sub-agent's sidechain: the prompt it was given."""
+                lines.append(
+                    _rec(
+                        type="user",
+                        isSidechain=True,
+                        agentId=agent,
+                        parentUuid=None,
+                        message={"role": "user", "content": prompt},
+                        **base,
+                    )
+                )
+
             def call(
                 name: str,
                 data: dict,
@@ -157,16 +170,7 @@ def generate_compliant(path: str, megabytes: int, seed: int = 11) -> None:
                     f"Async agent launched successfully. agentId: {agent}",
                     extra={"isAsync": True, "status": "async_launched", "agentId": agent},
                 )
-                lines.append(
-                    _rec(
-                        type="user",
-                        isSidechain=True,
-                        agentId=agent,
-                        parentUuid=None,
-                        message={"role": "user", "content": f"Explore {task[:40]}"},
-                        **base,
-                    )
-                )
+                start_sidechain(agent, f"Explore {task[:40]}")
                 call(
                     "Grep",
                     {"pattern": "def f", "path": "src"},
@@ -182,16 +186,7 @@ def generate_compliant(path: str, megabytes: int, seed: int = 11) -> None:
             elif kind < 0.9:  # implementation by 身, tests run
                 agent = f"b{n}"
                 say(_checkpoint(rng, False, 40, 1, "召唤分身: @身"))
-                lines.append(
-                    _rec(
-                        type="user",
-                        isSidechain=True,
-                        agentId=agent,
-                        parentUuid=None,
-                        message={"role": "user", "content": f"Implement {task[:40]}"},
-                        **base,
-                    )
-                )
+                start_sidechain(agent, f"Implement {task[:40]}")
                 call("Read", {"file_path": f"/nonexistent/proj/{module}"}, code, side=agent)
                 call(
                     "Edit",
