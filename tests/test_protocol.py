@@ -36,6 +36,25 @@ def test_checkpoint_light_english_form() -> None:
     assert (point.lines, point.files, point.decision) == (4, 1, "self")
 
 
+def test_decision_naming_the_body_in_english() -> None:
+    """ "body" is both the English word for 本体 and 身's subagent type: a self phrase wins over
+    a bare avatar name, a delegation verb or an @ over a self phrase."""
+
+    def decision(line: str) -> tuple[str | None, tuple[str, ...]]:
+        point = parse_checkpoint(f"CHECKPOINT\n- Q1 Explore? no\n- Q2 Code? no\n{line}")
+        assert point is not None
+        return point.decision, point.avatars
+
+    assert decision("- Decision: execute directly (body)") == ("self", ())
+    assert decision("- Decision: 本体执行 (body)") == ("self", ())
+    assert decision("- Decision: body") == ("delegate", ("body",))
+    assert decision("- Decision: delegate to body") == ("delegate", ("body",))
+    assert decision("- Decision: do it myself, then delegate tests to @tongue") == (
+        "delegate",
+        ("tongue",),
+    )
+
+
 def test_checkpoint_template_slots_are_not_answers() -> None:
     point = parse_checkpoint(
         "📋 TASK CHECKPOINT\nQ1. 探索/研究？      [是/否] → 是则 @眼\n"

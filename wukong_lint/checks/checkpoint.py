@@ -152,10 +152,15 @@ def _decision(text: str) -> tuple[str | None, tuple[str, ...]]:
         return None, ()
     # "本体执行 Q4, 其余委派 @身": a decision that delegates is a delegation
     avatars = tuple(name for name, pattern in _AVATARS if pattern.search(rest))
-    if delegates or avatars:
+    if delegates:
         return "delegate", avatars
+    # "execute directly (body)": the English word for 本体 is also 身's subagent type, so an
+    # avatar's bare name delegates only when no self phrase says otherwise ("Decision: @eye"
+    # has its @, "Decision: eye" no self phrase)
     if is_self:
         return "self", ()
+    if avatars:
+        return "delegate", avatars
     return None, ()
 
 

@@ -1,0 +1,1374 @@
+"""An independent labelled corpus of 戒 protocol sessions (issue 16), for protocol_validation.py.
+
+Written from the issue's text, seed 004 (CHECKPOINT Q0-Q4, decision rules, Layer 3 behaviour,
+the avatar table and output contracts) and the upstream protocol's own templates, without
+reading the engine's checks: it stands in for the held-out set the issue is verified on. Each
+case is one Claude Code session (its own `.jsonl`, sub-agents under `<session>/subagents/`);
+a violation names the rules of which at least one must be reported, a compliant case expects no
+protocol finding at all.
+
+Cases vary the wording (Chinese / English CHECKPOINTs, the lighter Q1-Q4 form, JSON and Markdown
+contracts, Chinese labels), the tools (Task and Agent spawns) and the shape of the turn.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+PROTOCOL_CATEGORIES = ("body-boundary", "avatar-boundary", "context", "transcript-integrity")
+
+
+@dataclass
+class Case:
+    name: str
+    kind: str  # "violation" | "compliant"
+    # violation: any of these rule ids must be reported; compliant: none of these may be (empty:
+    # no finding of a protocol category at all)
+    expect: tuple[str, ...]
+    session: Session
+
+
+@dataclass
+class Session:
+    """Builds the records of one Claude Code session in thread order."""
+
+    sid: str
+    cwd: str = "/home/dev/shop"
+    records: list[dict] = field(default_factory=list)
+    subagents: dict[str, tuple[str, list[dict]]] = field(default_factory=dict)
+    _n: int = 0
+    _last: str | None = None
+
+    def _uuid(self) -> str:
+        self._n += 1
+        return f"{self.sid}-{self._n:04d}"
+
+    def _add(self, rec: dict) -> dict:
+        uid = self._uuid()
+        base = {
+            "uuid": uid,
+            "parentUuid": self._last,
+            "sessionId": self.sid,
+            "cwd": self.cwd,
+            "isSidechain": False,
+            "timestamp": f"2026-11-20T10:{self._n // 60:02d}:{self._n % 60:02d}Z",
+            "version": "2.0.14",
+            "gitBranch": "main",
+        }
+        base.update(rec)
+        self.records.append(base)
+        self._last = uid
+        return base
+
+    def user(self, text: str) -> Session:
+        self._add({"type": "user", "message": {"role": "user", "content": text}})
+        return self
+
+    def say(self, text: str, usage: int | None = None) -> Session:
+        msg: dict = {
+            "role": "assistant",
+            "model": "claude-sonnet-4-5",
+            "content": [{"type": "text", "text": text}],
+        }
+        if usage is not None:
+            msg["usage"] = {
+                "input_tokens": 12,
+                "cache_creation_input_tokens": 2000,
+                "cache_read_input_tokens": usage - 2012,
+                "output_tokens": 400,
+            }
+        self._add({"type": "assistant", "message": msg})
+        return self
+
+    def tools(self, *calls: tuple[str, dict, object], text: str | None = None) -> Session:
+        """One assistant message with several tool calls, then their results."""
+        ids = []
+        content: list[dict] = [{"type": "text", "text": text}] if text else []
+        for name, data, _ in calls:
+            cid = f"toolu_{self.sid}_{self._n + len(ids):04d}"
+            ids.append(cid)
+            content.append({"type": "tool_use", "id": cid, "name": name, "input": data})
+        self._add(
+            {
+                "type": "assistant",
+                "message": {"role": "assistant", "model": "claude-sonnet-4-5", "content": content},
+            }
+        )
+        for cid, (_, _, result) in zip(ids, calls, strict=True):
+            is_error = isinstance(result, Err)
+            body = result.text if is_error else result
+            block = {
+                "type": "tool_result",
+                "tool_use_id": cid,
+                "content": body if isinstance(body, str) else json.dumps(body),
+            }
+            if is_error:
+                block["is_error"] = True
+            self._add({"type": "user", "message": {"role": "user", "content": [block]}})
+        return self
+
+    def tool(
+        self, name: str, data: dict, result: object = "ok", text: str | None = None
+    ) -> Session:
+        return self.tools((name, data, result), text=text)
+
+    def spawn(
+        self,
+        avatar: str,
+        prompt: str,
+        output: str,
+        *,
+        background: bool | None = None,
+        tool: str = "Agent",
+        isolation: str | None = None,
+        inner: list[tuple[str, dict, object]] | None = None,
+    ) -> Session:
+        return self.spawns([(avatar, prompt, output, background, isolation, inner)], tool=tool)
+
+    def spawns(self, items: list[tuple], tool: str = "Agent", text: str | None = None) -> Session:
+        calls = []
+        for avatar, prompt, output, background, isolation, _inner in items:
+            data: dict = {"description": prompt[:40], "prompt": prompt, "subagent_type": avatar}
+            if background is not None:
+                data["run_in_background"] = background
+            if isolation:
+                data["isolation"] = isolation
+            calls.append((tool, data, output))
+        start = self._n
+        self.tools(*calls, text=text)
+        # sub-agent files: newer Claude Code keeps each avatar's own records beside the session
+        for k, (_avatar, prompt, output, _b, _i, inner) in enumerate(items):
+            cid = f"toolu_{self.sid}_{start + k:04d}"
+            agent_id = f"a{self.sid[-4:]}{start + k:03d}"
+            self.subagents[agent_id] = (
+                cid,
+                _agent_records(self, agent_id, prompt, inner or [], output),
+            )
+        return self
+
+    def compact(self, summary: str) -> Session:
+        self._add(
+            {
+                "type": "system",
+                "subtype": "compact_boundary",
+                "content": "Conversation compacted",
+                "compactMetadata": {"trigger": "auto", "preTokens": 171000},
+            }
+        )
+        self._add(
+            {
+                "type": "user",
+                "isCompactSummary": True,
+                "message": {"role": "user", "content": summary},
+            }
+        )
+        return self
+
+    def write(self, folder: Path) -> Path:
+        path = folder / f"{self.sid}.jsonl"
+        path.write_text(
+            "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in self.records), "utf-8"
+        )
+        for agent_id, (cid, recs) in self.subagents.items():
+            sub = folder / self.sid / "subagents"
+            sub.mkdir(parents=True, exist_ok=True)
+            (sub / f"agent-{agent_id}.jsonl").write_text(
+                "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in recs), "utf-8"
+            )
+            (sub / f"agent-{agent_id}.meta.json").write_text(
+                json.dumps({"toolUseId": cid}), "utf-8"
+            )
+        return path
+
+
+@dataclass
+class Err:
+    text: str
+
+
+def _agent_records(s: Session, agent_id: str, prompt: str, inner: list, output: str) -> list[dict]:
+    recs: list[dict] = []
+    last = None
+    n = 0
+
+    def add(rec: dict) -> None:
+        nonlocal last, n
+        n += 1
+        uid = f"{agent_id}-{n:03d}"
+        base = {
+            "uuid": uid,
+            "parentUuid": last,
+            "sessionId": s.sid,
+            "cwd": s.cwd,
+            "isSidechain": True,
+            "agentId": agent_id,
+            "timestamp": f"2026-11-20T11:00:{n:02d}Z",
+            "version": "2.0.14",
+        }
+        base.update(rec)
+        recs.append(base)
+        last = uid
+
+    add({"type": "user", "message": {"role": "user", "content": prompt}})
+    for k, (name, data, result) in enumerate(inner):
+        cid = f"toolu_{agent_id}_{k:03d}"
+        add(
+            {
+                "type": "assistant",
+                "message": {
+                    "role": "assistant",
+                    "content": [{"type": "tool_use", "id": cid, "name": name, "input": data}],
+                },
+            }
+        )
+        add(
+            {
+                "type": "user",
+                "message": {
+                    "role": "user",
+                    "content": [
+                        {
+                            "type": "tool_result",
+                            "tool_use_id": cid,
+                            "content": result if isinstance(result, str) else json.dumps(result),
+                        }
+                    ],
+                },
+            }
+        )
+    add(
+        {
+            "type": "assistant",
+            "message": {"role": "assistant", "content": [{"type": "text", "text": output}]},
+        }
+    )
+    return recs
+
+
+# --- wording --------------------------------------------------------------------------------
+
+
+def cp_zh(
+    q1: str = "否",
+    q2: str = "否",
+    lines: int = 0,
+    q3: str = "否",
+    files: int = 1,
+    decision: str = "本体执行",
+    q0: bool = True,
+    reason: str = "简单修改",
+) -> str:
+    rows = ["📋 TASK CHECKPOINT", "─" * 30]
+    if q0:
+        rows.append("Q0. Skill 匹配？     否")
+    rows += [
+        f"Q1. 探索/研究？      {q1}",
+        f"Q2. 代码修改？       {q2} 预估 {lines} 行",
+        f"Q3. 设计/架构？      {q3}",
+        f"Q4. 独立文件数？     {files} 个",
+        "─" * 30,
+    ]
+    if decision:
+        rows.append(f"⚡ 决策: {decision}")
+    rows.append(f"📝 理由: {reason}")
+    return "\n".join(rows)
+
+
+def cp_en(
+    explore: str = "no",
+    code: str = "no",
+    lines: int = 0,
+    design: str = "no",
+    files: int = 1,
+    decision: str = "execute directly (body)",
+    q0: bool = True,
+) -> str:
+    rows = ["**CHECKPOINT**"]
+    if q0:
+        rows.append("- Q0 Skill match? No")
+    rows += [
+        f"- Q1 Exploration / research? {explore.capitalize()}",
+        f"- Q2 Code change? {code.capitalize()}, about {lines} lines",
+        f"- Q3 Design / architecture? {design.capitalize()}",
+        f"- Q4 Independent files? {files}",
+    ]
+    if decision:
+        rows.append(f"- Decision: {decision}")
+    return "\n".join(rows)
+
+
+def edit(path: str, n_old: int, n_new: int, tag: str = "x") -> tuple[str, dict, object]:
+    old = "\n".join(f"    value_{tag}_{i} = compute_old({i})" for i in range(n_old))
+    new = "\n".join(f"    value_{tag}_{i} = compute_new({i}, scale)" for i in range(n_new))
+    return (
+        "Edit",
+        {"file_path": path, "old_string": old, "new_string": new},
+        "The file has been updated.",
+    )
+
+
+def read(path: str) -> tuple[str, dict, object]:
+    return (
+        "Read",
+        {"file_path": path},
+        "     1\timport os\n     2\t\n     3\tdef main():\n     4\t    pass\n",
+    )
+
+
+EYE_JSON = json.dumps(
+    {
+        "files": ["src/cart.py", "src/pricing.py"],
+        "findings": [{"location": "src/cart.py:41", "description": "discount applied twice"}],
+        "summary": "The discount is applied in cart and again in pricing.",
+    },
+    ensure_ascii=False,
+)
+EYE_MD = (
+    "## Files\n- src/auth/session.py\n- src/auth/tokens.py\n\n## Findings\n"
+    "- src/auth/session.py:88 — session expiry compared in local time\n\n"
+    "## Summary\nExpiry uses naive datetimes; tokens.py is correct."
+)
+EYE_ZH = (
+    "**文件**: src/db/pool.py, src/db/retry.py\n\n**发现**:\n"
+    "- src/db/pool.py:17 — 连接池大小硬编码为 5\n\n"
+    "**总结**: 连接池配置不可调，重试逻辑正常。"
+)
+NOSE_JSON = json.dumps(
+    {
+        "issues": [
+            {
+                "severity": "HIGH",
+                "location": "api/views.py:120",
+                "description": "SQL built with f-string",
+            }
+        ],
+        "summary": "One injection risk.",
+        "recommendation": "Use parameterised queries.",
+    }
+)
+BODY_JSON = json.dumps(
+    {
+        "files_changed": ["src/cart.py"],
+        "summary": "Removed the duplicate discount.",
+        "tests_run": True,
+    }
+)
+BODY_MD = (
+    "### files_changed\n- src/pricing.py\n\n### summary\nRounded totals to cents.\n\n"
+    "### tests_run\ntrue (pytest -q: 48 passed)"
+)
+MIND_MD = (
+    "## Design\nSplit the pricing engine into rules and a pipeline.\n\n## Decisions\n"
+    "- Decision: rules as data; Rationale: product owners edit them\n\n## Tradeoffs\n"
+    "- one more indirection\n- YAML loading cost at start-up"
+)
+TONGUE_JSON = json.dumps(
+    {
+        "tests": ["tests/test_cart.py"],
+        "docs": ["docs/cart.md"],
+        "results": {"passed": 12, "failed": 0, "skipped": 1},
+    }
+)
+EAR_MD = (
+    "## Goal\nLet users export invoices as PDF.\n\n## AC\n- export button on invoice page\n"
+    "- PDF matches the HTML totals\n\n## Constraints\n- no new paid services\n\n## Questions\n"
+    "- A4 or Letter?"
+)
+PYTEST_RUN = ("Bash", {"command": "python -m pytest -q tests/test_cart.py"}, "12 passed in 0.41s")
+
+
+def cases() -> list[Case]:
+    out: list[Case] = []
+
+    def v(name: str, expect: str | tuple[str, ...], s: Session) -> None:
+        out.append(Case(name, "violation", (expect,) if isinstance(expect, str) else expect, s))
+
+    def ok(name: str, s: Session) -> None:
+        out.append(Case(name, "compliant", (), s))
+
+    def S(name: str) -> Session:
+        return Session(sid=f"pv-{len(out):03d}-{name}")
+
+    # ---- Layer 1: CHECKPOINT missing / incomplete ----
+    v(
+        "l1-missing-read",
+        "body-boundary.checkpoint-missing",
+        S("a").user("Fix the rounding bug in src/pricing.py").tool(*read("src/pricing.py")),
+    )
+    v(
+        "l1-missing-bash-zh",
+        "body-boundary.checkpoint-missing",
+        S("b")
+        .user("帮我看看为什么构建失败了")
+        .say("好的，我来检查。")
+        .tool("Bash", {"command": "git log --oneline -5"}, "a1b2c3 fix\n"),
+    )
+    v(
+        "l1-missing-edit",
+        "body-boundary.checkpoint-missing",
+        S("c").user("rename the variable tmp to total in cart.py").tool(*edit("src/cart.py", 1, 1)),
+    )
+    v(
+        "l1-missing-second-turn",
+        "body-boundary.checkpoint-missing",
+        S("d")
+        .user("what does this repo do?")
+        .say("It is a shop backend.")
+        .user("Add a docstring to main() in app.py")
+        .tool(*read("app.py")),
+    )
+    v(
+        "l1-missing-grep",
+        "body-boundary.checkpoint-missing",
+        S("e")
+        .user("Where is the session timeout configured?")
+        .tool("Grep", {"pattern": "SESSION_TIMEOUT"}, "settings.py:12"),
+    )
+    v(
+        "l1-incomplete-no-q3q4",
+        ("body-boundary.checkpoint-incomplete",),
+        S("f")
+        .user("把 README 的拼写错误改掉")
+        .say(
+            "📋 TASK CHECKPOINT\nQ0. Skill 匹配？ 否\nQ1. 探索/研究？ 否\n"
+            "Q2. 代码修改？ 是 预估 1 行\n⚡ 决策: 本体执行"
+        )
+        .tool(*edit("README.md", 1, 1)),
+    )
+    v(
+        "l1-incomplete-no-decision-zh",
+        "body-boundary.checkpoint-incomplete",
+        S("g")
+        .user("修复登录页的按钮颜色")
+        .say(cp_zh(q2="是", lines=2, decision=""))
+        .tool(*read("web/login.css")),
+    )
+    v(
+        "l1-incomplete-no-decision-en",
+        "body-boundary.checkpoint-incomplete",
+        S("h")
+        .user("Bump the version to 1.4.2")
+        .say(cp_en(code="yes", lines=1, decision=""))
+        .tool(*edit("pyproject.toml", 1, 1)),
+    )
+    v(
+        "l1-checkpoint-after-tool",
+        "body-boundary.checkpoint-missing",
+        S("i")
+        .user("Update the copyright year in LICENSE")
+        .tool(*read("LICENSE"))
+        .say(cp_en(code="yes", lines=1))
+        .tool(*edit("LICENSE", 1, 1)),
+    )
+
+    # ---- Layer 2: decision correctness ----
+    v(
+        "l2-explore-zh",
+        "body-boundary.decision-explore",
+        S("j")
+        .user("调研一下项目里所有的缓存实现")
+        .say(cp_zh(q1="是", files=6))
+        .tool("Glob", {"pattern": "**/*cache*.py"}, "src/cache.py"),
+    )
+    v(
+        "l2-explore-en",
+        "body-boundary.decision-explore",
+        S("k")
+        .user("Research how auth works across the services")
+        .say(cp_en(explore="yes", files=4))
+        .tool("Grep", {"pattern": "def authenticate"}, "svc/a.py:3"),
+    )
+    v(
+        "l2-code-size-zh",
+        "body-boundary.decision-code-size",
+        S("l")
+        .user("实现订单导出 CSV 功能")
+        .say(cp_zh(q2="是", lines=60))
+        .tool(*read("src/orders.py")),
+    )
+    v(
+        "l2-code-size-en",
+        "body-boundary.decision-code-size",
+        S("m")
+        .user("Implement retry with backoff in the HTTP client")
+        .say(cp_en(code="yes", lines=35))
+        .tool(*read("client/http.py")),
+    )
+    v(
+        "l2-design-zh",
+        "body-boundary.decision-design",
+        S("n")
+        .user("设计一下插件系统的架构")
+        .say(cp_zh(q3="是"))
+        .tool(*read("docs/architecture.md")),
+    )
+    v(
+        "l2-design-en",
+        "body-boundary.decision-design",
+        S("o")
+        .user("Choose between Kafka and RabbitMQ for our events")
+        .say(cp_en(design="yes"))
+        .tool(*read("docs/events.md")),
+    )
+    v(
+        "l2-parallel-single-avatar",
+        "body-boundary.parallel-summons",
+        S("p")
+        .user("Fix the typos in the three service READMEs")
+        .say(cp_en(code="yes", lines=30, files=3, decision="delegate to @body (身)"))
+        .spawn("body", "Fix typos in svc-a, svc-b and svc-c READMEs", BODY_JSON, background=False),
+    )
+    v(
+        "l2-parallel-zh",
+        "body-boundary.parallel-summons",
+        S("q")
+        .user("给 api、worker、cli 三个模块都加上日志")
+        .say(cp_zh(q2="是", lines=45, files=3, decision="委派 @身"))
+        .spawn("body", "给三个模块加日志", BODY_JSON, background=False),
+    )
+    v(
+        "l2-declared-vs-edited",
+        ("body-boundary.declared-edits", "body-boundary.edit-size"),
+        S("r")
+        .user("Fix the null check in utils.py")
+        .say(cp_en(code="yes", lines=3))
+        .tool(*edit("src/utils.py", 20, 30)),
+    )
+    v(
+        "l2-declared-vs-edited-zh",
+        ("body-boundary.declared-edits",),
+        S("s")
+        .user("修复 config.py 中的默认值")
+        .say(cp_zh(q2="是", lines=2))
+        .tool(*edit("src/config.py", 4, 10, "a"))
+        .tool(*edit("src/config.py", 2, 6, "b")),
+    )
+
+    # ---- Layer 3: behaviour ----
+    good = cp_en(code="yes", lines=4)
+    v(
+        "l3-reads",
+        "body-boundary.exploration-reads",
+        S("t")
+        .user("Fix the off-by-one in pagination")
+        .say(good)
+        .tool(*read("api/a.py"))
+        .tool(*read("api/b.py"))
+        .tool(*read("api/c.py"))
+        .tool(*read("api/d.py")),
+    )
+    v(
+        "l3-searches",
+        "body-boundary.exploration-searches",
+        S("u")
+        .user("Fix the log format in the worker")
+        .say(good)
+        .tool("Glob", {"pattern": "**/*.py"}, "a.py")
+        .tool("Grep", {"pattern": "logging"}, "a.py:1")
+        .tool("Grep", {"pattern": "logger"}, "b.py:2"),
+    )
+    v(
+        "l3-turn-edits",
+        "body-boundary.turn-edits",
+        S("w")
+        .user("Tidy up the error messages")
+        .say(good)
+        .tool(*edit("a.py", 4, 4, "a"))
+        .tool(*edit("b.py", 4, 4, "b"))
+        .tool(*edit("c.py", 4, 4, "c")),
+    )
+    v(
+        "l3-edit-size",
+        ("body-boundary.edit-size", "body-boundary.turn-edits", "body-boundary.declared-edits"),
+        S("x").user("Refactor parse()").say(good).tool(*edit("parse.py", 14, 16)),
+    )
+    v(
+        "l3-shell-heredoc",
+        "body-boundary.shell-create",
+        S("y")
+        .user("Add a changelog entry")
+        .say(good)
+        .tool("Bash", {"command": "cat > CHANGELOG-1.4.md <<'EOF'\n## 1.4\n- fixes\nEOF"}, ""),
+    )
+    v(
+        "l3-shell-touch",
+        "body-boundary.shell-create",
+        S("z")
+        .user("Create the migrations package")
+        .say(good)
+        .tool("Bash", {"command": "touch db/migrations/__init__.py"}, ""),
+    )
+    v(
+        "l3-shell-tee",
+        "body-boundary.shell-create",
+        S("aa")
+        .user("Save the env template")
+        .say(good)
+        .tool(
+            "Bash", {"command": "printf 'PORT=8080\\n' | tee config/app.env.example"}, "PORT=8080"
+        ),
+    )
+    v(
+        "l3-shell-redirect",
+        "body-boundary.shell-create",
+        S("ab")
+        .user("write the release notes")
+        .say(good)
+        .tool("Bash", {"command": "echo '# Notes' > NOTES.md"}, ""),
+    )
+    v(
+        "l3-write-new",
+        "body-boundary.create-file",
+        S("ac")
+        .user("Add a .editorconfig")
+        .say(good)
+        .tool(
+            "Write",
+            {"file_path": "/home/dev/shop/.editorconfig", "content": "root = true\n"},
+            "File created successfully at: /home/dev/shop/.editorconfig",
+        ),
+    )
+    v(
+        "l3-long-sleep",
+        "body-boundary.long-operation",
+        S("ad")
+        .user("Wait for the deploy then check health")
+        .say(good)
+        .tool("Bash", {"command": "sleep 120"}, ""),
+    )
+    v(
+        "l3-long-npm",
+        ("body-boundary.long-operation", "body-boundary.build-or-test"),
+        S("ae")
+        .user("install the frontend deps")
+        .say(good)
+        .tool("Bash", {"command": "cd web && npm install"}, "added 812 packages"),
+    )
+    v(
+        "l3-long-docker",
+        ("body-boundary.long-operation", "body-boundary.build-or-test"),
+        S("af")
+        .user("Build the image")
+        .say(good)
+        .tool("Bash", {"command": "docker build -t shop:dev ."}, "Successfully built"),
+    )
+    v(
+        "l3-long-timeout",
+        "body-boundary.long-operation",
+        S("ag")
+        .user("Run the data migration")
+        .say(good)
+        .tool("Bash", {"command": "python manage.py migrate", "timeout": 600000}, "OK"),
+    )
+    v(
+        "l3-long-pip",
+        ("body-boundary.long-operation", "body-boundary.build-or-test"),
+        S("ah")
+        .user("set up the venv")
+        .say(good)
+        .tool("Bash", {"command": "pip install -r requirements.txt"}, "Successfully installed"),
+    )
+    v(
+        "l3-test-pytest",
+        "body-boundary.build-or-test",
+        S("ai")
+        .user("Check the cart tests pass")
+        .say(good)
+        .tool("Bash", {"command": "pytest -q tests/"}, "5 passed"),
+    )
+    v(
+        "l3-test-make",
+        "body-boundary.build-or-test",
+        S("aj").user("run the test target").say(good).tool("Bash", {"command": "make test"}, "ok"),
+    )
+    v(
+        "l3-test-script",
+        "body-boundary.build-or-test",
+        S("ak")
+        .user("run the unit test script")
+        .say(good)
+        .tool("Bash", {"command": "./scripts/test_unit.sh"}, "ok"),
+    )
+    v(
+        "l3-test-bash-script",
+        "body-boundary.build-or-test",
+        S("al")
+        .user("run all tests")
+        .say(good)
+        .tool("Bash", {"command": "bash run_tests.sh --fast"}, "ok"),
+    )
+    v(
+        "l3-test-go",
+        "body-boundary.build-or-test",
+        S("am").user("verify the build").say(good).tool("Bash", {"command": "go test ./..."}, "ok"),
+    )
+
+    # ---- avatar contracts ----
+    deleg_eye = cp_en(explore="yes", files=1, decision="delegate to @eye (background)")
+    v(
+        "c-eye-missing-summary",
+        "avatar-boundary.contract-missing",
+        S("an")
+        .user("Research where discounts are computed")
+        .say(deleg_eye)
+        .spawn(
+            "eye",
+            "Find where discounts are computed",
+            json.dumps(
+                {
+                    "files": ["src/cart.py"],
+                    "findings": [{"location": "src/cart.py:41", "description": "discount"}],
+                }
+            ),
+            background=True,
+        ),
+    )
+    v(
+        "c-nose-missing-recommendation",
+        "avatar-boundary.contract-missing",
+        S("ao")
+        .user("Review the API views for injection")
+        .say(cp_en(explore="yes", decision="delegate to @nose"))
+        .spawn(
+            "nose",
+            "Review api/views.py",
+            "## Issues\n- HIGH api/views.py:120 f-string SQL\n\n## Summary\nOne risk.",
+            background=True,
+        ),
+    )
+    v(
+        "c-body-missing-tests-run",
+        ("avatar-boundary.contract-missing", "avatar-boundary.body-untested"),
+        S("ap")
+        .user("实现优惠券校验")
+        .say(cp_zh(q2="是", lines=40, decision="委派 @身"))
+        .spawn(
+            "body",
+            "实现优惠券校验",
+            json.dumps({"files_changed": ["src/coupon.py"], "summary": "done"}),
+            background=False,
+        ),
+    )
+    v(
+        "c-body-untested",
+        "avatar-boundary.body-untested",
+        S("aq")
+        .user("Implement the coupon check")
+        .say(cp_en(code="yes", lines=40, decision="delegate to @body"))
+        .spawn(
+            "body",
+            "Implement the coupon check",
+            json.dumps(
+                {
+                    "files_changed": ["src/coupon.py"],
+                    "summary": "Added validation.",
+                    "tests_run": False,
+                }
+            ),
+            background=False,
+            inner=[edit("src/coupon.py", 2, 30)],
+        ),
+    )
+    v(
+        "c-mind-missing-tradeoffs",
+        "avatar-boundary.contract-missing",
+        S("ar")
+        .user("Design the plugin API")
+        .say(cp_en(design="yes", decision="delegate to @mind"))
+        .spawn(
+            "mind",
+            "Design the plugin API",
+            "## Design\nEntry points.\n\n## Decisions\n"
+            "- Decision: entry points; Rationale: standard",
+            background=False,
+        ),
+    )
+    v(
+        "c-tongue-missing-results",
+        "avatar-boundary.contract-missing",
+        S("as")
+        .user("为购物车写测试")
+        .say(cp_zh(q2="是", lines=40, decision="委派 @舌"))
+        .spawn(
+            "tongue",
+            "为购物车写测试",
+            json.dumps({"tests": ["tests/test_cart.py"], "docs": []}),
+            background=False,
+        ),
+    )
+    v(
+        "c-ear-missing-ac",
+        "avatar-boundary.contract-missing",
+        S("at")
+        .user("Clarify the invoice export request")
+        .say(cp_en(explore="yes", decision="delegate to @ear"))
+        .spawn(
+            "ear",
+            "Clarify invoice export",
+            "## Goal\nExport invoices.\n\n## Constraints\n- none\n\n## Questions\n- format?",
+            background=True,
+        ),
+    )
+    v(
+        "c-eye-placeholder",
+        "avatar-boundary.contract-placeholder",
+        S("au")
+        .user("Explore the payments module")
+        .say(deleg_eye)
+        .spawn(
+            "eye",
+            "Explore payments",
+            json.dumps(
+                {
+                    "files": ["TBD"],
+                    "findings": [{"location": "TODO", "description": "TODO"}],
+                    "summary": "TBD",
+                }
+            ),
+            background=True,
+        ),
+    )
+    v(
+        "c-eye-foreground",
+        "avatar-boundary.background-required",
+        S("av")
+        .user("Find all uses of the legacy client")
+        .say(deleg_eye)
+        .spawn("eye", "Find legacy client uses", EYE_JSON, background=False),
+    )
+    v(
+        "c-nose-foreground-task",
+        "avatar-boundary.background-required",
+        S("aw")
+        .user("审查一下支付模块")
+        .say(cp_zh(q1="是", decision="委派 @鼻"))
+        .spawn("nose", "审查支付模块", NOSE_JSON, tool="Task"),
+    )
+    v(
+        "c-body-background",
+        "avatar-boundary.background-forbidden",
+        S("ax")
+        .user("Implement CSV export")
+        .say(cp_en(code="yes", lines=50, decision="delegate to @body"))
+        .spawn("body", "Implement CSV export", BODY_JSON, background=True, inner=[PYTEST_RUN]),
+    )
+    v(
+        "c-mind-background",
+        "avatar-boundary.background-forbidden",
+        S("ay")
+        .user("设计缓存层")
+        .say(cp_zh(q3="是", decision="委派 @意"))
+        .spawn("mind", "设计缓存层", MIND_MD, background=True),
+    )
+    v(
+        "c-two-bodies",
+        "avatar-boundary.max-one",
+        S("az")
+        .user("Implement export and import")
+        .say(cp_en(code="yes", lines=80, files=2, decision="delegate to 2× @body"))
+        .spawns(
+            [
+                ("body", "Implement export", BODY_JSON, False, None, [PYTEST_RUN]),
+                ("body", "Implement import", BODY_JSON, False, None, [PYTEST_RUN]),
+            ]
+        ),
+    )
+    v(
+        "c-nested-spawn",
+        "avatar-boundary.nested-spawn",
+        S("ba")
+        .user("Implement the search page")
+        .say(cp_en(code="yes", lines=60, decision="delegate to @body"))
+        .spawn(
+            "body",
+            "Implement the search page",
+            BODY_JSON,
+            background=False,
+            inner=[
+                (
+                    "Agent",
+                    {
+                        "description": "explore",
+                        "prompt": "find search code",
+                        "subagent_type": "eye",
+                        "run_in_background": True,
+                    },
+                    EYE_JSON,
+                ),
+                PYTEST_RUN,
+            ],
+        ),
+    )
+    v(
+        "c-tongue-business",
+        "avatar-boundary.tester-business-code",
+        S("bb")
+        .user("Write tests for the cart")
+        .say(cp_en(code="yes", lines=40, decision="delegate to @tongue"))
+        .spawn(
+            "tongue",
+            "Write tests for the cart",
+            TONGUE_JSON,
+            background=False,
+            inner=[
+                (
+                    "Write",
+                    {
+                        "file_path": "/home/dev/shop/src/cart.py",
+                        "content": "def total(): return 0\n",
+                    },
+                    "File created",
+                )
+            ],
+        ),
+    )
+    v(
+        "c-eye-edits",
+        "avatar-boundary.forbidden-tool",
+        S("bc")
+        .user("Explore the auth module")
+        .say(deleg_eye)
+        .spawn("eye", "Explore auth", EYE_JSON, background=True, inner=[edit("src/auth.py", 1, 1)]),
+    )
+
+    # ---- context ----
+    v("ctx-warning", "context.usage-warning", S("bd").user("hi").say("Hello", usage=150_000))
+    v(
+        "ctx-dcp",
+        "context.usage-dcp",
+        S("be").user("summarise the thread so far").say("Summary…", usage=176_000),
+    )
+    v(
+        "ctx-critical",
+        "context.usage-critical",
+        S("bf").user("continue").say("Continuing…", usage=193_000),
+    )
+    rep = S("bg").user("Check the repo state").say(good)
+    for _ in range(5):
+        rep.tool("Bash", {"command": "git status --short"}, " M a.py")
+    v("ctx-repeated-bash", "context.repeated-calls", rep)
+    rep2 = S("bh").user("Look at the config").say(good)
+    for _ in range(7):
+        rep2.tool("Read", {"file_path": "/home/dev/shop/config.py"}, "X = 1")
+    v("ctx-repeated-read", ("context.repeated-calls", "body-boundary.exploration-reads"), rep2)
+
+    # ---- error classes ----
+    v(
+        "err-edit-not-found",
+        "transcript-integrity.edit-failure",
+        S("bi")
+        .user("fix the typo")
+        .say(good)
+        .tool(
+            "Edit",
+            {"file_path": "a.py", "old_string": "teh", "new_string": "the"},
+            Err("String to replace not found in file.\nString: teh"),
+        ),
+    )
+    v(
+        "err-same-strings",
+        "transcript-integrity.edit-failure",
+        S("bj")
+        .user("fix the typo")
+        .say(good)
+        .tool(
+            "Edit",
+            {"file_path": "a.py", "old_string": "x", "new_string": "x"},
+            Err("oldString and newString must be different"),
+        ),
+    )
+    v(
+        "err-permission",
+        "transcript-integrity.permission-denied",
+        S("bk")
+        .user("update the hosts file")
+        .say(good)
+        .tool(
+            "Bash", {"command": "echo 1 >> /tmp/x.log"}, Err("bash: /tmp/x.log: Permission denied")
+        ),
+    )
+    v(
+        "err-thinking",
+        "transcript-integrity.thinking-block-error",
+        S("bl")
+        .user("continue")
+        .say(good)
+        .tool(
+            "Read",
+            {"file_path": "a.py"},
+            Err(
+                "messages.1.content.0.type: Expected `thinking` or `redacted_thinking`, "
+                "but found `text`."
+            ),
+        ),
+    )
+    v(
+        "err-prompt-too-long",
+        "transcript-integrity.context-exceeded",
+        S("bm")
+        .user("continue")
+        .say(good)
+        .tool(
+            "Read",
+            {"file_path": "big.log"},
+            Err("prompt is too long: 212345 tokens > 200000 maximum"),
+        ),
+    )
+
+    # ================= compliant look-alikes =================
+    ok(
+        "ok-conversation",
+        S("c01")
+        .user("What is the difference between a list and a tuple?")
+        .say("A tuple is immutable…"),
+    )
+    ok("ok-conversation-zh", S("c02").user("你好，今天我们做什么？").say("你好！请告诉我任务。"))
+    ok(
+        "ok-small-fix-zh",
+        S("c03")
+        .user("把 README 里的 teh 改成 the")
+        .say(cp_zh(q2="是", lines=1))
+        .tool(*read("README.md"))
+        .tool(*edit("README.md", 1, 1)),
+    )
+    ok(
+        "ok-small-fix-en",
+        S("c04")
+        .user("Fix the typo in the help text")
+        .say(cp_en(code="yes", lines=2))
+        .tool(*read("cli.py"))
+        .tool(*edit("cli.py", 2, 2)),
+    )
+    ok(
+        "ok-light-q1q4",
+        S("c05")
+        .user("Bump the version")
+        .say(cp_zh(q2="是", lines=1, q0=False))
+        .tool(*edit("pyproject.toml", 1, 1)),
+    )
+    ok(
+        "ok-light-q1q4-en",
+        S("c06")
+        .user("Update the year in the footer")
+        .say(cp_en(code="yes", lines=1, q0=False))
+        .tool(*edit("web/footer.html", 1, 1)),
+    )
+    ok(
+        "ok-two-reads-one-grep",
+        S("c07")
+        .user("Fix the import order in main.py")
+        .say(cp_en(code="yes", lines=3))
+        .tool("Grep", {"pattern": "^import", "path": "main.py"}, "main.py:1")
+        .tool(*read("main.py"))
+        .tool(*read("util.py"))
+        .tool(*edit("main.py", 3, 3)),
+    )
+    ok(
+        "ok-nine-lines",
+        S("c08")
+        .user("Tidy the constants")
+        .say(cp_en(code="yes", lines=9))
+        .tool(*edit("consts.py", 5, 5, "a"))
+        .tool(*edit("consts.py", 4, 4, "b")),
+    )
+    ok(
+        "ok-delegate-eye",
+        S("c09")
+        .user("Research where discounts are computed")
+        .say(deleg_eye)
+        .spawn("eye", "Find where discounts are computed", EYE_JSON, background=True),
+    )
+    ok(
+        "ok-delegate-eye-md",
+        S("c10")
+        .user("Explore the auth code")
+        .say(deleg_eye)
+        .spawn("eye", "Explore auth", EYE_MD, background=True, tool="Task"),
+    )
+    ok(
+        "ok-delegate-eye-zh",
+        S("c11")
+        .user("调研数据库连接池的实现")
+        .say(cp_zh(q1="是", files=1, decision="委派 @眼 (后台)"))
+        .spawn("eye", "调研连接池", EYE_ZH, background=True),
+    )
+    ok(
+        "ok-parallel-eyes",
+        S("c12")
+        .user("Explore api, worker and cli for logging")
+        .say(cp_en(explore="yes", files=3, decision="delegate to 3× @eye in parallel"))
+        .spawns(
+            [
+                ("eye", f"Explore {m} logging", EYE_JSON, True, None, None)
+                for m in ("api", "worker", "cli")
+            ]
+        ),
+    )
+    ok(
+        "ok-body-delegated",
+        S("c13")
+        .user("Implement CSV export for orders")
+        .say(cp_en(code="yes", lines=60, decision="delegate to @body (身)"))
+        .spawn(
+            "body",
+            "Implement CSV export",
+            BODY_JSON,
+            background=False,
+            inner=[edit("src/export.py", 2, 40), PYTEST_RUN],
+        ),
+    )
+    ok(
+        "ok-body-md-zh",
+        S("c14")
+        .user("修复价格四舍五入")
+        .say(cp_zh(q2="是", lines=25, decision="委派 @身"))
+        .spawn(
+            "body",
+            "修复价格四舍五入",
+            BODY_MD,
+            background=False,
+            inner=[edit("src/pricing.py", 3, 20), PYTEST_RUN],
+        ),
+    )
+    ok(
+        "ok-parallel-bodies-worktree",
+        S("c15")
+        .user("Implement export and import")
+        .say(cp_en(code="yes", lines=80, files=2, decision="delegate to 2× @body in worktrees"))
+        .spawns(
+            [
+                ("body", "Implement export", BODY_JSON, False, "worktree", [PYTEST_RUN]),
+                ("body", "Implement import", BODY_JSON, False, "worktree", [PYTEST_RUN]),
+            ]
+        ),
+    )
+    ok(
+        "ok-mind",
+        S("c16")
+        .user("Design the plugin system")
+        .say(cp_en(design="yes", decision="delegate to @mind"))
+        .spawn(
+            "mind",
+            "Design plugins",
+            MIND_MD,
+            background=False,
+            inner=[
+                (
+                    "Write",
+                    {"file_path": "/home/dev/shop/docs/plugins.md", "content": "# Plugins\n"},
+                    "File created",
+                )
+            ],
+        ),
+    )
+    ok(
+        "ok-tongue",
+        S("c17")
+        .user("为购物车写测试")
+        .say(cp_zh(q2="是", lines=40, decision="委派 @舌"))
+        .spawn(
+            "tongue",
+            "为购物车写测试",
+            TONGUE_JSON,
+            background=False,
+            inner=[
+                (
+                    "Write",
+                    {
+                        "file_path": "/home/dev/shop/tests/test_cart.py",
+                        "content": "def test_x():\n    pass\n",
+                    },
+                    "File created",
+                ),
+                ("Bash", {"command": "pytest -q tests/test_cart.py"}, "12 passed"),
+            ],
+        ),
+    )
+    ok(
+        "ok-ear",
+        S("c18")
+        .user("Clarify the invoice export request")
+        .say(cp_en(explore="yes", decision="delegate to @ear"))
+        .spawn("ear", "Clarify", EAR_MD, background=True),
+    )
+    ok(
+        "ok-nose",
+        S("c19")
+        .user("Review the views for injection")
+        .say(cp_en(explore="yes", decision="delegate to @nose"))
+        .spawn("nose", "Review views", NOSE_JSON, background=True),
+    )
+    ok(
+        "ok-git-status",
+        S("c20")
+        .user("What changed since yesterday?")
+        .say(cp_en())
+        .tool("Bash", {"command": "git log --since=yesterday --oneline"}, "a1 fix"),
+    )
+    ok(
+        "ok-npm-lint",
+        S("c21")
+        .user("Check formatting")
+        .say(cp_en())
+        .tool("Bash", {"command": "npm run lint"}, "ok"),
+    )
+    ok(
+        "ok-short-sleep",
+        S("c22")
+        .user("Restart the dev server")
+        .say(cp_en())
+        .tool("Bash", {"command": "sleep 3 && curl -s localhost:8080/health"}, "ok"),
+    )
+    ok(
+        "ok-compose-detached",
+        S("c23")
+        .user("Start the stack")
+        .say(cp_en())
+        .tool("Bash", {"command": "docker compose up -d"}, "Started"),
+    )
+    ok(
+        "ok-cat-read",
+        S("c24")
+        .user("Show me the env example")
+        .say(cp_en())
+        .tool("Bash", {"command": "cat .env.example"}, "PORT=8080"),
+    )
+    ok(
+        "ok-redirect-devnull",
+        S("c25")
+        .user("Is the server up?")
+        .say(cp_en())
+        .tool("Bash", {"command": "curl -s localhost:8080/health > /dev/null && echo up"}, "up"),
+    )
+    ok(
+        "ok-write-existing-small",
+        S("c26")
+        .user("Set DEBUG off in settings")
+        .say(cp_en(code="yes", lines=1))
+        .tool(*edit("settings.py", 1, 1)),
+    )
+    ok("ok-usage-normal", S("c27").user("hi").say("Hello", usage=60_000))
+    ok(
+        "ok-usage-compacted",
+        S("c28")
+        .user("continue the refactor")
+        .say("Working.", usage=120_000)
+        .compact("Summary: refactoring pricing; next step tests.")
+        .user("go on")
+        .say("Continuing", usage=35_000),
+    )
+    # a compaction clears the level reached: filling up again is reported again
+    v(
+        "ctx-dcp-again-after-compaction",
+        "context.usage-dcp",
+        S("bn")
+        .user("continue")
+        .say("Working.", usage=100_000)
+        .compact("Summary: pricing refactor.")
+        .user("go on")
+        .say("Continuing", usage=178_000),
+    )
+    rep3 = S("c29").user("Watch the build").say(cp_en())
+    for _ in range(3):
+        rep3.tool("Bash", {"command": "git status --short"}, " M a.py")
+    ok("ok-three-same-calls", rep3)
+    todo = S("c30").user("Plan the work").say(cp_en())
+    for _ in range(6):
+        todo.tool(
+            "TodoWrite", {"todos": [{"content": "step", "status": "pending", "id": "1"}]}, "ok"
+        )
+    ok("ok-todowrite-protected", todo)
+    ok(
+        "ok-token-limit-words",
+        S("c31")
+        .user("Why do long chats fail?")
+        .say(
+            "When the prompt is too long the API rejects it; "
+            "to stay under the token limit, compact early."
+        ),
+    )
+    ok(
+        "ok-successful-edit",
+        S("c32").user("fix the typo").say(cp_en(code="yes", lines=1)).tool(*edit("a.py", 1, 1)),
+    )
+    ok(
+        "ok-grep-error-words",
+        S("c33")
+        .user("Find where we handle EACCES")
+        .say(cp_en())
+        .tool(
+            "Grep", {"pattern": "Permission denied"}, "io.py:12: raise IOError('Permission denied')"
+        ),
+    )
+    out.append(
+        Case(
+            "ok-failed-write-not-creation",
+            "compliant",
+            ("body-boundary.create-file",),
+            S("c34")
+            .user("Fix the docstring")
+            .say(cp_en(code="yes", lines=1))
+            .tool(
+                "Write",
+                {"file_path": "/etc/motd", "content": "hi\n"},
+                Err("EACCES: permission denied, open '/etc/motd'"),
+            ),
+        )
+    )
+    ok(
+        "ok-decision-direct-zh",
+        S("c35")
+        .user("检查 main 分支是否干净")
+        .say(cp_zh())
+        .tool("Bash", {"command": "git status"}, "nothing to commit"),
+    )
+    ok(
+        "ok-npm-dev-bg",
+        S("c36")
+        .user("start the dev server")
+        .say(cp_en())
+        .tool("Bash", {"command": "npm run dev", "run_in_background": True}, "started"),
+    )
+    ok(
+        "ok-echo-stdout",
+        S("c37")
+        .user("print the node version")
+        .say(cp_en())
+        .tool("Bash", {"command": "node --version && echo done"}, "v20"),
+    )
+    ok(
+        "ok-test-delegated-tongue",
+        S("c38")
+        .user("Run the test suite")
+        .say(cp_en(decision="delegate to @tongue"))
+        .spawn(
+            "tongue",
+            "Run the suite and report",
+            TONGUE_JSON,
+            background=False,
+            inner=[("Bash", {"command": "pytest -q"}, "12 passed, 1 skipped")],
+        ),
+    )
+    ok(
+        "ok-eye-chinese-type",
+        S("c39")
+        .user("探索一下日志模块")
+        .say(cp_zh(q1="是", decision="委派 @眼"))
+        .spawn("眼", "探索日志模块", EYE_ZH, background=True),
+    )
+    ok(
+        "ok-one-glob",
+        S("c40")
+        .user("Fix the path in setup.cfg")
+        .say(cp_en(code="yes", lines=1))
+        .tool("Glob", {"pattern": "setup.cfg"}, "setup.cfg")
+        .tool(*edit("setup.cfg", 1, 1)),
+    )
+    return out
+
+
+def write_corpus(folder: Path) -> list[tuple[Case, Path]]:
+    folder.mkdir(parents=True, exist_ok=True)
+    return [(case, case.session.write(folder)) for case in cases()]
