@@ -1369,6 +1369,353 @@ def cases() -> list[Case]:
     return out
 
 
+def all_cases() -> list[Case]:
+    return cases() + other_format_cases()
+
+
 def write_corpus(folder: Path) -> list[tuple[Case, Path]]:
     folder.mkdir(parents=True, exist_ok=True)
-    return [(case, case.session.write(folder)) for case in cases()]
+    return [(case, case.session.write(folder)) for case in all_cases()]
+
+
+# --- Codex rollouts and OpenAI chat transcripts ----------------------------------------------
+# A small script of steps rendered in either format: ("user", text), ("say", text),
+# ("shell", command, output), ("read", path), ("patch", path, n_old, n_new), ("write", path),
+# ("usage", tokens_in_context, window).
+
+
+@dataclass
+class Script:
+    sid: str
+    fmt: str  # "codex" | "openai"
+    steps: list[tuple] = field(default_factory=list)
+
+    def add(self, *step: object) -> Script:
+        self.steps.append(step)
+        return self
+
+    @property
+    def session(self) -> Script:  # the Case interface: .session.sid and .session.write
+        return self
+
+    def write(self, folder: Path) -> Path:
+        lines = _codex(self) if self.fmt == "codex" else _openai(self)
+        path = folder / f"{self.sid}.jsonl"
+        path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in lines), "utf-8")
+        return path
+
+
+def _patch(path: str, n_old: int, n_new: int) -> str:
+    old = "".join(f"-    total_{i} = price_{i} * qty\n" for i in range(n_old))
+    new = "".join(f"+    total_{i} = round(price_{i} * qty, 2)\n" for i in range(n_new))
+    return f"*** Begin Patch\n*** Update File: {path}\n@@ def total():\n{old}{new}*** End Patch\n"
+
+
+def _codex(script: Script) -> list[dict]:
+    ts = "2026-11-20T09:00:00.000Z"
+    out: list[dict] = [
+        {
+            "timestamp": ts,
+            "type": "session_meta",
+            "payload": {"id": script.sid, "cwd": "/home/dev/shop", "cli_version": "0.58.0"},
+        }
+    ]
+
+    def item(payload: dict) -> None:
+        out.append({"timestamp": ts, "type": "response_item", "payload": payload})
+
+    for n, step in enumerate(script.steps):
+        kind, *args = step
+        cid = f"call_{n:03d}"
+        if kind == "user":
+            item(
+                {
+                    "type": "message",
+                    "role": "user",
+                    "content": [{"type": "input_text", "text": args[0]}],
+                }
+            )
+        elif kind == "say":
+            item(
+                {
+                    "type": "message",
+                    "role": "assistant",
+                    "content": [{"type": "output_text", "text": args[0]}],
+                }
+            )
+        elif kind in ("shell", "read"):
+            command = args[0] if kind == "shell" else f"sed -n '1,200p' {args[0]}"
+            item(
+                {
+                    "type": "function_call",
+                    "name": "shell",
+                    "call_id": cid,
+                    "arguments": json.dumps(
+                        {"command": ["bash", "-lc", command], "workdir": "/home/dev/shop"}
+                    ),
+                }
+            )
+            output = args[1] if kind == "shell" else "import os\n"
+            item(
+                {
+                    "type": "function_call_output",
+                    "call_id": cid,
+                    "output": json.dumps(
+                        {"output": output, "metadata": {"exit_code": 0, "duration_seconds": 0.1}}
+                    ),
+                }
+            )
+        elif kind in ("patch", "write"):
+            patch = (
+                _patch(*args)
+                if kind == "patch"
+                else f"*** Begin Patch\n*** Add File: {args[0]}\n+VALUE = 1\n*** End Patch\n"
+            )
+            item(
+                {
+                    "type": "custom_tool_call",
+                    "name": "apply_patch",
+                    "call_id": cid,
+                    "input": patch,
+                    "status": "completed",
+                }
+            )
+            item(
+                {
+                    "type": "custom_tool_call_output",
+                    "call_id": cid,
+                    "output": json.dumps(
+                        {
+                            "output": "Success. Updated the following files:\n",
+                            "metadata": {"exit_code": 0},
+                        }
+                    ),
+                }
+            )
+        elif kind == "usage":
+            used, window = args
+            out.append(
+                {
+                    "timestamp": ts,
+                    "type": "event_msg",
+                    "payload": {
+                        "type": "token_count",
+                        "info": {
+                            "total_token_usage": {
+                                "input_tokens": used * 4,
+                                "cached_input_tokens": used * 3,
+                                "output_tokens": 9000,
+                                "total_tokens": used * 4 + 9000,
+                            },
+                            "last_token_usage": {
+                                "input_tokens": used,
+                                "cached_input_tokens": used - 3000,
+                                "output_tokens": 800,
+                                "total_tokens": used + 800,
+                            },
+                            "model_context_window": window,
+                        },
+                    },
+                }
+            )
+    return out
+
+
+def _openai(script: Script) -> list[dict]:
+    out: list[dict] = [
+        {"role": "system", "content": "You are a coding agent working in /home/dev/shop."}
+    ]
+
+    def call(n: int, name: str, arguments: dict, result: str) -> None:
+        cid = f"call_{n:03d}"
+        out.append(
+            {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [
+                    {
+                        "id": cid,
+                        "type": "function",
+                        "function": {"name": name, "arguments": json.dumps(arguments)},
+                    }
+                ],
+            }
+        )
+        out.append({"role": "tool", "tool_call_id": cid, "content": result})
+
+    for n, step in enumerate(script.steps):
+        kind, *args = step
+        if kind == "user":
+            out.append({"role": "user", "content": args[0]})
+        elif kind == "say":
+            out.append({"role": "assistant", "content": args[0]})
+        elif kind == "shell":
+            call(n, "bash", {"command": args[0]}, args[1])
+        elif kind == "read":
+            call(n, "read_file", {"path": args[0]}, "import os\n")
+        elif kind == "patch":
+            path, n_old, n_new = args
+            call(n, "apply_patch", {"input": _patch(path, n_old, n_new)}, "Done")
+        elif kind == "write":
+            call(
+                n,
+                "apply_patch",
+                {"input": f"*** Begin Patch\n*** Add File: {args[0]}\n+VALUE = 1\n*** End Patch\n"},
+                "Done",
+            )
+    return out
+
+
+def other_format_cases() -> list[Case]:
+    out: list[Case] = []
+    good_zh = cp_zh(q2="是", lines=2)
+    good_en = cp_en(code="yes", lines=2)
+    for fmt in ("codex", "openai"):
+
+        def sc(name: str, fmt: str = fmt) -> Script:
+            return Script(sid=f"pv-{fmt}-{name}", fmt=fmt)
+
+        def v(name: str, expect: str | tuple[str, ...], s: Script, fmt: str = fmt) -> None:
+            out.append(
+                Case(
+                    f"{fmt}-{name}",
+                    "violation",
+                    (expect,) if isinstance(expect, str) else expect,
+                    s,
+                )
+            )  # type: ignore[arg-type]
+
+        def ok(name: str, s: Script, fmt: str = fmt) -> None:
+            out.append(Case(f"{fmt}-ok-{name}", "compliant", (), s))  # type: ignore[arg-type]
+
+        v(
+            "l1-missing",
+            "body-boundary.checkpoint-missing",
+            sc("a").add("user", "fix the null check in parser.py").add("read", "parser.py"),
+        )
+        v(
+            "l1-no-decision",
+            "body-boundary.checkpoint-incomplete",
+            sc("b")
+            .add("user", "bump the version")
+            .add("say", cp_en(code="yes", lines=1, decision=""))
+            .add("patch", "pyproject.toml", 1, 1),
+        )
+        v(
+            "l2-explore",
+            "body-boundary.decision-explore",
+            sc("c")
+            .add("user", "调研所有的缓存实现")
+            .add("say", cp_zh(q1="是", files=5))
+            .add("shell", "rg -n 'cache' src", "src/a.py:1"),
+        )
+        v(
+            "l2-code-size",
+            "body-boundary.decision-code-size",
+            sc("d")
+            .add("user", "Implement CSV export")
+            .add("say", cp_en(code="yes", lines=80))
+            .add("read", "src/orders.py"),
+        )
+        v(
+            "l3-test",
+            "body-boundary.build-or-test",
+            sc("e")
+            .add("user", "make sure the tests pass")
+            .add("say", good_en)
+            .add("shell", "pytest -q", "3 passed"),
+        )
+        v(
+            "l3-shell-create",
+            "body-boundary.shell-create",
+            sc("f")
+            .add("user", "write release notes")
+            .add("say", good_zh)
+            .add("shell", "cat > RELEASE.md <<'EOF'\n# 1.4\nEOF", ""),
+        )
+        v(
+            "l3-long",
+            ("body-boundary.long-operation", "body-boundary.build-or-test"),
+            sc("g")
+            .add("user", "install the deps")
+            .add("say", good_en)
+            .add("shell", "npm install", "added 900 packages"),
+        )
+        v(
+            "l3-edit-size",
+            ("body-boundary.edit-size", "body-boundary.turn-edits", "body-boundary.declared-edits"),
+            sc("h")
+            .add("user", "round all totals")
+            .add("say", good_en)
+            .add("patch", "src/totals.py", 14, 14),
+        )
+        v(
+            "l3-reads",
+            "body-boundary.exploration-reads",
+            sc("i")
+            .add("user", "fix the pagination bug")
+            .add("say", good_en)
+            .add("read", "a.py")
+            .add("read", "b.py")
+            .add("read", "c.py")
+            .add("read", "d.py"),
+        )
+        ok(
+            "conversation",
+            sc("k")
+            .add("user", "what is a closure?")
+            .add("say", "A function with its environment."),
+        )
+        ok(
+            "status",
+            sc("l")
+            .add("user", "is the tree clean?")
+            .add("say", cp_en())
+            .add("shell", "git status --short", ""),
+        )
+        ok(
+            "small-patch",
+            sc("m")
+            .add("user", "fix the typo in totals")
+            .add("say", good_zh)
+            .add("read", "src/totals.py")
+            .add("patch", "src/totals.py", 1, 1),
+        )
+        ok(
+            "light-form",
+            sc("n")
+            .add("user", "fix the typo")
+            .add("say", cp_en(code="yes", lines=1, q0=False))
+            .add("patch", "a.py", 1, 1),
+        )
+        ok(
+            "lint",
+            sc("o")
+            .add("user", "run the linter")
+            .add("say", good_en)
+            .add("shell", "npm run lint", "ok"),
+        )
+    # context usage is in Codex rollouts only (token_count events)
+    out.append(
+        Case(
+            "codex-ctx-dcp",
+            "violation",
+            ("context.usage-dcp",),
+            Script("pv-codex-p", "codex")
+            .add("user", "continue")
+            .add("usage", 240_000, 272_000)
+            .add("say", "Continuing."),
+        )
+    )  # type: ignore[arg-type]
+    out.append(
+        Case(
+            "codex-ok-ctx-cumulative",
+            "compliant",
+            (),
+            Script("pv-codex-q", "codex")
+            .add("user", "hi")
+            .add("usage", 60_000, 272_000)
+            .add("say", "Hello."),
+        )
+    )  # type: ignore[arg-type]
+    return out

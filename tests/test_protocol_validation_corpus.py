@@ -23,7 +23,7 @@ def _module(name: str):
 
 
 def test_corpus_is_labelled_and_balanced() -> None:
-    cases = _module("protocol_validation_corpus").cases()
+    cases = _module("protocol_validation_corpus").all_cases()
     names = [c.name for c in cases]
     assert len(names) == len(set(names))
     violations = [c for c in cases if c.kind == "violation"]
@@ -31,7 +31,7 @@ def test_corpus_is_labelled_and_balanced() -> None:
     assert len(violations) >= 40 and len(compliant) >= 40
     assert all(c.expect for c in violations)
     families = {c.name.split("-")[0] for c in violations}
-    assert {"l1", "l2", "l3", "c", "ctx", "err"} <= families
+    assert {"l1", "l2", "l3", "c", "ctx", "err", "codex", "openai"} <= families
 
 
 def test_every_violation_found_and_no_false_alarm(tmp_path: Path) -> None:

@@ -56,6 +56,20 @@ def _parse(texts: list[str]) -> Any:
     return parse_checkpoint("\n".join(texts))
 
 
+def _read_paths(tool: str | None, event: Any) -> list[str]:
+    """The files a main-agent call reads: a Read tool's path, or a shell command that only
+    prints files (Codex and OpenAI-style agents read through the shell)."""
+    if tool in FILE_READS and event.input:
+        from wukong_lint.sources.transcript_events import target_paths
+
+        return list(target_paths(tool, event.input))[:1]
+    if event.command is not None and not event.is_error:
+        from wukong_lint.sources.transcripts.shell_reads import shell_read_paths
+
+        return shell_read_paths(event.command)
+    return []
+
+
 class Turn:
     """One agent's current turn."""
 
@@ -203,13 +217,12 @@ class ProtocolState:
             else:  # (the turn has moved on, or its CHECKPOINT was parsed already)
                 facts["checkpoint"] = _parse([text]) if text else None
         if event.is_main:
-            if tool in FILE_READS and event.input:
-                from wukong_lint.sources.transcript_events import target_paths
-
-                path = next(iter(target_paths(tool, event.input)), None)
-                if path is not None and path not in turn.reads and len(turn.reads) < _KEEP_PATHS:
-                    facts["reads"] = (tuple(turn.reads), path)
-                    turn.reads.append(path)
+            read_paths = _read_paths(tool, event)
+            if read_paths:
+                for path in read_paths:
+                    if path not in turn.reads and len(turn.reads) < _KEEP_PATHS:
+                        facts["reads"] = (tuple(turn.reads), path)
+                        turn.reads.append(path)
             elif tool in SEARCHES or (
                 event.command is not None and event.command.lstrip().startswith(_SHELL_SEARCH)
             ):

@@ -27,6 +27,7 @@ from wukong_lint.sources.transcript_events import (
 from wukong_lint.sources.transcripts.environment import MEMORY_FILES
 from wukong_lint.sources.transcripts.errors import classify_error
 from wukong_lint.sources.transcripts.protocol import ProtocolState
+from wukong_lint.sources.transcripts.shell_reads import patch_creates
 
 _AGENT_ID = re.compile(r"\bagent_?[Ii]d:\s*([\w.@-]{1,80})")
 # Completed call ids remembered to skip a repeated record (Codex writes some results twice,
@@ -148,7 +149,11 @@ class Session:
         if tool in EDIT_TOOLS or event.command is not None:
             event.turn_reads = tuple(sorted(reads))
         if tool in EDIT_TOOLS and paths:
-            event.new_file = paths[0] not in self.ctx.seen_paths
+            patch = data.get("input") or data.get("patch") if isinstance(data, dict) else None
+            if isinstance(patch, str) and (tool == "apply_patch" or "patch" in tool.lower()):
+                event.new_file = patch_creates(patch)  # the patch says Add or Update itself
+            else:
+                event.new_file = paths[0] not in self.ctx.seen_paths
         if tool in SPAWN_TOOLS:
             event.mb_confirm = self.mb_confirm
         for path in paths:
