@@ -127,6 +127,8 @@ class Session:
     ) -> Session:
         return self.spawns([(avatar, prompt, output, background, isolation, inner)], tool=tool)
 
+    inline: bool = False  # older Claude Code: sub-agent records inline (isSidechain, no files)
+
     def spawns(self, items: list[tuple], tool: str = "Agent", text: str | None = None) -> Session:
         calls = []
         for avatar, prompt, output, background, isolation, _inner in items:
@@ -138,14 +140,20 @@ class Session:
             calls.append((tool, data, output))
         start = self._n
         self.tools(*calls, text=text)
-        # sub-agent files: newer Claude Code keeps each avatar's own records beside the session
+        # sub-agent files: newer Claude Code keeps each avatar's own records beside the session;
+        # older versions wrote them inline, between the spawn and its result, without agentId
+        at = len(self.records) - len(items)
         for k, (_avatar, prompt, output, _b, _i, inner) in enumerate(items):
             cid = f"toolu_{self.sid}_{start + k:04d}"
             agent_id = f"a{self.sid[-4:]}{start + k:03d}"
-            self.subagents[agent_id] = (
-                cid,
-                _agent_records(self, agent_id, prompt, inner or [], output),
-            )
+            records = _agent_records(self, agent_id, prompt, inner or [], output)
+            if self.inline:
+                for record in records:
+                    del record["agentId"]
+                self.records[at:at] = records
+                at += len(records)
+            else:
+                self.subagents[agent_id] = (cid, records)
         return self
 
     def compact(self, summary: str) -> Session:
@@ -379,7 +387,7 @@ EAR_MD = (
 PYTEST_RUN = ("Bash", {"command": "python -m pytest -q tests/test_cart.py"}, "12 passed in 0.41s")
 
 
-def cases() -> list[Case]:
+def cases(inline: bool = False) -> list[Case]:
     out: list[Case] = []
 
     def v(name: str, expect: str | tuple[str, ...], s: Session) -> None:
@@ -389,7 +397,7 @@ def cases() -> list[Case]:
         out.append(Case(name, "compliant", (), s))
 
     def S(name: str) -> Session:
-        return Session(sid=f"pv-{len(out):03d}-{name}")
+        return Session(sid=f"pv{'i' if inline else ''}-{len(out):03d}-{name}", inline=inline)
 
     # ---- Layer 1: CHECKPOINT missing / incomplete ----
     v(
@@ -1369,8 +1377,17 @@ def cases() -> list[Case]:
     return out
 
 
+def inline_cases() -> list[Case]:
+    """The cases with sub-agents, their records written the older way (inline)."""
+    return [
+        Case(f"{case.name}-inline", case.kind, case.expect, case.session)
+        for case in cases(inline=True)
+        if any(r.get("isSidechain") for r in case.session.records)
+    ]
+
+
 def all_cases() -> list[Case]:
-    return cases() + other_format_cases()
+    return cases() + inline_cases() + other_format_cases()
 
 
 def write_corpus(folder: Path) -> list[tuple[Case, Path]]:
