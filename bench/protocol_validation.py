@@ -44,7 +44,7 @@ def run(folder: Path, files: list[Path]) -> dict[str, list[str]]:
     for f in report["findings"]:
         if f["rule_id"].split(".")[0] in PROTOCOL_CATEGORIES:
             # a sub-agent's findings are on `<session>/subagents/agent-*.jsonl`: its session's
-            by_file[Path(f["path"]).parts[0].removesuffix(".jsonl")].append(f["rule_id"])
+            by_file[Path(Path(f["path"]).parts[0]).stem].append(f["rule_id"])
     return by_file
 
 

@@ -1387,7 +1387,7 @@ def inline_cases() -> list[Case]:
 
 
 def all_cases() -> list[Case]:
-    return cases() + inline_cases() + other_format_cases()
+    return cases() + inline_cases() + other_format_cases() + react_cases()
 
 
 def write_corpus(folder: Path) -> list[tuple[Case, Path]]:
@@ -1735,4 +1735,331 @@ def other_format_cases() -> list[Case]:
             .add("say", "Hello."),
         )
     )  # type: ignore[arg-type]
+    return out
+
+
+# --- ReAct histories (seed 002) -------------------------------------------------------------
+# Steps: ("user", text), ("step", thought or None, tool, input dict, tool message dict),
+# ("finish", thought or None, answer), ("summary", text), ("orphan", tool message dict).
+
+
+@dataclass
+class React:
+    sid: str
+    form: str  # "seed" ([role] blocks), "plain" (Thought/Action/Action Input/Observation),
+    #            "messages" (seed 002 E1's stored Message(role, content, metadata) as JSONL)
+    steps: list[tuple] = field(default_factory=list)
+
+    def add(self, *step: object) -> React:
+        self.steps.append(step)
+        return self
+
+    @property
+    def session(self) -> React:
+        return self
+
+    def write(self, folder: Path) -> Path:
+        if self.form == "messages":
+            path = folder / f"{self.sid}.jsonl"
+            rows = [json.dumps(m, ensure_ascii=False) + "\n" for m in self._messages()]
+            path.write_text("".join(rows), "utf-8")
+            return path
+        path = folder / f"{self.sid}.txt"
+        path.write_text(self._seed() if self.form == "seed" else self._plain(), "utf-8")
+        return path
+
+    def _seed(self) -> str:
+        out = []
+        for kind, *args in self.steps:
+            if kind == "user":
+                out.append(f"[user] {args[0]}")
+            elif kind == "step":
+                thought, tool, data, result = args
+                head = f"Thought: {thought}\n" if thought else ""
+                out.append(
+                    f"[assistant] {head}Action: {tool}[{json.dumps(data, ensure_ascii=False)}]"
+                )
+                out.append(f"[tool] {json.dumps(result, ensure_ascii=False)}")
+            elif kind == "finish":
+                thought, answer = args
+                head = f"Thought: {thought}\n" if thought else ""
+                out.append(f"[assistant] {head}Action: Finish[{answer}]")
+            elif kind == "summary":
+                out.append(f"[summary] {args[0]}")
+            elif kind == "orphan":
+                out.append(f"[tool] {json.dumps(args[0], ensure_ascii=False)}")
+        return "\n".join(out) + "\n"
+
+    def _plain(self) -> str:
+        out = []
+        for kind, *args in self.steps:
+            if kind == "user":
+                out.append(f"Question: {args[0]}")
+            elif kind == "step":
+                thought, tool, data, result = args
+                if thought:
+                    out.append(f"Thought: {thought}")
+                out.append(f"Action: {tool}")
+                out.append(f"Action Input: {json.dumps(data, ensure_ascii=False)}")
+                out.append(f"Observation: {json.dumps(result, ensure_ascii=False)}")
+            elif kind == "finish":
+                thought, answer = args
+                if thought:
+                    out.append(f"Thought: {thought}")
+                out.append(f"Final Answer: {answer}")
+        return "\n".join(out) + "\n"
+
+    def _messages(self) -> list[dict]:
+        out: list[dict] = [{"role": "system", "content": "You are a ReAct coding agent."}]
+        step_no = 0
+        for kind, *args in self.steps:
+            if kind == "user":
+                out.append({"role": "user", "content": args[0]})
+            elif kind == "step":
+                thought, tool, data, result = args
+                step_no += 1
+                head = f"Thought: {thought}\n" if thought else ""
+                out.append(
+                    {
+                        "role": "assistant",
+                        "content": f"{head}Action: {tool}[{json.dumps(data)}]",
+                        "metadata": {"step": step_no},
+                    }
+                )
+                out.append(
+                    {
+                        "role": "tool",
+                        "content": json.dumps(result, ensure_ascii=False),
+                        "metadata": {"tool_name": tool, "step": step_no},
+                    }
+                )
+            elif kind == "finish":
+                thought, answer = args
+                head = f"Thought: {thought}\n" if thought else ""
+                out.append({"role": "assistant", "content": f"{head}Action: Finish[{answer}]"})
+        return out
+
+
+def _numbered(n: int) -> str:
+    return "\n".join(f"{i + 1:>5}\tline {i + 1} of the module" for i in range(n))
+
+
+def react_cases() -> list[Case]:
+    out: list[Case] = []
+    read_ok = {"status": "success", "data": _numbered(40)}
+    for form in ("seed", "plain", "messages"):
+
+        def R(name: str, form: str = form) -> React:
+            return React(sid=f"pv-react-{form}-{name}", form=form)
+
+        def v(name: str, expect: str, r: React, form: str = form) -> None:
+            out.append(Case(f"react-{form}-{name}", "violation", (expect,), r))  # type: ignore[arg-type]
+
+        def ok(name: str, r: React, form: str = form) -> None:
+            out.append(Case(f"react-{form}-ok-{name}", "compliant", (), r))  # type: ignore[arg-type]
+
+        q = "Where is the login handled?"
+        v(
+            "read-600",
+            "context.react-oversized-output",
+            R("a")
+            .add("user", q)
+            .add(
+                "step",
+                "read it",
+                "Read",
+                {"file_path": "src/auth.py"},
+                {"status": "success", "data": _numbered(600)},
+            )
+            .add("finish", "found", "src/auth.py"),
+        )
+        matches = "\n".join(f"src/m{i}.py:{i + 3}: def login_{i}()" for i in range(9))
+        v(
+            "grep-9",
+            "context.react-oversized-output",
+            R("b")
+            .add("user", q)
+            .add(
+                "step",
+                "search",
+                "Grep",
+                {"pattern": "def login"},
+                {"status": "success", "data": matches},
+            )
+            .add("finish", "found", "src/m0.py"),
+        )
+        stderr = "\n".join(f"warning: unused variable x{i}" for i in range(30))
+        v(
+            "stderr-30",
+            "context.react-oversized-output",
+            R("c")
+            .add("user", "build it")
+            .add(
+                "step",
+                "build",
+                "Bash",
+                {"command": "make"},
+                {"status": "error", "data": {"stderr": stderr}, "error": "exit 2"},
+            )
+            .add("finish", "failed", "the build fails"),
+        )
+        v(
+            "chars-3000",
+            "context.react-oversized-output",
+            R("d")
+            .add("user", "what does the API return?")
+            .add(
+                "step",
+                "fetch",
+                "WebFetch",
+                {"url": "https://example.com/api"},
+                {"status": "success", "data": "x" * 3000},
+            )
+            .add("finish", "json", "a JSON list"),
+        )
+        v(
+            "kept-text-stats",
+            "context.react-dropped-fields",
+            R("e")
+            .add("user", q)
+            .add(
+                "step",
+                "read",
+                "Read",
+                {"file_path": "src/auth.py"},
+                {
+                    "status": "success",
+                    "data": _numbered(10),
+                    "text": "def login",
+                    "stats": {"ms": 3},
+                },
+            )
+            .add("finish", "found", "src/auth.py"),
+        )
+        v(
+            "kept-context",
+            "context.react-dropped-fields",
+            R("f")
+            .add("user", q)
+            .add(
+                "step",
+                "grep",
+                "Grep",
+                {"pattern": "login"},
+                {"status": "success", "data": "src/a.py:1: login", "context": ["import os"]},
+            )
+            .add("finish", "found", "src/a.py"),
+        )
+        v(
+            "no-thought",
+            "context.react-no-thought",
+            R("g")
+            .add("user", q)
+            .add(
+                "step", None, "Grep", {"pattern": "login"}, {"status": "success", "data": "a.py:1"}
+            )
+            .add("finish", "found", "a.py"),
+        )
+        ok(
+            "small",
+            R("h")
+            .add("user", q)
+            .add("step", "read", "Read", {"file_path": "src/auth.py"}, read_ok)
+            .add(
+                "step",
+                "search",
+                "Grep",
+                {"pattern": "login"},
+                {"status": "success", "data": "\n".join(f"a.py:{i}: login" for i in range(5))},
+            )
+            .add("finish", "found", "src/auth.py"),
+        )
+        ok(
+            "stderr-20",
+            R("i")
+            .add("user", "build")
+            .add(
+                "step",
+                "build",
+                "Bash",
+                {"command": "make"},
+                {
+                    "status": "error",
+                    "data": {"stderr": "\n".join(stderr.splitlines()[:20])},
+                    "error": "exit 2",
+                },
+            )
+            .add("finish", "failed", "the build fails"),
+        )
+        ok(
+            "finish-without-thought",
+            R("j")
+            .add("user", q)
+            .add("step", "read", "Read", {"file_path": "a.py"}, read_ok)
+            .add("finish", None, "a.py"),
+        )
+        ok(
+            "truncated-marker",
+            R("k")
+            .add("user", q)
+            .add(
+                "step",
+                "grep",
+                "Grep",
+                {"pattern": "x"},
+                {"status": "success", "data": "a.py:1: x\n(truncated: 40 more matches)"},
+            )
+            .add("finish", "found", "a.py"),
+        )
+    # @file reminders (seed 002 A7), in the seed's form
+    files = [f"src/mod{i}.py" for i in range(7)]
+    reminder = (
+        "<system-reminder>\n"
+        + "\n".join(f"The user mentioned @{f}." for f in files)
+        + "\nYou MUST read these files with the Read tool before answering.\n</system-reminder>"
+    )
+    out.append(
+        Case(
+            "react-file-reminders-7",
+            "violation",
+            ("context.file-reminders",),
+            React("pv-react-seed-l", "seed")
+            .add("user", "compare the modules\n" + reminder)  # type: ignore[arg-type]
+            .add(
+                "step", "read", "Read", {"file_path": files[0]}, {"status": "success", "data": "x"}
+            )
+            .add("finish", "done", "same"),
+        )
+    )
+    five = (
+        "<system-reminder>\n"
+        + "\n".join(f"The user mentioned @{f}." for f in files[:5])
+        + "\n(and 2 more…)\n</system-reminder>"
+    )
+    out.append(
+        Case(
+            "react-ok-file-reminders-5-and-more",
+            "compliant",
+            (),
+            React("pv-react-seed-m", "seed")
+            .add("user", "compare the modules\n" + five)  # type: ignore[arg-type]
+            .add(
+                "step", "read", "Read", {"file_path": files[0]}, {"status": "success", "data": "x"}
+            )
+            .add("finish", "done", "same"),
+        )
+    )
+    out.append(
+        Case(
+            "react-broken-pair",
+            "violation",
+            ("context.broken-pair",),
+            React("pv-react-seed-n", "seed")
+            .add("summary", "## 📌 Archived Session Summary\n* **Original Goal**: login")  # type: ignore[arg-type]
+            .add("orphan", {"status": "success", "data": "src/auth.py:1: login"})
+            .add("user", "continue")
+            .add("step", "read", "Read", {"file_path": "a.py"}, {"status": "success", "data": "x"})
+            .add("finish", "done", "ok"),
+        )
+    )
     return out

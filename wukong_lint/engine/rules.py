@@ -495,7 +495,7 @@ class RuleSet:
         (`memo`, a `_GroupMemo`; else None)."""
         ctx = event.ctx
         key = (kind, path, event.kind, event.problem, event.tool, event.is_main,
-               ctx.profile, ctx.memory_bank)  # fmt: skip
+               ctx.profile, ctx.memory_bank, ctx.single_agent)  # fmt: skip
         found = self._event_plans.get(key)
         if found is None:
             if len(self._event_plans) > 4096:
@@ -507,7 +507,9 @@ class RuleSet:
                 rules = [
                     r
                     for r in rules
-                    if r.applies_to_path(path) and (accepts is None or accepts(r, event))
+                    if r.applies_to_path(path)
+                    and (accepts is None or accepts(r, event))
+                    and not (ctx.single_agent and r.category == "body-boundary")
                 ]
                 if rules:
                     memo_key = getattr(matcher, "memo_key", None)

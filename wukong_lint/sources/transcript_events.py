@@ -33,7 +33,8 @@ SPAWN_TOOLS = frozenset({"Task", "Agent"})
 class Context:
     """What a whole transcript shares: the profile, the repository's memory bank and agents."""
 
-    __slots__ = ("agent_defs", "contracts", "cwd", "memory_bank", "profile", "seen_paths")
+    __slots__ = ("agent_defs", "contracts", "cwd", "memory_bank", "profile", "seen_paths",
+                 "single_agent")  # fmt: skip
 
     def __init__(
         self,
@@ -49,6 +50,9 @@ class Context:
         self.seen_paths: set[str] = set()
         # agent name -> the sections of the output contract its definition declares
         self.contracts: dict[str, tuple[str, ...]] = {}
+        # a ReAct history: one agent with no avatars to delegate to, so the body-boundary
+        # rules (CHECKPOINT, delegation, what the body may do itself) do not apply to it
+        self.single_agent = False
 
 
 class Event:

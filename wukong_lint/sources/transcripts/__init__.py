@@ -206,6 +206,7 @@ def transcript_units(full: str, display: str, fmt: str) -> Iterator[Any]:
     if fmt in ("codex", "openai"):  # (a rollout is always JSONL)
         session.part_size = _part_size(full, is_array if fmt == "openai" else _never)
     session.fmt = fmt
+    ctx.single_agent = fmt == "react"
     reader = {"codex": codex_units, "openai": openai_units, "react": react_units}[fmt]
     yield from _read(reader(session, full), session)
 

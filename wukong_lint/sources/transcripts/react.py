@@ -14,8 +14,8 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from wukong_lint.sources.transcript_events import SHELL_TOOLS
-from wukong_lint.sources.transcripts.records import read_head, read_lines
+from wukong_lint.sources.transcript_events import SHELL_TOOLS, EventUnit
+from wukong_lint.sources.transcripts.records import jsonl_records, read_head, read_lines
 from wukong_lint.sources.transcripts.session import Session
 from wukong_lint.sources.transcripts.sniff import PLAIN_LINE as _PLAIN_LINE
 from wukong_lint.sources.transcripts.sniff import is_plain_form, is_seed_form
@@ -30,7 +30,9 @@ _BRACKET_ACTION = re.compile(r"^\s*([A-Za-z_][\w.-]*)\s*\[(.*)\]\s*$", re.S)
 def react_units(session: Session, path: str) -> Iterator[Any]:
     head = read_head(path, 65536) or b""
     text = head.decode("utf-8", "replace").lstrip("\ufeff \t\r\n")
-    if not is_seed_form(text) and is_plain_form(text):
+    if text.startswith("{"):
+        yield from message_units(session, path)
+    elif not is_seed_form(text) and is_plain_form(text):
         yield from plain_units(session, path)
     else:
         yield from _role_units(session, path)
@@ -129,8 +131,6 @@ def plain_units(session: Session, path: str) -> Iterator[Any]:
 
 
 def _role_units(session: Session, path: str) -> Iterator[Any]:
-    counter = [0]
-
     def blocks() -> Iterator[tuple[int, str, str]]:
         role, start, lines = None, 0, []
         for number, raw in read_lines(path):
@@ -148,8 +148,40 @@ def _role_units(session: Session, path: str) -> Iterator[Any]:
         if role is not None:
             yield start, role, "\n".join(lines)
 
+    yield from _block_units(session, blocks())
+
+
+def message_units(session: Session, path: str) -> Iterator[Any]:
+    """Seed 002 E1's stored history: one JSON message per line, `{"role", "content",
+    "metadata"}`, an assistant step's content its `Thought: … Action: Tool[{…}]` text and a
+    tool message's content the compressed result (a JSON string)."""
+
+    def blocks() -> Iterator[Any]:
+        for number, record in jsonl_records(session, path, None, "react"):
+            if isinstance(record, EventUnit):
+                yield record  # a malformed line: its integrity finding
+                continue
+            if not isinstance(record, dict):
+                continue
+            role, content = record.get("role"), record.get("content")
+            if role not in ("user", "assistant", "tool", "system", "summary"):
+                continue
+            if not isinstance(content, str):
+                content = "" if content is None else json.dumps(content, ensure_ascii=False)
+            yield number, role, content
+
+    yield from _block_units(session, blocks())
+
+
+def _block_units(session: Session, blocks: Iterator[Any]) -> Iterator[Any]:
+    """The units of a ReAct history's (line, role, text) blocks, in either written form."""
+    counter = [0]
     last_call: str | None = None
-    for number, role, body in blocks():
+    for block in blocks:
+        if isinstance(block, EventUnit):
+            yield block
+            continue
+        number, role, body = block
         if role == "assistant":
             action = _ACTION.search(body)
             thought = body[: action.start()] if action else body

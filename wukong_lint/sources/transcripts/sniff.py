@@ -54,6 +54,29 @@ def loglines_head(data: bytes) -> bool:
     return LOGLINES.search(head[:4096]) is not None
 
 
+# an assistant step of a ReAct history: `Action: Tool[` (after its Thought, if any)
+_REACT_STEP = re.compile(r"(?m)^\s*Action\s*:\s*[A-Za-z_][\w.-]*\s*\[")
+
+
+def is_react_messages(text: str) -> bool:
+    """Chat-message JSONL that is a ReAct history (seed 002 E1's stored messages): an
+    assistant message holds an `Action: Tool[…]` step and no message uses function calling."""
+    steps = False
+    for raw in text.splitlines()[:50]:
+        try:
+            record = json.loads(raw)
+        except (ValueError, RecursionError):
+            continue
+        if not isinstance(record, dict):
+            continue
+        if "tool_calls" in record or "tool_call_id" in record or "function_call" in record:
+            return False
+        content = record.get("content")
+        if record.get("role") == "assistant" and isinstance(content, str):
+            steps = steps or _REACT_STEP.search(content) is not None
+    return steps
+
+
 def sniff_format(path: str) -> str | None:
     """Recognise a transcript by its first records (None: not a transcript)."""
     head = read_head(path, 65536)
@@ -80,7 +103,7 @@ def sniff_format(path: str) -> str | None:
         if "payload" in record and "type" in record:
             return "codex"
         if "role" in record and "type" not in record:
-            return "openai"
+            return "react" if is_react_messages(stripped) else "openai"
         if record.get("type") in ("user", "assistant", "summary", "system") or (
             "sessionId" in record or "parentUuid" in record
         ):
