@@ -38,6 +38,8 @@ class Session:
     cwd: str = "/home/dev/shop"
     records: list[dict] = field(default_factory=list)
     subagents: dict[str, tuple[str, list[dict]]] = field(default_factory=dict)
+    # files of the repository the session ran in (cwd "@proj"), e.g. its memory-bank/
+    project: dict[str, str] = field(default_factory=dict)
     _n: int = 0
     _last: str | None = None
 
@@ -175,16 +177,21 @@ class Session:
         return self
 
     def write(self, folder: Path) -> Path:
+        root = folder / f"{self.sid}-project"
+        for rel, text in self.project.items():  # the repository the session worked in
+            (root / rel).parent.mkdir(parents=True, exist_ok=True)
+            (root / rel).write_text(text, "utf-8")
+
+        def jsonl(records: list[dict]) -> str:
+            text = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
+            return text.replace("@proj", str(root)) if self.project else text
+
         path = folder / f"{self.sid}.jsonl"
-        path.write_text(
-            "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in self.records), "utf-8"
-        )
+        path.write_text(jsonl(self.records), "utf-8")
         for agent_id, (cid, recs) in self.subagents.items():
             sub = folder / self.sid / "subagents"
             sub.mkdir(parents=True, exist_ok=True)
-            (sub / f"agent-{agent_id}.jsonl").write_text(
-                "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in recs), "utf-8"
-            )
+            (sub / f"agent-{agent_id}.jsonl").write_text(jsonl(recs), "utf-8")
             (sub / f"agent-{agent_id}.meta.json").write_text(
                 json.dumps({"toolUseId": cid}), "utf-8"
             )
@@ -1387,7 +1394,7 @@ def inline_cases() -> list[Case]:
 
 
 def all_cases() -> list[Case]:
-    return cases() + inline_cases() + other_format_cases() + react_cases()
+    return cases() + inline_cases() + other_format_cases() + react_cases() + memory_bank_cases()
 
 
 def write_corpus(folder: Path) -> list[tuple[Case, Path]]:
@@ -2061,5 +2068,230 @@ def react_cases() -> list[Case]:
             .add("step", "read", "Read", {"file_path": "a.py"}, {"status": "success", "data": "x"})
             .add("finish", "done", "ok"),
         )
+    )
+    return out
+
+
+# --- memory bank gating (seed 003, v7.1) ------------------------------------------------------
+
+MB_FILES = {
+    "memory-bank/MEMORY.md": "# Memory\n\n## Drill-Down Protocol\n- read patterns.md before risky writes\n",
+    "memory-bank/patterns.md": "# Patterns\n\n- auth tokens rotate daily\n",
+    "memory-bank/activeContext.md": (
+        "# Active context\n\n<!-- MACHINE_BLOCK_START -->\n## 当前任务\n- 登录重构\n"
+        "<!-- MACHINE_BLOCK_END -->\n\n<!-- USER_BLOCK_START -->\n## 用户笔记\n"
+        "周五前不要动支付模块\n<!-- USER_BLOCK_END -->\n"
+    ),
+    "src/auth/login.py": "def login(user):\n    return check(user)\n",
+    "src/utils/fmt.py": "def money(x):\n    return f'{x:.2f}'\n",
+    "package.json": '{"name": "shop", "version": "1.0.0"}\n',
+}
+
+
+def memory_bank_cases() -> list[Case]:
+    out: list[Case] = []
+
+    def S(name: str, files: dict[str, str] | None = None) -> Session:  # noqa: N802
+        return Session(
+            sid=f"pv-mb-{name}", cwd="@proj", project=dict(MB_FILES if files is None else files)
+        )
+
+    def v(name: str, expect: str | tuple[str, ...], s: Session) -> None:
+        out.append(
+            Case(f"mb-{name}", "violation", (expect,) if isinstance(expect, str) else expect, s)
+        )
+
+    def ok(name: str, s: Session) -> None:
+        out.append(Case(f"mb-ok-{name}", "compliant", (), s))
+
+    small = cp_en(code="yes", lines=1)
+    login_edit = (
+        "Edit",
+        {
+            "file_path": "@proj/src/auth/login.py",
+            "old_string": "    return check(user)",
+            "new_string": "    return check(user, strict=True)",
+        },
+        "The file has been updated.",
+    )
+    fmt_edit = (
+        "Edit",
+        {
+            "file_path": "@proj/src/utils/fmt.py",
+            "old_string": "    return f'{x:.2f}'",
+            "new_string": "    return f'{x:,.2f}'",
+        },
+        "The file has been updated.",
+    )
+    pkg_edit = (
+        "Edit",
+        {
+            "file_path": "@proj/package.json",
+            "old_string": '"version": "1.0.0"',
+            "new_string": '"version": "1.0.1"',
+        },
+        "The file has been updated.",
+    )
+    patterns = ("Read", {"file_path": "@proj/memory-bank/patterns.md"}, "# Patterns")
+    memory_md = ("Read", {"file_path": "@proj/memory-bank/MEMORY.md"}, "# Memory")
+    writer = "memory-bank-writer"
+    record = json.dumps({"files_changed": ["memory-bank/activeContext.md"], "summary": "recorded"})
+
+    v(
+        "high-no-context",
+        "body-boundary.memory-bank-context",
+        S("a").user("Make login strict").say(small).tool(*login_edit),
+    )
+    v(
+        "high-memory-md-only",
+        "body-boundary.memory-bank-context",
+        S("b").user("Bump the package version").say(small).tool(*memory_md).tool(*pkg_edit),
+    )
+    v(
+        "high-patterns-read-last-turn",
+        "body-boundary.memory-bank-context",
+        S("c")
+        .user("What patterns do we follow?")
+        .say(cp_en())
+        .tool(*patterns)
+        .user("Now make login strict")
+        .say(small)
+        .tool(*login_edit),
+    )
+    v(
+        "low-no-context",
+        "body-boundary.memory-bank-context-low",
+        S("d").user("Add thousands separators to money()").say(small).tool(*fmt_edit),
+    )
+    v(
+        "body-writes-memory-bank",
+        "avatar-boundary.memory-bank-writer",
+        S("e")
+        .user("Remember that we chose Redis")
+        .say(small)
+        .tool(*patterns)
+        .tool(
+            "Edit",
+            {
+                "file_path": "@proj/memory-bank/patterns.md",
+                "old_string": "- auth tokens rotate daily",
+                "new_string": "- auth tokens rotate daily\n- cache: Redis",
+            },
+            "The file has been updated.",
+        ),
+    )
+    v(
+        "writer-unconfirmed",
+        "avatar-boundary.memory-bank-unconfirmed-write",
+        S("f")
+        .user("Record today's decisions")
+        .say(cp_en(decision="delegate to @memory-bank-writer"))
+        .spawn(writer, "Record the Redis decision in patterns.md", record, background=False),
+    )
+    v(
+        "writer-after-no",
+        "avatar-boundary.memory-bank-unconfirmed-write",
+        S("g")
+        .user("Should we record this?")
+        .say("Proposal: add the Redis decision to patterns.md. Reply mb:write or mb:no.")
+        .user("mb:no")
+        .say(cp_en(decision="delegate to @memory-bank-writer"))
+        .spawn(writer, "Record the Redis decision", record, background=False),
+    )
+    v(
+        "user-block-edit",
+        "avatar-boundary.memory-bank-user-block",
+        S("h")
+        .user("mb:write")
+        .say(cp_en(decision="delegate to @memory-bank-writer"))
+        .spawn(
+            writer,
+            "Update the active context",
+            record,
+            background=False,
+            inner=[
+                ("Read", {"file_path": "@proj/memory-bank/activeContext.md"}, "..."),
+                (
+                    "Edit",
+                    {
+                        "file_path": "@proj/memory-bank/activeContext.md",
+                        "old_string": "周五前不要动支付模块",
+                        "new_string": "支付模块已解冻",
+                    },
+                    "The file has been updated.",
+                ),
+            ],
+        ),
+    )
+
+    ok(
+        "patterns-then-high",
+        S("i").user("Make login strict").say(small).tool(*patterns).tool(*login_edit),
+    )
+    ok(
+        "patterns-then-low",
+        S("j").user("Add separators").say(small).tool(*patterns).tool(*fmt_edit),
+    )
+    ok(
+        "writer-confirmed",
+        S("k")
+        .user("Proposal looks good. mb:write")
+        .say(cp_en(decision="delegate to @memory-bank-writer"))
+        .spawn(
+            writer,
+            "Record the Redis decision",
+            record,
+            background=False,
+            inner=[
+                ("Read", {"file_path": "@proj/memory-bank/patterns.md"}, "# Patterns"),
+                (
+                    "Edit",
+                    {
+                        "file_path": "@proj/memory-bank/patterns.md",
+                        "old_string": "- auth tokens rotate daily",
+                        "new_string": "- auth tokens rotate daily\n- cache: Redis",
+                    },
+                    "The file has been updated.",
+                ),
+            ],
+        ),
+    )
+    ok(
+        "writer-machine-block",
+        S("l")
+        .user("mb:write")
+        .say(cp_en(decision="delegate to @memory-bank-writer"))
+        .spawn(
+            writer,
+            "Update the current task",
+            record,
+            background=False,
+            inner=[
+                ("Read", {"file_path": "@proj/memory-bank/activeContext.md"}, "..."),
+                (
+                    "Edit",
+                    {
+                        "file_path": "@proj/memory-bank/activeContext.md",
+                        "old_string": "- 登录重构",
+                        "new_string": "- 登录重构（完成）",
+                    },
+                    "The file has been updated.",
+                ),
+            ],
+        ),
+    )
+    no_mb = {k: v for k, v in MB_FILES.items() if not k.startswith("memory-bank/")}
+    ok(
+        "no-memory-bank-no-gating",
+        S("m", no_mb).user("Make login strict").say(small).tool(*login_edit),
+    )
+    ok("reads-only", S("n").user("What does MEMORY.md say?").say(cp_en()).tool(*memory_md))
+    ok(
+        "proposal-only",
+        S("o")
+        .user("We chose Redis for the cache.")
+        .say(
+            "Proposal: record 'cache: Redis' in memory-bank/patterns.md. Reply mb:write to confirm or mb:no."
+        ),
     )
     return out

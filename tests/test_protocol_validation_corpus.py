@@ -31,7 +31,7 @@ def test_corpus_is_labelled_and_balanced() -> None:
     assert len(violations) >= 40 and len(compliant) >= 40
     assert all(c.expect for c in violations)
     families = {c.name.split("-")[0] for c in violations}
-    assert {"l1", "l2", "l3", "c", "ctx", "err", "codex", "openai"} <= families
+    assert {"l1", "l2", "l3", "c", "ctx", "err", "codex", "openai", "react", "mb"} <= families
 
 
 def test_every_violation_found_and_no_false_alarm(tmp_path: Path) -> None:
