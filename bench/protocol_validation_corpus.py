@@ -2075,7 +2075,7 @@ def react_cases() -> list[Case]:
 # --- memory bank gating (seed 003, v7.1) ------------------------------------------------------
 
 MB_FILES = {
-    "memory-bank/MEMORY.md": "# Memory\n\n## Drill-Down Protocol\n- read patterns.md before risky writes\n",
+    "memory-bank/MEMORY.md": "# Memory\n\n## Drill-Down Protocol\n- read patterns.md first\n",
     "memory-bank/patterns.md": "# Patterns\n\n- auth tokens rotate daily\n",
     "memory-bank/activeContext.md": (
         "# Active context\n\n<!-- MACHINE_BLOCK_START -->\n## 当前任务\n- 登录重构\n"
@@ -2091,7 +2091,7 @@ MB_FILES = {
 def memory_bank_cases() -> list[Case]:
     out: list[Case] = []
 
-    def S(name: str, files: dict[str, str] | None = None) -> Session:  # noqa: N802
+    def S(name: str, files: dict[str, str] | None = None) -> Session:
         return Session(
             sid=f"pv-mb-{name}", cwd="@proj", project=dict(MB_FILES if files is None else files)
         )
@@ -2291,7 +2291,8 @@ def memory_bank_cases() -> list[Case]:
         S("o")
         .user("We chose Redis for the cache.")
         .say(
-            "Proposal: record 'cache: Redis' in memory-bank/patterns.md. Reply mb:write to confirm or mb:no."
+            "Proposal: record 'cache: Redis' in memory-bank/patterns.md. "
+            "Reply mb:write to confirm or mb:no."
         ),
     )
     return out
