@@ -58,6 +58,7 @@ __all__ = ["SHELLS", "Command", "Function", "Script", "parse", "parse_script", "
 
 _PARSER: Any = None
 MAX_DEPTH = 6  # nested `bash -c` / heredoc-to-shell / interpreter levels followed
+MAX_FEEDERS = 256  # distinct programs of a pipeline's earlier stages handed to a stage
 MAX_EXPANSIONS = 64  # function and alias calls expanded per parse
 MAX_PRODUCER_WORDS = 256
 
@@ -231,6 +232,9 @@ class _Walker:
 
     def pipeline(self, node: Any, stdin_from: tuple[str, ...]) -> list[str]:
         names: list[str] = []
+        # the programs of earlier stages, each once, the most recent last (a pipeline of
+        # 20,000 stages must not hand each stage all the names before it: quadratic)
+        feeders: dict[str, None] = {}
         producer, self.producer = self.producer, None
         words: tuple[str, ...] = producer.words if producer else ()
         for child in node.children:
@@ -238,7 +242,14 @@ class _Walker:
                 continue
             self.last_top = None
             self.producer = producer
-            names += self.visit(child, stdin_from + tuple(names))
+            stage = self.visit(child, stdin_from + tuple(feeders))
+            names += stage
+            for name in stage:
+                feeders.pop(name, None)
+                feeders[name] = None
+            while len(feeders) > MAX_FEEDERS:  # what fed the later stages is not known whole
+                del feeders[next(iter(feeders))]
+                self.error = True
             self.producer = None
             top = self.last_top if child.type in ("command", "redirected_statement") else None
             if top is None:
@@ -726,10 +737,36 @@ def parse_script(
 
             for child in tree.root_node.children:
                 walk_selected(walker, child, search_span)
-    except RecursionError:  # nested deeper than the stack: what was found, and a parse error
+    except RecursionError:  # nested deeper than the stack: a parse error, and a flat reading
         walker.error = True
+        flat = _flat_walk(text, depth, span)
+        if flat is not None and flat.commands:
+            walker = flat
     error = walker.error or tree.root_node.has_error
     return Script(tuple(walker.commands), tuple(walker.functions), error)
+
+
+# Grouping that nests (`$(`, subshells, `{ }` groups, backticks, double quotes): each character
+# becomes a space or a newline, so offsets stay those of the original text.
+_FLATTEN = str.maketrans(
+    {"(": "\n", ")": "\n", "{": "\n", "}": "\n", "`": "\n", '"': " ", "$": " "}
+)
+
+
+def _flat_walk(text: str, depth: int, span: tuple[int, int] | None) -> _Walker | None:
+    """The commands of `text` with its nesting removed, for a text nested deeper than the
+    walk can follow: bash runs `( ( … rm -rf / … ) )` a thousand levels deep, so "too deep to
+    judge" must not mean "allowed". Reading every nested command as a top-level one may see
+    more than runs (a quoted word in the depths), never less."""
+    flat = text.translate(_FLATTEN)
+    source = flat.encode("utf-8", "surrogatepass")
+    walker = _Walker(source, flat, depth, span)
+    walker.error = True
+    try:
+        walker.visit(_parser().parse(source).root_node)
+    except RecursionError:
+        return None
+    return walker
 
 
 def _piece_search(source: bytes, search: Any) -> Any:
