@@ -205,3 +205,21 @@ def test_protocol_parsers_stay_linear_on_hostile_lines() -> None:
         assert parse_checkpoint(text) is None
         assert all(v is None for v in sections(text, CONTRACTS["eye"]).values())
         assert not is_placeholder(text[1:] + "x")
+
+
+def test_decision_label_after_an_emoji_or_arrow() -> None:
+    """Teams put an emoji or an arrow before the bold decision label (found by the held-out
+    corpus, bench/protocol_heldout.py: 30 of its compliant sessions read as undecided)."""
+    lines = (
+        "👉 **决策**：召唤 @鼻 审查（后台）",
+        "→ **Decision:** delegate to @eye",
+        "🎯 决策: @眼",
+    )
+    for line in lines:
+        point = parse_checkpoint(f"🧭 **CHECKPOINT**\n- **Q1 探索/研究**: ✅ 是\n\n{line}")
+        assert point is not None and point.decision == "delegate", line
+    point = parse_checkpoint("CHECKPOINT\n- Q1: no\n\n✅ **决策**：本体执行")
+    assert point is not None and point.decision == "self"
+    # a word before the label is prose, not the decision line
+    point = parse_checkpoint("CHECKPOINT\nQ1: no\nThe decision: maybe later")
+    assert point is not None and point.decision is None

@@ -52,7 +52,8 @@ class Checkpoint(NamedTuple):
 # (each quantifier is followed by a character it cannot match: linear on hostile lines)
 _QUESTION = re.compile(r"(?im)^[ \t>*\-|#]*Q([0-4])(?!\.\d)\**[ \t]*[.:：)、]?[ \t]*(.*)$")
 _MARKER = re.compile(r"(?i)checkpoint|检查点|自检")
-_DECISION = re.compile(r"(?im)^[ \t>*\-|#⚡]*(?:决策|decision|决定)[ \t*]*[:：][ \t]*(.+)$")
+# (any symbols before the label: "⚡ 决策:", "👉 **决策**：", "→ **Decision:**"; not letters)
+_DECISION = re.compile(r"(?im)^[^\w\n]{0,16}(?:决策|decision|决定)[ \t*]*[:：][ \t]*(.+)$")
 # yes or no, whichever comes first ("不需要" is a no, though it holds "需要")
 _YES_NO = re.compile(
     r"(?i)(?P<no>(?<![a-z])(?:no|n|false|none)(?![a-z])|否|❌|不需要|无)|"
