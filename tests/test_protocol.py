@@ -223,3 +223,34 @@ def test_decision_label_after_an_emoji_or_arrow() -> None:
     # a word before the label is prose, not the decision line
     point = parse_checkpoint("CHECKPOINT\nQ1: no\nThe decision: maybe later")
     assert point is not None and point.decision is None
+
+
+def test_contract_sections_hold_their_sub_headings() -> None:
+    """The upstream agents' output layout: `## Issues` then `### HIGH` then items, `## Design`
+    then `### 架构概述`, `## Decisions` then an intro label and `### Decision 1`; tongue's
+    `## Tests Created` / `## Docs Created`. None of it is a missing or placeholder section;
+    an empty section still is (found by the held-out corpus, bench/protocol_heldout.py)."""
+    from wukong_lint.checks.contracts import CONTRACTS, is_placeholder, sections
+
+    nose = (
+        "## Summary\n一处中等问题\n\n## Issues\n### MEDIUM\n1. **[M001]** 缺少长度校验\n"
+        "   - Location: `src/api.py:40`\n\n## Recommendation\n加长度校验"
+    )
+    found = sections(nose, CONTRACTS["nose"])
+    assert found["issues"] is not None and "M001" in found["issues"]
+    assert not any(is_placeholder(c) for c in found.values() if c is not None)
+    mind = (
+        "## Design\n### 架构概述\nOutbox + relay.\n\n## Decisions\n决策列表：\n\n"
+        "### Decision 1: outbox\n- **决策**: outbox 表\n\n## Tradeoffs\n- 多一张表"
+    )
+    found = sections(mind, CONTRACTS["mind"])
+    assert "Outbox" in (found["design"] or "") and "outbox 表" in (found["decisions"] or "")
+    tongue = (
+        "## Summary\n补了 3 个测试\n\n## Tests Created\n1. `tests/test_p.py`\n\n"
+        "## Test Results\n3 passed\n\n## Docs Created\n- 无（本次不涉及文档）"
+    )
+    found = sections(tongue, CONTRACTS["tongue"])
+    assert all(found[k] for k in ("tests", "docs", "results")), found
+    empty = "## Summary\nok\n\n## Issues\n\n## Recommendation\nfix it"
+    found = sections(empty, CONTRACTS["nose"])
+    assert found["issues"] is not None and is_placeholder(found["issues"])

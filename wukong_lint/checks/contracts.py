@@ -56,8 +56,17 @@ CONTRACTS: dict[str, dict[str, tuple[str, ...]]] = {
         "recommendation": ("recommendation", "recommendations", "建议", "改进建议"),
     },
     "tongue": {
-        "tests": ("tests", "test files", "测试", "测试文件"),
-        "docs": ("docs", "documentation", "文档"),
+        # (the upstream tongue agent's own headings: "Tests Created", "Docs Created")
+        "tests": (
+            "tests",
+            "test files",
+            "tests created",
+            "tests added",
+            "测试",
+            "测试文件",
+            "新增测试",
+        ),
+        "docs": ("docs", "documentation", "docs created", "docs updated", "文档", "新增文档"),
         "results": ("results", "test results", "结果", "测试结果"),
     },
     "body": {
@@ -147,6 +156,9 @@ _PATTERNS: dict[tuple[str, ...], re.Pattern[str]] = {}
 _NEXT_LABEL = re.compile(
     r"(?m)^[ \t]*(?:#{1,6}[ \t]|(?:\*\*|__)?[\w\u4e00-\u9fff ]{1,30}(?:\*\*|__)?[:：])"
 )
+_HEADING = re.compile(r"[ \t>|]*(#{1,6})[ \t]")
+# the next heading of level 1..n (a section runs over its sub-headings)
+_SAME_LEVEL = tuple(re.compile(rf"(?m)^[ \t]*#{{1,{n}}}[ \t]") for n in range(1, 7))
 
 
 _LAST: list[Any] = [None, None, None]  # the last output, contract and sections: 3 rules ask
@@ -185,6 +197,13 @@ def _sections(text: str, contract: dict[str, tuple[str, ...]]) -> dict[str, str 
             rest = text[match.end() :]
             stop = _NEXT_LABEL.search(rest)
             content = (rest[: stop.start()] if stop else rest)[:2000].strip()
+            heading = _HEADING.match(match.group(0))
+            if not content and heading:
+                # sub-headings or an intro label come first (`## Issues` / `### HIGH` / items,
+                # the upstream agents' layout): the section is all under it, to the next
+                # heading of its level
+                stop = _SAME_LEVEL[len(heading.group(1)) - 1].search(rest)
+                content = (rest[: stop.start()] if stop else rest)[:2000].strip()
         found[name] = content
     return found
 
