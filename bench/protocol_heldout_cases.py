@@ -33,6 +33,7 @@ class Case:
 
 
 CASES: list[Case] = []
+WHERE: dict[str, object] = {}  # the folder and name of the case being written
 
 
 def case(
@@ -45,6 +46,7 @@ def case(
 ) -> Callable[[Callable[[], object]], Callable[[], object]]:
     def deco(fn: Callable[[], object]) -> Callable[[], object]:
         def build(root: Path) -> list[Path]:
+            WHERE.update(root=root, name=name)  # for cases that need their repository on disk
             session = fn()
             return session.write_to(root, name)  # type: ignore[attr-defined]
 

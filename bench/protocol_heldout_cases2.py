@@ -20,6 +20,7 @@ from protocol_heldout_cases import (
     CP_TONGUE,
     EYE_OK,
     TONGUE_OK,
+    WHERE,
     A,
     B,
     Case,
@@ -292,6 +293,38 @@ def _e6() -> Claude:
 # =========================================================================== memory bank (seed 003)
 
 
+DECISIONS = """# 技术决策与约定
+
+<!-- MACHINE_BLOCK_START -->
+| 决策 | 日期 | 原因 |
+|------|------|------|
+| 金额用整数分 | 2026-11-24 | 避免浮点误差 |
+<!-- MACHINE_BLOCK_END -->
+
+<!-- USER_BLOCK_START -->
+## 用户笔记
+{notes}
+<!-- USER_BLOCK_END -->
+"""
+
+
+def web_repo(notes: str = "{用户自由编辑区}") -> str:
+    """The session's repository on disk, with its memory bank: seed 003 gates writes only
+    where `memory-bank/` exists, and the USER_BLOCK check reads the file as it is now."""
+    repo = Path(str(WHERE["root"])) / f"{WHERE['name']}.repo"
+    bank = repo / "memory-bank"
+    bank.mkdir(parents=True, exist_ok=True)
+    (bank / "MEMORY.md").write_text("# MEMORY\n\n- Stack: Next.js + zod\n", encoding="utf-8")
+    (bank / "patterns.md").write_text(
+        "# Patterns\n\n- 按钮统一用 <Button variant>\n", encoding="utf-8"
+    )
+    (bank / "decisions.md").write_text(DECISIONS.replace("{notes}", notes), encoding="utf-8")
+    (repo / "package.json").write_text(
+        '{"name": "web", "dependencies": {"zod": "^3.23.8"}}\n', encoding="utf-8"
+    )
+    return str(repo)
+
+
 def _mb_session(
     sid: str,
     reads: tuple[str, ...],
@@ -300,7 +333,7 @@ def _mb_session(
     new: str,
     user: str = "升级一下 zod 到 3.23",
 ) -> Claude:
-    s = Claude(sid, cwd="/home/dev/work/web")
+    s = Claude(sid, cwd=web_repo())
     s.user(user)
     s.assistant(checkpoint("light", q2=True, lines=2, decision="本体执行"))
     for r in reads:
@@ -323,7 +356,7 @@ def _m1() -> Claude:
 
 @case("mb-high-risk-no-read", "memory bank", (B + "memory-bank-context",))
 def _m2() -> Claude:
-    s = Claude("9d5a4c7e-m2", cwd="/home/dev/work/web")
+    s = Claude("9d5a4c7e-m2", cwd=web_repo())
     s.user("先看下记忆库里的项目约定")
     s.assistant(checkpoint("en-lines", decision="body executes (read the memory bank)"))
     s.read("memory-bank/MEMORY.md", 60)
@@ -342,7 +375,7 @@ def _m2() -> Claude:
 
 @case("mb-low-risk-no-context", "memory bank", (B + "memory-bank-context-low",))
 def _m3() -> Claude:
-    s = Claude("0e6b5d8f-m3", cwd="/home/dev/work/web")
+    s = Claude("0e6b5d8f-m3", cwd=web_repo())
     s.user("看下 memory-bank 里对按钮组件的约定")
     s.assistant(checkpoint("zh-block", decision="本体执行（读记忆库）"))
     s.read("memory-bank/patterns.md", 50)
@@ -360,7 +393,7 @@ def _m3() -> Claude:
     (A + "memory-bank-writer", B + "memory-bank-writer"),
 )
 def _m4() -> Claude:
-    s = Claude("1f7c6e9a-m4", cwd="/home/dev/work/web")
+    s = Claude("1f7c6e9a-m4", cwd=web_repo())
     s.user("把今天定的 API 版本策略记到记忆库")
     s.assistant(checkpoint("light", q2=True, lines=3, decision="本体执行"))
     s.read("memory-bank/MEMORY.md", 30)
@@ -374,8 +407,10 @@ def _m4() -> Claude:
     return s
 
 
-def _writer_session(sid: str, user_turns: list[str], edit_old: str, edit_new: str) -> Claude:
-    s = Claude(sid, cwd="/home/dev/work/web")
+def _writer_session(
+    sid: str, user_turns: list[str], edit_old: str, edit_new: str, notes: str = "{用户自由编辑区}"
+) -> Claude:
+    s = Claude(sid, cwd=web_repo(notes))
     s.user("今天确定：所有金额用整数分存储")
     s.assistant(
         "📝 **Memory Bank Proposal**\n- 写入 `memory-bank/decisions.md`：金额以整数分存储（原因：避免浮点误差）\n\n回复 `mb:write` 确认写入，或 `mb:no` 跳过。"
@@ -425,6 +460,7 @@ def _m7() -> Claude:
         ["mb:write"],
         "<!-- USER_BLOCK_START -->\n## 用户笔记\n{用户自由编辑区}\n<!-- USER_BLOCK_END -->",
         "<!-- USER_BLOCK_START -->\n## 用户笔记\n- 金额用整数分\n<!-- USER_BLOCK_END -->",
+        notes="- 金额用整数分",
     )
 
 
@@ -1005,7 +1041,7 @@ def _k24() -> Claude:
 
 @case("ok-memory-files-dont-count", "L3 compliant")
 def _k25() -> Claude:
-    s = Claude("3b9e8a1d-k25", cwd="/home/dev/work/web")
+    s = Claude("3b9e8a1d-k25", cwd=web_repo())
     s.user("Before we start: load the project memory, then tell me what the checkout page does")
     s.assistant(checkpoint("en-lines", decision="body executes (memory bank + one file)"))
     for p in (

@@ -505,8 +505,8 @@ def _ak1() -> ReactText:
     s.step(
         "读 parser.py 的相关区间。",
         "Read",
-        {"file_path": "src/parser.py", "offset": 100, "limit": 200},
-        _ok_read("src/parser.py", 200, 100),
+        {"file_path": "src/parser.py", "offset": 100, "limit": 80},
+        _ok_read("src/parser.py", 80, 100),
     )
     s.step(
         "改掉第一个 TODO。",
