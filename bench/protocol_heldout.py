@@ -93,6 +93,7 @@ def run(root: Path) -> list[Outcome]:
     plain: list[str] = []
     batches: list[tuple[list[str], list[str]]] = []  # (extra args, paths)
     folders: list[str] = []
+    by_agents: dict[tuple[tuple[str, str], ...], tuple[list[str], list[str]]] = {}
     for c in cases():
         paths = [str(p) for p in c.build(root)]
         for p in paths:
@@ -100,17 +101,20 @@ def run(root: Path) -> list[Outcome]:
         owned.append((str(root / c.name) + os.sep, c.name))
         if c.folder:
             folders.extend(paths)
-        elif c.agents:
-            d = root / f"{c.name}.agents"
-            d.mkdir(exist_ok=True)
-            for fname, text in c.agents:
-                (d / fname).write_text(text, encoding="utf-8")
-            batches.append((["--agents", str(d)], paths))
+        elif c.agents:  # one run per set of agent definitions
+            d = root / f"agents-{len(by_agents)}"
+            if c.agents not in by_agents:
+                d.mkdir(exist_ok=True)
+                for fname, text in c.agents:
+                    (d / fname).write_text(text, encoding="utf-8")
+                by_agents[c.agents] = (["--agents", str(d)], [])
+            by_agents[c.agents][1].extend(paths)
         else:
             plain.extend(paths)
     batches.insert(0, ([], plain))
-    for folder in folders:
-        batches.append(([], [folder]))
+    batches.extend(by_agents.values())
+    if folders:
+        batches.append(([], folders))
     for extra, paths in batches:
         findings, error = _cli([*paths, *extra])
         if error:
@@ -173,6 +177,9 @@ def main(argv: list[str] | None = None) -> int:
         with tempfile.TemporaryDirectory(prefix="jie-heldout-") as tmp:
             outs = run(Path(tmp))
     s = summary(outs)
+    errors = sorted({o.error for o in outs if o.error})
+    for error in errors[:3]:
+        print(f"scan error: {error}", file=sys.stderr)
     points = defaultdict(lambda: [0, 0])
     for o in outs:
         if o.case.violation:
