@@ -254,3 +254,23 @@ def test_contract_sections_hold_their_sub_headings() -> None:
     empty = "## Summary\nok\n\n## Issues\n\n## Recommendation\nfix it"
     found = sections(empty, CONTRACTS["nose"])
     assert found["issues"] is not None and is_placeholder(found["issues"])
+
+
+def test_checkpoint_wording_classes_found_after_the_held_out_run() -> None:
+    """Probes after the held-out corpus's first run: a question whose wording holds a number
+    and ends with a colon, not a ？ ("Q2 (Code >10 lines): No, ~3 lines": the 10 is the
+    question's); the decision as a table row or under its own heading."""
+    point = parse_checkpoint(
+        "CHECKPOINT\nQ1 (Explore/research): No\nQ2 (Code >10 lines): Yes, ~40 lines\n"
+        "Q3 (Design): No\nQ4 (Independent files): 1\nDecision: body executes"
+    )
+    assert point is not None and (point.code, point.lines, point.decision) == (True, 40, "self")
+    point = parse_checkpoint("CHECKPOINT\nQ2 代码 >10行：否（约 3 行）\nQ4: 2 (files: a.py, b.py)")
+    assert point is not None and (point.lines, point.files) == (3, 2)
+    table = "| Q | 回答 |\n|---|---|\n| Q1 探索 | 是 |\n| Q2 代码 | 否 |\n| **决策** | 召唤 @眼 |"
+    point = parse_checkpoint(table)
+    assert point is not None and point.decision == "delegate"
+    point = parse_checkpoint("## CHECKPOINT\n- Q1: yes\n- Q2: no\n\n### Decision\nDelegate to @eye")
+    assert point is not None and point.decision == "delegate" and point.avatars == ("eye",)
+    point = parse_checkpoint("CHECKPOINT\nQ1: no\nQ2: no\n\nThe decision\nis hard")
+    assert point is not None and point.decision is None
