@@ -668,3 +668,74 @@ def _repo(name: str, dcp: str) -> Case:
 
 CASES.append(_repo("dcp-config-bad-keys", DCP_BAD))
 CASES.append(_repo("ok-dcp-config", DCP_OK))
+
+
+# =========================================================================== written after the first run
+# Probes of wording classes the first run pointed at (not part of its held-out numbers): a
+# question's own wording holding a number before its colon, the decision as a table row or
+# under its own heading.
+
+TABLE_CP = "| 问题 | 回答 |\n|------|------|\n| Q0 Skill 匹配 | 否 |\n| Q1 探索/研究 | {q1} |\n| Q2 代码修改 | 否（0 行） |\n| Q3 设计/架构 | 否 |\n| Q4 独立文件数 | 1 |\n| **决策** | {decision} |"
+
+
+@case("post-l2-wording-number-code-size", "L2 decision (post-run)", (B + "decision-code-size",))
+def _p1():  # type: ignore[no-untyped-def]
+    from protocol_heldout_formats import Claude
+
+    s = Claude("5a1b2c3d-p1")
+    s.user("Add retries with backoff to every outbound HTTP call in src/clients/")
+    s.assistant(
+        "CHECKPOINT\nQ1 (Explore/research): No\nQ2 (Code >10 lines): Yes, ~40 lines\nQ3 (Design): No\nQ4 (Independent files): 1\nDecision: body executes"
+    )
+    s.read("src/clients/http.py", 80)
+    s.assistant("Writing it now.")
+    return s
+
+
+@case("post-l2-table-decision-explore", "L2 decision (post-run)", (B + "decision-explore",))
+def _p2():  # type: ignore[no-untyped-def]
+    from protocol_heldout_formats import Claude
+
+    s = Claude("6b2c3d4e-p2")
+    s.user("调研一下哪些服务还在读旧的 REDIS_URL")
+    s.assistant(TABLE_CP.format(q1="是", decision="本体执行"))
+    s.call(
+        "Grep",
+        {"pattern": "REDIS_URL", "path": "."},
+        "src/cache.py:3:REDIS_URL = os.environ['REDIS_URL']",
+    )
+    s.assistant("只有 cache.py。")
+    return s
+
+
+@case("post-ok-table-decision", "L1 compliant (post-run)")
+def _p3():  # type: ignore[no-untyped-def]
+    from protocol_heldout_cases import EYE_OK, _delegate, _eye_work
+
+    return _delegate(
+        "7c3d4e5f-p3",
+        "调研一下哪些服务还在读旧的 REDIS_URL",
+        TABLE_CP.format(q1="是", decision="召唤 @眼（后台）"),
+        "eye",
+        "搜索 REDIS_URL 的读取点",
+        EYE_OK,
+        work=_eye_work,
+        background=True,
+    )
+
+
+@case("post-ok-heading-decision", "L1 compliant (post-run)")
+def _p4():  # type: ignore[no-untyped-def]
+    from protocol_heldout_cases import EYE_OK, _delegate, _eye_work
+
+    cp = "## CHECKPOINT\n- Q0 Skill match: no\n- Q1 Explore/research: yes\n- Q2 Code change: no\n- Q3 Design: no\n- Q4 Independent files: 1\n\n### Decision\nDelegate to @eye, in the background."
+    return _delegate(
+        "8d4e5f6a-p4",
+        "Which services still read REDIS_URL directly?",
+        cp,
+        "eye",
+        "Find REDIS_URL reads",
+        EYE_OK,
+        work=_eye_work,
+        background=True,
+    )
