@@ -272,5 +272,8 @@ def test_checkpoint_wording_classes_found_after_the_held_out_run() -> None:
     assert point is not None and point.decision == "delegate"
     point = parse_checkpoint("## CHECKPOINT\n- Q1: yes\n- Q2: no\n\n### Decision\nDelegate to @eye")
     assert point is not None and point.decision == "delegate" and point.avatars == ("eye",)
+    past = "| 决策 | 日期 | 原因 |\n|---|---|---|\n| 整数分 | 2026-11-24 | 精度 |\n"
+    point = parse_checkpoint(past + "CHECKPOINT\nQ1: no\nQ2: no\n决策：召唤 @耳")
+    assert point is not None and point.decision == "delegate"
     point = parse_checkpoint("CHECKPOINT\nQ1: no\nQ2: no\n\nThe decision\nis hard")
     assert point is not None and point.decision is None

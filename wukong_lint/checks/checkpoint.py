@@ -53,9 +53,12 @@ class Checkpoint(NamedTuple):
 _QUESTION = re.compile(r"(?im)^[ \t>*\-|#]*Q([0-4])(?!\.\d)\**[ \t]*[.:：)、]?[ \t]*(.*)$")
 _MARKER = re.compile(r"(?i)checkpoint|检查点|自检")
 # (any symbols before the label: "⚡ 决策:", "👉 **决策**：", "→ **Decision:**"; not letters)
-# (or a table row, "| **决策** | 召唤 @眼 |", or a heading with the decision on the next line)
-_DECISION = re.compile(
-    r"(?im)^[^\w\n]{0,16}(?:决策|decision|决定)[ \t*]*[:：|][ \t]*(.+)$"
+_DECISION = re.compile(r"(?im)^[^\w\n]{0,16}(?:决策|decision|决定)[ \t*]*[:：][ \t]*(.+)$")
+# failing that, a table row ("| **决策** | 召唤 @眼 |"; after the colon form, so a table of
+# past decisions, "| 决策 | 日期 | 原因 |", does not shadow the CHECKPOINT's) or a heading with
+# the decision on the next line
+_DECISION_ROW = re.compile(
+    r"(?im)^[^\w\n]{0,16}(?:决策|decision|决定)[ \t*]*[|][ \t]*(.+)$"
     r"|^[ \t]*#{1,6}[ \t]*[^\w\n]{0,4}(?:决策|decision|决定)[ \t*]*\n(?:[ \t]*\n)?[ \t]*(\w.*)$"
 )
 # yes or no, whichever comes first ("不需要" is a no, though it holds "需要")
@@ -152,7 +155,7 @@ def parse_checkpoint(text: str) -> Checkpoint | None:
 
 
 def _decision(text: str) -> tuple[str | None, tuple[str, ...]]:
-    match = _DECISION.search(text)
+    match = _DECISION.search(text) or _DECISION_ROW.search(text)
     if match is None:
         return None, ()
     value = match.group(1) or match.group(2)
