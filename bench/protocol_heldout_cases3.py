@@ -710,7 +710,8 @@ def _p2():  # type: ignore[no-untyped-def]
 
 @case("post-ok-table-decision", "L1 compliant (post-run)")
 def _p3():  # type: ignore[no-untyped-def]
-    from protocol_heldout_cases import EYE_OK, _delegate, _eye_work
+    from protocol_heldout_avatars import _delegate
+    from protocol_heldout_cases import EYE_OK, _eye_work
 
     return _delegate(
         "7c3d4e5f-p3",
@@ -726,7 +727,8 @@ def _p3():  # type: ignore[no-untyped-def]
 
 @case("post-ok-heading-decision", "L1 compliant (post-run)")
 def _p4():  # type: ignore[no-untyped-def]
-    from protocol_heldout_cases import EYE_OK, _delegate, _eye_work
+    from protocol_heldout_avatars import _delegate
+    from protocol_heldout_cases import EYE_OK, _eye_work
 
     cp = "## CHECKPOINT\n- Q0 Skill match: no\n- Q1 Explore/research: yes\n- Q2 Code change: no\n- Q3 Design: no\n- Q4 Independent files: 1\n\n### Decision\nDelegate to @eye, in the background."
     return _delegate(
