@@ -277,3 +277,19 @@ def test_checkpoint_wording_classes_found_after_the_held_out_run() -> None:
     assert point is not None and point.decision == "delegate"
     point = parse_checkpoint("CHECKPOINT\nQ1: no\nQ2: no\n\nThe decision\nis hard")
     assert point is not None and point.decision is None
+
+
+def test_contract_json_keys_in_any_spelling() -> None:
+    """JSON contracts written camelCase or with spaces/hyphens name the same sections
+    (filesChanged = files_changed); a key that is absent stays absent."""
+    from wukong_lint.checks.contracts import CONTRACTS, sections
+
+    out = json.dumps({"filesChanged": ["src/a.py"], "summary": "guard", "testsRun": True})
+    assert sections(out, CONTRACTS["body"]) == {
+        "files_changed": '["src/a.py"]',
+        "summary": "guard",
+        "tests_run": "true",
+    }
+    out = json.dumps({"Files-Changed": ["src/a.py"], "Summary": "guard"})
+    found = sections(out, CONTRACTS["body"])
+    assert found["files_changed"] == '["src/a.py"]' and found["tests_run"] is None

@@ -114,6 +114,7 @@ def _hit(unit: Unit, note: str) -> Hit:
 
 # -- reading an output -----------------------------------------------------------------------
 
+_SEPARATORS = re.compile(r"[\s_-]+")
 _JSON_BLOCK = re.compile(r"```(?:json)?\s*\n(\{.*?\})\s*\n```", re.S)
 _PLACEHOLDER = re.compile(
     r"(?i)^(?:todo|tbd|fixme|\.\.\.|…|_{2,}|x{3,}|待补充|待定|略|\?+|"
@@ -175,10 +176,17 @@ def sections(text: str, contract: dict[str, tuple[str, ...]]) -> dict[str, str |
 
 def _sections(text: str, contract: dict[str, tuple[str, ...]]) -> dict[str, str | None]:
     data = _json_output(text)
+    # keys by their letters only: "filesChanged", "files-changed", "Files Changed" all name
+    # files_changed (JSON from agents is as often camelCase as snake_case)
+    keys = {_SEPARATORS.sub("", k): k for k in data} if data is not None else {}
     found: dict[str, str | None] = {}
     for name, labels in contract.items():
         if data is not None:
-            key = next((k for k in (lab.lower() for lab in (name, *labels)) if k in data), None)
+            key = next(
+                (keys[k] for k in (_SEPARATORS.sub("", lab.lower()) for lab in (name, *labels))
+                 if k in keys),
+                None,
+            )  # fmt: skip
             if key is not None:
                 value = data[key]
                 found[name] = (
