@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from protocol_heldout_cases import CASES, B, Case, case
+from protocol_heldout_cases import CASES, A, B, Case, case
 from protocol_heldout_formats import Codex, OpenAIChat, ReactMessages, ReactText
 from protocol_heldout_text import checkpoint
 
@@ -740,4 +740,46 @@ def _p4():  # type: ignore[no-untyped-def]
         EYE_OK,
         work=_eye_work,
         background=True,
+    )
+
+
+@case("post-ok-body-camelcase-json", "contract compliant (post-run)")
+def _p5():  # type: ignore[no-untyped-def]
+    from protocol_heldout_avatars import CP_BODY_EN, _delegate
+    from protocol_heldout_cases import _body_work
+    from protocol_heldout_text import as_json
+
+    out = as_json(
+        {
+            "filesChanged": ["src/orders/service.py"],
+            "summary": "cancel_order guards paid orders.",
+            "testsRun": True,
+        }
+    )
+    return _delegate(
+        "9e5f6a7b-p5",
+        "Guard cancel_order against paid orders",
+        CP_BODY_EN,
+        "body",
+        "Fix cancel_order",
+        out,
+        work=_body_work(14),
+    )
+
+
+@case("post-contract-camelcase-missing", "contract (post-run)", (A + "contract-missing",))
+def _p6():  # type: ignore[no-untyped-def]
+    from protocol_heldout_avatars import CP_BODY_EN, _delegate
+    from protocol_heldout_cases import _body_work
+    from protocol_heldout_text import as_json
+
+    out = as_json({"filesChanged": ["src/orders/service.py"], "testsRun": True})
+    return _delegate(
+        "0f6a7b8c-p6",
+        "Guard cancel_order against paid orders",
+        CP_BODY_EN,
+        "body",
+        "Fix cancel_order",
+        out,
+        work=_body_work(14),
     )
