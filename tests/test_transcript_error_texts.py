@@ -1,7 +1,8 @@
-"""Error classes where the transcript has no error flag: an OpenAI chat tool message whose text
+"""Transcript records whose meaning is not flagged: an OpenAI chat tool message whose text
 is the failure ("Error: oldString and newString must be different", OpenCode's wording), and a
-Codex rollout's `error` event ("token limit exceeded…"). Found by the held-out protocol corpus
-(bench/protocol_heldout.py). Real files, the real command line."""
+Codex rollout's `error` event ("token limit exceeded…"), a background agent's notification (not a
+user task). Found by the held-out protocol corpus (bench/protocol_heldout.py). Real files, the
+real command line."""
 
 from __future__ import annotations
 
@@ -73,3 +74,49 @@ def test_codex_error_event_is_classified(tmp_path: Path) -> None:
         _rollout({"type": "agent_message", "message": "We stay under the token limit."})
     )
     assert findings(path) == []
+
+
+def test_background_agent_notification_is_not_a_task(tmp_path: Path) -> None:
+    """Claude Code tells the main agent a background avatar finished with a user message,
+    `<agent-notification>` in older versions (`<task-notification>` now): the main agent's
+    verification read after it belongs to the task that spawned the avatar, which had its
+    CHECKPOINT (found by a post-run probe of the held-out protocol corpus)."""
+    checkpoint = "CHECKPOINT\nQ1 explore: yes\nQ2 code: no\nQ3 design: no\nQ4 files: 1\n"
+    checkpoint += "决策：召唤 @眼（后台）"
+    spawn = {"description": "find", "prompt": "find callers", "subagent_type": "eye",
+             "run_in_background": True}  # fmt: skip
+    note = (
+        "<agent-notification>\n<agent-id>a8caf00</agent-id>\n<status>completed</status>\n"
+        '<summary>Agent "find callers" completed.</summary>\n</agent-notification>'
+    )
+    blocks = [
+        ("user", "who still calls legacy_pay?"),
+        ("assistant", [{"type": "text", "text": checkpoint}]),
+        ("assistant", [{"type": "tool_use", "id": "t1", "name": "Agent", "input": spawn}]),
+        ("user", [{"type": "tool_result", "tool_use_id": "t1",
+                   "content": "Async agent launched successfully.\nagentId: a8caf00"}]),
+        ("user", note),
+        ("assistant", [{"type": "tool_use", "id": "t2", "name": "Read",
+                        "input": {"file_path": "/tmp/src/pay.py"}}]),
+        ("user", [{"type": "tool_result", "tool_use_id": "t2", "content": "def pay(): ..."}]),
+    ]  # fmt: skip
+    path = tmp_path / "s.jsonl"
+    path.write_text("".join(
+        json.dumps({"type": k, "uuid": f"u{i}", "parentUuid": f"u{i - 1}" if i else None,
+                    "sessionId": "s", "cwd": "/tmp", "message": {"role": k, "content": c}}) + "\n"
+        for i, (k, c) in enumerate(blocks)
+    ))  # fmt: skip
+    proc = subprocess.run(
+        [sys.executable, "-m", "wukong_lint", "check", str(path), "--profile", "wukong",
+         "--format", "json", "--select", "body-boundary"],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stdout
+    # the same read after a real user message is a new task without its CHECKPOINT
+    path.write_text(path.read_text().replace(json.dumps(note)[1:-1], "now check pay.py"))
+    proc = subprocess.run(
+        [sys.executable, "-m", "wukong_lint", "check", str(path), "--profile", "wukong",
+         "--format", "json", "--select", "body-boundary.checkpoint-missing"],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert proc.returncode == 1 and "checkpoint-missing" in proc.stdout
