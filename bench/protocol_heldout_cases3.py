@@ -783,3 +783,24 @@ def _p6():  # type: ignore[no-untyped-def]
         out,
         work=_body_work(14),
     )
+
+
+@case("post-ok-agent-notification-then-verify", "L1 compliant (post-run)")
+def _p7():  # type: ignore[no-untyped-def]
+    from protocol_heldout_avatars import CP_EYE
+    from protocol_heldout_cases import EYE_OK, _eye_work
+    from protocol_heldout_formats import Claude
+
+    s = Claude("1a7b8c9d-p7")
+    s.user("legacy_pay 还有哪些调用方？")
+    s.assistant(CP_EYE)
+    a = s.spawn("eye", "搜索 legacy_pay 调用点", EYE_OK, work=_eye_work, background=True)
+    s.assistant("眼分身在后台运行。")
+    s.user(
+        f'<agent-notification>\n<agent-id>{a.agent_id}</agent-id>\n<output-file>/tmp/claude/tasks/{a.agent_id}.output</output-file>\n<status>completed</status>\n<summary>Agent "搜索 legacy_pay 调用点" completed.</summary>\n</agent-notification>'
+    )
+    s.read(
+        "src/orders/service.py", 30, text="核对一下眼分身给的位置（分身可能说谎，必须亲自验证）。"
+    )
+    s.assistant("确认：第 88 行。")
+    return s
