@@ -52,7 +52,15 @@ class Checkpoint(NamedTuple):
 # (each quantifier is followed by a character it cannot match: linear on hostile lines)
 _QUESTION = re.compile(r"(?im)^[ \t>*\-|#]*Q([0-4])(?!\.\d)\**[ \t]*[.:：)、]?[ \t]*(.*)$")
 _MARKER = re.compile(r"(?i)checkpoint|检查点|自检")
-_DECISION = re.compile(r"(?im)^[ \t>*\-|#⚡]*(?:决策|decision|决定)[ \t*]*[:：][ \t]*(.+)$")
+# (any symbols before the label: "⚡ 决策:", "👉 **决策**：", "→ **Decision:**"; not letters)
+_DECISION = re.compile(r"(?im)^[^\w\n]{0,16}(?:决策|decision|决定)[ \t*]*[:：][ \t]*(.+)$")
+# failing that, a table row ("| **决策** | 召唤 @眼 |"; after the colon form, so a table of
+# past decisions, "| 决策 | 日期 | 原因 |", does not shadow the CHECKPOINT's) or a heading with
+# the decision on the next line
+_DECISION_ROW = re.compile(
+    r"(?im)^[^\w\n]{0,16}(?:决策|decision|决定)[ \t*]*[|][ \t]*(.+)$"
+    r"|^[ \t]*#{1,6}[ \t]*[^\w\n]{0,4}(?:决策|decision|决定)[ \t*]*\n(?:[ \t]*\n)?[ \t]*(\w.*)$"
+)
 # yes or no, whichever comes first ("不需要" is a no, though it holds "需要")
 _YES_NO = re.compile(
     r"(?i)(?P<no>(?<![a-z])(?:no|n|false|none)(?![a-z])|否|❌|不需要|无)|"
@@ -78,11 +86,20 @@ _AVATARS = (
 _BLANK = re.compile(r"_{2,}|\?\?|…|\.\.\.")
 
 
+# wording before a colon, holding no answer: "(Code >10 lines)", "代码 >10行", "code change"
+_WORDING = re.compile(r"[ \t]*[(\[（A-Za-z\u4e00-\u9fff*]")
+
+
 def _answer(rest: str) -> str:
-    """What follows a question's own wording: after its ？/? (or the whole rest)."""
+    """What follows a question's own wording: after its ？/?, else after the colon that ends
+    it ("Q2 (Code >10 lines): No, ~3 lines": the 10 is the question's), or the whole rest."""
     for mark in ("？", "?"):
         if mark in rest:
             return rest.split(mark, 1)[1]
+    for mark in (":", "："):
+        head, found, tail = rest.partition(mark)
+        if found and _WORDING.match(head) and not _YES_NO.search(head):
+            return tail
     return rest
 
 
@@ -138,10 +155,10 @@ def parse_checkpoint(text: str) -> Checkpoint | None:
 
 
 def _decision(text: str) -> tuple[str | None, tuple[str, ...]]:
-    match = _DECISION.search(text)
+    match = _DECISION.search(text) or _DECISION_ROW.search(text)
     if match is None:
         return None, ()
-    value = match.group(1)
+    value = match.group(1) or match.group(2)
     if _TEMPLATE.search(value) or (_BLANK.search(value) and not _DELEGATE.search(value)):
         return None, ()
     # the template's "[本体执行 / 召唤分身: ___]" offers both: no decision

@@ -86,6 +86,15 @@ _MENTION = re.compile(r"The user mentioned @([a-zA-Z0-9/._-]+)")
 _MORE = re.compile(r"(?i)\(and \d+ more|（还有 ?\d+ ?个|and \d+ more")
 
 
+def _stderr(body: Any) -> str | None:
+    if not isinstance(body, dict):
+        return None
+    for key, value in body.items():
+        if isinstance(value, str) and str(key).lower().startswith("stderr"):
+            return value
+    return None
+
+
 def _oversize(tool: str, content: Any, params: dict[str, Any]) -> str | None:
     """Why a tool output kept in the history is over seed 002's A3 limits (None: it is not)."""
     raw = content if isinstance(content, str) else json.dumps(content, ensure_ascii=False)
@@ -104,8 +113,10 @@ def _oversize(tool: str, content: Any, params: dict[str, Any]) -> str | None:
             matches = len(body["matches"])
         if matches > params["max_grep_matches"]:
             return f"Grep output of {matches} matches kept (A3: {params['max_grep_matches']})"
-    if name == "bash" and isinstance(body, dict) and isinstance(body.get("stderr"), str):
-        lines = body["stderr"].rstrip("\n").count("\n") + 1
+    # (the tail kept under any stderr key: "stderr", "stderr_tail" (A3's 摘要 + stderr 尾部))
+    stderr = _stderr(body) if name in ("bash", "shell", "terminal") else None
+    if stderr is not None:
+        lines = stderr.rstrip("\n").count("\n") + 1
         if lines > params["max_stderr_lines"]:
             return f"Bash stderr of {lines} lines kept (A3: last {params['max_stderr_lines']})"
     if len(raw) > params["max_chars"]:

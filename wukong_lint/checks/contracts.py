@@ -56,8 +56,17 @@ CONTRACTS: dict[str, dict[str, tuple[str, ...]]] = {
         "recommendation": ("recommendation", "recommendations", "建议", "改进建议"),
     },
     "tongue": {
-        "tests": ("tests", "test files", "测试", "测试文件"),
-        "docs": ("docs", "documentation", "文档"),
+        # (the upstream tongue agent's own headings: "Tests Created", "Docs Created")
+        "tests": (
+            "tests",
+            "test files",
+            "tests created",
+            "tests added",
+            "测试",
+            "测试文件",
+            "新增测试",
+        ),
+        "docs": ("docs", "documentation", "docs created", "docs updated", "文档", "新增文档"),
         "results": ("results", "test results", "结果", "测试结果"),
     },
     "body": {
@@ -105,6 +114,7 @@ def _hit(unit: Unit, note: str) -> Hit:
 
 # -- reading an output -----------------------------------------------------------------------
 
+_SEPARATORS = re.compile(r"[\s_-]+")
 _JSON_BLOCK = re.compile(r"```(?:json)?\s*\n(\{.*?\})\s*\n```", re.S)
 _PLACEHOLDER = re.compile(
     r"(?i)^(?:todo|tbd|fixme|\.\.\.|…|_{2,}|x{3,}|待补充|待定|略|\?+|"
@@ -147,6 +157,9 @@ _PATTERNS: dict[tuple[str, ...], re.Pattern[str]] = {}
 _NEXT_LABEL = re.compile(
     r"(?m)^[ \t]*(?:#{1,6}[ \t]|(?:\*\*|__)?[\w\u4e00-\u9fff ]{1,30}(?:\*\*|__)?[:：])"
 )
+_HEADING = re.compile(r"[ \t>|]*(#{1,6})[ \t]")
+# the next heading of level 1..n (a section runs over its sub-headings)
+_SAME_LEVEL = tuple(re.compile(rf"(?m)^[ \t]*#{{1,{n}}}[ \t]") for n in range(1, 7))
 
 
 _LAST: list[Any] = [None, None, None]  # the last output, contract and sections: 3 rules ask
@@ -163,10 +176,17 @@ def sections(text: str, contract: dict[str, tuple[str, ...]]) -> dict[str, str |
 
 def _sections(text: str, contract: dict[str, tuple[str, ...]]) -> dict[str, str | None]:
     data = _json_output(text)
+    # keys by their letters only: "filesChanged", "files-changed", "Files Changed" all name
+    # files_changed (JSON from agents is as often camelCase as snake_case)
+    keys = {_SEPARATORS.sub("", k): k for k in data} if data is not None else {}
     found: dict[str, str | None] = {}
     for name, labels in contract.items():
         if data is not None:
-            key = next((k for k in (lab.lower() for lab in (name, *labels)) if k in data), None)
+            key = next(
+                (keys[k] for k in (_SEPARATORS.sub("", lab.lower()) for lab in (name, *labels))
+                 if k in keys),
+                None,
+            )  # fmt: skip
             if key is not None:
                 value = data[key]
                 found[name] = (
@@ -185,6 +205,13 @@ def _sections(text: str, contract: dict[str, tuple[str, ...]]) -> dict[str, str 
             rest = text[match.end() :]
             stop = _NEXT_LABEL.search(rest)
             content = (rest[: stop.start()] if stop else rest)[:2000].strip()
+            heading = _HEADING.match(match.group(0))
+            if not content and heading:
+                # sub-headings or an intro label come first (`## Issues` / `### HIGH` / items,
+                # the upstream agents' layout): the section is all under it, to the next
+                # heading of its level
+                stop = _SAME_LEVEL[len(heading.group(1)) - 1].search(rest)
+                content = (rest[: stop.start()] if stop else rest)[:2000].strip()
         found[name] = content
     return found
 
@@ -216,6 +243,8 @@ def match_contract(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit
     output = facts["output"] if facts["output"] is not None else unit.text
     found = sections(output, contract)
     check = rule.params["check"]
+    if facts.get("recheck") and check != "untested":
+        return  # (a result seen again for its test run: its sections were checked then)
     who = f"{_ZH[role]} {role}" if role else str(facts["avatar"])
     if check == "missing":
         gaps = [name for name, content in found.items() if content is None]
@@ -228,7 +257,8 @@ def match_contract(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit
     elif role == "body":
         tests_run = found.get("tests_run")
         if tests_run is not None and _NO.search(tests_run.strip()[:80]):
-            yield _hit(unit, "身 reports done without running the tests: hand them to @舌")
+            if not facts.get("recheck"):  # (reported on the result already)
+                yield _hit(unit, "身 reports done without running the tests: hand them to @舌")
         elif facts.get("tested") is False:
             yield _hit(unit, "身 ran no test command in its transcript: hand the tests to @舌")
 

@@ -168,6 +168,19 @@ def _read(units: Iterator[Any], session: Any) -> Iterator[Any]:
             yield item
 
 
+def _untested(session: Any, identity: tuple[str, str | None], unseen: tuple[Any, ...]) -> Any:
+    """A foreground avatar's result seen again once its subagents/ file showed it ran no test
+    command (身 must run the tests it reports): only that check runs on it."""
+    from wukong_lint.sources.transcript_events import Event, make_unit
+
+    line, output, avatar = unseen
+    event = Event("contract", line, session.ctx)
+    event.agent, event.agent_type, event.is_main = f"{avatar}:{identity[0]}", avatar, False
+    event.tool = "Task"
+    event.protocol = {"avatar": avatar, "output": output or "", "tested": False, "recheck": True}
+    return make_unit(session.path, event, "", 0)
+
+
 def transcript_units(full: str, display: str, fmt: str) -> Iterator[Any]:
     from wukong_lint.sources.transcripts.claude import (
         claude_units,
@@ -202,6 +215,14 @@ def transcript_units(full: str, display: str, fmt: str) -> Iterator[Any]:
             except OSError as err:
                 yield ScanError(sub_display, f"cannot read: {err.strerror or err}")
                 continue
+            unseen = session.unseen_runs.pop(identity[0], None)
+            protocol = sub_session.protocol
+            if (
+                unseen is not None
+                and protocol is not None
+                and protocol.tested.get(identity[0]) is False
+            ):
+                yield _untested(session, identity, unseen)
         return
     if fmt in ("codex", "openai"):  # (a rollout is always JSONL)
         session.part_size = _part_size(full, is_array if fmt == "openai" else _never)

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from wukong_lint.sources.transcript_events import EventUnit
+from wukong_lint.sources.transcripts.errors import classify_error
 from wukong_lint.sources.transcripts.records import Span, jsonl_records, rest_text, text_of
 from wukong_lint.sources.transcripts.session import Part, Session
 
@@ -25,6 +26,18 @@ def _codex_output(output: Any) -> tuple[Any, bool]:
                 is_error = True
             return data.get("output", data), is_error
     return output, is_error
+
+
+def _error(record: dict[str, Any]) -> str | None:
+    """The error class of a Codex `error` / `stream_error` event (an API failure the rollout
+    keeps: "token limit exceeded…"), None for any other record."""
+    payload = record.get("payload")
+    if record.get("type") != "event_msg" or not isinstance(payload, dict):
+        return None
+    message = payload.get("message")
+    if payload.get("type") not in ("error", "stream_error") or not isinstance(message, str):
+        return None
+    return classify_error(message)
 
 
 # keys of ids and kinds (no text anyone wrote), and the payload types read below
@@ -48,7 +61,7 @@ def codex_units(session: Session, path: str, span: Span | None = None) -> Iterat
             # session_meta, event_msg, turn_context, compacted...: their text is scanned too
             text = rest_text(record, _ENVELOPE)
             if text:
-                yield session.message(number, "other", text, "main", None, True)
+                yield session.message(number, "other", text, "main", None, True, _error(record))
             continue
         payload = record.get("payload")
         if not isinstance(payload, dict):

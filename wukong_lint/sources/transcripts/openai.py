@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -20,6 +21,9 @@ from wukong_lint.sources.transcripts.sniff import is_array
 
 # keys read below, and ids
 _READ = ("role", "content", "tool_calls", "tool_call_id", "id", "name", "type")
+# A tool message has no error flag: agents (OpenCode, most function-calling loops) return a
+# failure as text starting with "Error" ("Error: oldString and newString must be different")
+_FAILED = re.compile(r"(?i)\s*(?:error\b|<tool_use_error>)")
 
 
 def openai_units(session: Session, path: str, span: Span | None = None) -> Iterator[Any]:
@@ -39,8 +43,9 @@ def openai_units(session: Session, path: str, span: Span | None = None) -> Itera
         content = record.get("content")
         if role == "tool":
             call_id = record.get("tool_call_id")
+            failed = isinstance(content, str) and _FAILED.match(content) is not None
             yield from session.result(
-                number, call_id if isinstance(call_id, str) else None, content, False, None,
+                number, call_id if isinstance(call_id, str) else None, content, failed, None,
                 "main", None, True,
             )  # fmt: skip
             continue

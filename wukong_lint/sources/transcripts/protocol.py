@@ -25,7 +25,8 @@ from wukong_lint.sources.transcript_events import EDIT_TOOLS, SPAWN_TOOLS
 # the resumed-session summary, hook reminders, background-task notifications, interruptions.
 _NOT_A_TASK = (
     "<command-", "<local-command", "Caveat:", "[Request interrupted", "<system-reminder>",
-    "This session is being continued", "<task-notification>", "<user-memory-input>",
+    "This session is being continued", "<task-notification>", "<agent-notification>",
+    "<user-memory-input>",
     "<bash-input>", "<bash-stdout>", "<bash-stderr>",
 )  # fmt: skip
 FILE_READS = frozenset({"Read", "NotebookRead", "View", "read_file"})

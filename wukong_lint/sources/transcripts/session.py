@@ -89,6 +89,9 @@ class Session:
         self.spawn_types: dict[str, str] = {}  # spawning call id -> subagent type
         self.prompt_types: dict[str, str] = {}  # prompt hash -> subagent type
         self.agent_types: dict[str, str] = {}  # agent id -> subagent type
+        # agent id -> (line, output, type) of a result whose agent's own records were not
+        # seen yet (they are in its subagents/ file, read after this one)
+        self.unseen_runs: dict[str, tuple[int, str | None, str]] = {}
         self.turn_reads: dict[str, set[str]] = {}  # agent -> files read this turn
         self.mb_confirm = ""  # the main agent's turn: mb:write / mb:no (turn.mb_confirmation)
         self.carry = 0  # bytes of records that produced no unit yet
@@ -236,6 +239,8 @@ class Session:
                         # whether its own records ran a test (None: they were not seen)
                         if agent_id is not None:
                             event.protocol["tested"] = self.protocol.tested.get(agent_id)
+                            if event.protocol["tested"] is None:  # its subagents/ file is
+                                self.unseen_runs[agent_id] = (event.line, output, avatar)  # later
             if self.fmt == "react" and self.protocol is not None:
                 event.protocol = {"react": call.tool, "content": content}
             yield self.unit(call, call_text)
