@@ -46,7 +46,7 @@ _RESPONSE_NAMES = (
     "createError",
 )  # fmt: skip
 # a response object's method, also on the next line (`res\n  .status(500)`)
-_RESPONSE_OBJECT = re.compile(r"(?<![\w$.])(?:res|reply|resp|response|rep|h)\s*(?:\?\s*)?\.")
+_RESPONSE_OBJECT = re.compile(r"(?:res|reply|resp|response|rep|h)\s*(?:\?\s*)?\.")
 _NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$.")
 _TIMER_ARGUMENT = re.compile(r"""\s*\(\s*(?:["'`]|[\w$.]+\s*\+|req\b)""")
 
@@ -84,9 +84,9 @@ _memo: list[Any] = [None, "", {}]
 def _response(text: str) -> bool:
     known = _memo[2].get("_response")
     if known is None:
-        known = _memo[2]["_response"] = (
-            any(name in text for name in _RESPONSE_NAMES)
-            or _RESPONSE_OBJECT.search(text) is not None
+        known = _memo[2]["_response"] = any(name in text for name in _RESPONSE_NAMES) or any(
+            js_reach.starts_name(text, m.start(), dot=False)
+            for m in _RESPONSE_OBJECT.finditer(text)
         )
     return known
 

@@ -32,15 +32,14 @@ _STRING_END = {"'": re.compile(r"['\\\n]"), '"': re.compile(r'["\\\n]')}
 _TEMPLATE_STOP = re.compile(r"[`\\]|\$\{")
 _OPEN = "([{"
 _CLOSE = ")]}"
-# `name =`, `name += ...` (and the other compound operators), `name: Type =`: a binding, not
-# a comparison or an arrow; a name after `.` is a property, not a variable
-_ASSIGN = re.compile(
-    r"(?<![\w$.])([A-Za-z_$][\w$]*)(?=\s*(?::[\w$.<>\[\]|&, \t'\"?]+?)?\s*"
-    r"(\+|-|\*\*|\*|/|%|<<|>>>|>>|&&|\|\||\?\?|&|\||\^)?(=)(?![=>]))"
-)
+# an assignment's `=` (not `==`, `=>`, `<=`, `>=`, `!=`); the name before it is read by hand
+_EQUALS = re.compile(r"=(?![=>])")  # (a `=` after `=` or `!` is checked by hand)
+_COMPOUND = frozenset("+-*/%&|^?")
 # a declaration with a type annotation the pattern above does not read (`const f: () => T =`)
-_TYPED_DECLARATION = re.compile(r"\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*:")
-_CATCH = re.compile(r"\bcatch\s*\(\s*([A-Za-z_$][\w$]*)")
+# (no pattern here starts with \b or a look-behind: Python's re then tries every position;
+# whether a match starts a name is checked by hand, with starts_name)
+_TYPED_DECLARATION = re.compile(r"(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*:")
+_CATCH = re.compile(r"catch\s*\(\s*([A-Za-z_$][\w$]*)")
 # a line ending so that the expression goes on to the next one, or a line going on with one
 _CONTINUES_AFTER = frozenset("=+-*/%&|^!~?:,.([{<>")
 _CONTINUES_BEFORE = frozenset(".?:+-*/%&|^,([<>=`")
@@ -48,15 +47,15 @@ _CONTINUES_BEFORE = frozenset(".?:+-*/%&|^,([<>=`")
 # -- where a flag starts ----------------------------------------------------------------------
 # formatted text: `+`, `${`, util.format, a string method of code_js (concat, join, replace...)
 FMT_START = re.compile(
-    r"\+|\$\{|\bformat\b|\.\s*(?:trim|trimStart|trimEnd|toLowerCase|toUpperCase|slice"
+    r"\+|\$\{|format\b|\.\s*(?:trim|trimStart|trimEnd|toLowerCase|toUpperCase|slice"
     r"|substring|substr|padStart|padEnd|concat|replace|replaceAll|normalize|toString|repeat"
     r"|join|split|at|charAt|toLocaleLowerCase|toLocaleUpperCase|reverse|filter|sort|flat)\b"
 )
 # the whole environment (`process.env`, not one of its variables `process.env.HOME`)
-_ENV_START = re.compile(r"\benv\b(?!\s*(?:\?\s*)?\.\s*[\w$]|\s*\[)")
+_ENV_START = re.compile(r"env(?![\w$])(?!\s*(?:\?\s*)?\.\s*[\w$]|\s*\[)")
 # request data: Koa's ctx.query and the like (req and request are names, see _SEEDS)
 _REQ_START = re.compile(
-    r"\b(?:ctx|context)\s*\.\s*(?:query|params|request|body|headers|cookies|path|url)\b"
+    r"(?:ctx|context)\s*\.\s*(?:query|params|request|body|headers|cookies|path|url)\b"
 )
 _ERROR_NAMES = frozenset(
     {"err", "error", "e", "ex", "exc", "exception", "er", "error_", "_err", "_error", "caught",
@@ -67,22 +66,30 @@ _ERROR_NAMES = frozenset(
 class _Text:
     """One text's indexes, made on first use: where names are bound, and answers so far."""
 
-    __slots__ = ("answers", "assignments", "catches", "text")
+    __slots__ = ("answers", "assignments", "catches", "memo", "text", "values")
 
     def __init__(self, text: str) -> None:
         self.text = text
         self.assignments: dict[str, list[tuple[int, bool]]] | None = None
         self.catches: frozenset[str] | None = None
-        self.answers: dict[tuple[str, str], bool] = {}
+        self.answers: dict[tuple[str, str], bool] = {}  # (sort, name) -> could it hold one
+        self.values: dict[int, str | None] = {}  # where a bound value starts -> its code
+        self.memo: dict[Any, Any] = {}  # answers of js_sites.py for this text
 
     def bindings(self) -> dict[str, list[tuple[int, bool]]]:
         """Name -> (where its assigned value starts, whether a compound assignment)."""
         if self.assignments is None:
             found: dict[str, list[tuple[int, bool]]] = {}
             text = self.text
-            for match in _ASSIGN.finditer(text):
-                found.setdefault(match.group(1), []).append((match.end(3), bool(match.group(2))))
+            for match in _EQUALS.finditer(text):
+                at = match.start()
+                if at and text[at - 1] in "=!":
+                    continue
+                for name, compound in _assigned(text, at):
+                    found.setdefault(name, []).append((match.end(), compound))
             for match in _TYPED_DECLARATION.finditer(text):
+                if not starts_name(text, match.start()):
+                    continue
                 start = _typed_value(text, match.end())
                 if start is not None:
                     found.setdefault(match.group(1), []).append((start, False))
@@ -91,11 +98,27 @@ class _Text:
 
     def caught(self) -> frozenset[str]:
         if self.catches is None:
-            self.catches = frozenset(m.group(1) for m in _CATCH.finditer(self.text))
+            text = self.text
+            self.catches = frozenset(
+                m.group(1) for m in _CATCH.finditer(text) if starts_name(text, m.start())
+            )
         return self.catches
 
 
 _current: list[Any] = [None]
+
+
+def starts_name(text: str, at: int, dot: bool = True) -> bool:
+    """Whether `at` starts a name (no name character before it; nor a `.` unless `dot`)."""
+    if not at:
+        return True
+    before = text[at - 1]
+    return not (before.isalnum() or before in "_$" or (not dot and before == "."))
+
+
+def state(text: str) -> _Text:
+    """The indexes of `text` (kept for the last text asked about)."""
+    return _state(text)
 
 
 def _state(text: str) -> _Text:
@@ -103,6 +126,46 @@ def _state(text: str) -> _Text:
     if state is None or state.text is not text:
         state = _current[0] = _Text(text)
     return state
+
+
+def _assigned(text: str, at: int) -> list[tuple[str, bool]]:
+    """The names bound by the `=` at `at`, with whether it is a compound assignment (`+=`):
+    `name =`, `name += `, and the name of `name: Type =` (`b` of `let a: A = 1, b: B = 2`).
+    A member (`a.b =`), an element (`a[i] =`) or a pattern (`{ a } =`) binds no name."""
+    i = at - 1
+    compound = False
+    before = text[i] if i >= 0 else ""
+    if before in "<>":  # <<= >>= >>>=; a lone < or > makes <= or >=, no assignment
+        if text[i - 1 : i + 1] not in ("<<", ">>"):
+            return []
+        while i >= 0 and text[i] in "<>":
+            i -= 1
+        compound = True
+    while i >= 0 and text[i] in _COMPOUND:
+        i -= 1
+        compound = True
+    while i >= 0 and text[i] in " \t\r\n":
+        i -= 1
+    found = []
+    for _ in range(2):
+        if i < 0 or not (text[i].isalnum() or text[i] in "_$"):
+            break
+        start = i
+        while start > 0 and (text[start - 1].isalnum() or text[start - 1] in "_$"):
+            start -= 1
+        name = text[start : i + 1]
+        j = start - 1
+        while j >= 0 and text[j] in " \t\r\n":
+            j -= 1
+        if not name or name[0].isdigit() or (j >= 0 and text[j] == "." and text[j - 1 : j] != "."):
+            break  # a number, or a property (`a.b =`; `...b` is no property)
+        found.append((name, compound))
+        if j < 0 or text[j] != ":":
+            break
+        i = j - 1  # `name: Type =`: the name is before the colon
+        while i >= 0 and text[i] in " \t\r\n":
+            i -= 1
+    return found
 
 
 def _typed_value(text: str, at: int) -> int | None:
@@ -287,10 +350,30 @@ _STARTS = {"fmt": FMT_START, "env": _ENV_START, "req": _REQ_START}
 
 def _seeds(state: _Text, sort: str) -> frozenset[str]:
     if sort == "err":
-        return _ERROR_NAMES | state.caught()
+        seeds = state.memo.get("err-seeds")
+        if seeds is None:
+            seeds = state.memo["err-seeds"] = _ERROR_NAMES | state.caught()
+        return seeds
     if sort == "req":
         return frozenset({"req", "request"})
     return frozenset()
+
+
+def anywhere(text: str, sort: str) -> bool:
+    """False when no value of `sort` starts anywhere in `text` (the environment, which has
+    no name to start from, is never read); True otherwise."""
+    if sort == "env":
+        return _starts(_ENV_START, text)
+    return True
+
+
+def _starts(pattern: re.Pattern[str], code: str) -> bool:
+    """Whether `pattern` matches in `code` where a name starts (or at a symbol: `+`, `${`)."""
+    for match in pattern.finditer(code):
+        at = match.start()
+        if not code[at].isalpha() or starts_name(code, at):
+            return True
+    return False
 
 
 def could(text: str, code: str, sort: str) -> bool:
@@ -300,12 +383,19 @@ def could(text: str, code: str, sort: str) -> bool:
     start = _STARTS.get(sort)
     seeds = _seeds(state, sort)
     budget = [_MAX_NAMES]
-    return _could(state, code, sort, start, seeds, set(), budget)
+    seen: set[str] = set()
+    if _could(state, code, sort, start, seeds, seen, budget):
+        return True
+    # nothing reachable from `code` holds one: neither does anything reachable from the
+    # names followed on the way
+    for name in seen:
+        state.answers[(sort, name)] = False
+    return False
 
 
 def _could(state: _Text, code: str, sort: str, start: Any, seeds: frozenset[str],
            seen: set[str], budget: list[int]) -> bool:  # fmt: skip
-    if start is not None and start.search(code):
+    if start is not None and _starts(start, code):
         return True
     for name in names(code):
         if name in seeds:
@@ -319,7 +409,7 @@ def _could(state: _Text, code: str, sort: str, start: Any, seeds: frozenset[str]
             if budget[0] < 0:
                 return True
             known = _bound_to(state, name, sort, start, seeds, seen, budget)
-            if known:  # (False may depend on the names being followed: not kept)
+            if known:  # (False may depend on the names being followed: kept by `could`)
                 state.answers[(sort, name)] = True
         if known:
             return True
@@ -328,13 +418,16 @@ def _could(state: _Text, code: str, sort: str, start: Any, seeds: frozenset[str]
 
 def _bound_to(state: _Text, name: str, sort: str, start: Any, seeds: frozenset[str],
               seen: set[str], budget: list[int]) -> bool:  # fmt: skip
-    text = state.text
+    values = state.values
     for at, compound in state.bindings().get(name, ()):
         if compound and sort == "fmt":
             return True  # name += value: text built at run time
-        value = span(text, at, stop_comma=True, statement=True)
-        if value is None:
+        code = values.get(at, "")
+        if code == "":
+            read = span(state.text, at, stop_comma=True, statement=True)
+            code = values[at] = None if read is None else read[1] or " "
+        if code is None:
             return True
-        if _could(state, value[1], sort, start, seeds, seen, budget):
+        if _could(state, code, sort, start, seeds, seen, budget):
             return True
     return False

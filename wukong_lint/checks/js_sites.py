@@ -29,17 +29,25 @@ _SQL_NAMES = _SQL_MEMBER_NAMES | V.SQL_FUNCTIONS
 _RECEIVER = re.compile(r"(?<![\w$])([A-Za-z_$][\w$]*)\s*(?:\?\s*)?\Z")
 
 # -- responses -------------------------------------------------------------------------------
-_RESPONSE_MEMBER = re.compile(r"\.\s*(" + _words(V.RESPONSE_METHODS | {"throw"}) + r")(?![\w$])")
-_HTML_MEMBER = frozenset({"send", "write", "end"})
+# constructors called bare or with `new`, and the methods of those called on their class
+# (`Response.json(...)`: a response method like `res.json`)
 _CONSTRUCTOR_NAMES = (
-    frozenset(name.rsplit(".", 1)[-1] for name in V.RESPONSE_CONSTRUCTORS) | V.RESPONSE_EXCEPTIONS
+    frozenset(n for n in V.RESPONSE_CONSTRUCTORS if "." not in n) | V.RESPONSE_EXCEPTIONS
 )
-_CONSTRUCTOR = re.compile(r"(?<![\w$])(" + _words(_CONSTRUCTOR_NAMES) + r")(?![\w$])")
-_NEW = re.compile(r"\bnew\s+([A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*)")
+_CLASS_METHODS = frozenset(n.rsplit(".", 1)[1] for n in V.RESPONSE_CONSTRUCTORS if "." in n)
+_RESPONSE_MEMBER = re.compile(
+    r"\.\s*(" + _words(V.RESPONSE_METHODS | {"throw"} | _CLASS_METHODS) + r")(?![\w$])"
+)
+_HTML_MEMBER = frozenset({"send", "write", "end"})
+# (the names all end so: found by their ends, fast, then read back to their starts)
+_CONSTRUCTOR_ENDS = re.compile(r"(?:Exception|Response|HttpError|createError)(?![\w$])")
+assert all(n.endswith(("Exception", "Response", "HttpError", "createError"))
+           for n in _CONSTRUCTOR_NAMES)  # fmt: skip
+_NEW = re.compile(r"new\s+([A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*)")
 _BODY = re.compile(r"\.\s*body\s*(?:\+|-|\*\*|\*|/|%|<<|>>>|>>|&&|\|\||\?\?|&|\||\^)?=(?![=>])")
 
 # -- local names ----------------------------------------------------------------------------
-_RENAME = r"(?<![\w$])(?:{names})\s*(?:\bas\b|:)\s*([A-Za-z_$][\w$]*)"
+_RENAME = r"(?:{names})\s*(?:\bas\b|:)\s*([A-Za-z_$][\w$]*)"
 _PROMISIFY = re.compile(r"([A-Za-z_$][\w$]*)\s*=\s*[\w$.]*promisify\s*\(\s*([^()]*)\)")
 _MODULE = re.compile(
     r"(?:\bimport\s+(?:\*\s*as\s+)?|\b(?:const|let|var)\s+)([A-Za-z_$][\w$]*)\s*"
@@ -51,16 +59,30 @@ _RENAMES: dict[frozenset[str], re.Pattern[str]] = {}
 def local_names(text: str, names: frozenset[str]) -> set[str]:
     """Names this text gives to one of `names` (`import { query as q }`, `{ query: q } =`,
     `q = promisify(db.query)`, `import q from "query"`)."""
-    pattern = _RENAMES.get(names)
-    if pattern is None:
-        pattern = _RENAMES[names] = re.compile(_RENAME.format(names=_words(names)))
-    found = {m.group(1) for m in pattern.finditer(text)}
-    for match in _PROMISIFY.finditer(text):
+    memo = js_reach.state(text).memo
+    found = memo.get(names)
+    if found is None:
+        found = memo[names] = _local_names(text, names)
+    return found
+
+
+def _local_names(text: str, names: frozenset[str]) -> set[str]:
+    present = frozenset(n for n in names if n in text)
+    found: set[str] = set()
+    if present:
+        pattern = _RENAMES.get(present)
+        if pattern is None:
+            pattern = _RENAMES[present] = re.compile(_RENAME.format(names=_words(present)))
+        found.update(
+            m.group(1) for m in pattern.finditer(text) if js_reach.starts_name(text, m.start())
+        )
+    for match in _PROMISIFY.finditer(text) if "promisify" in text else ():
         if any(word in names for word in js_reach.names(match.group(2))) or any(
             part in names for part in re.findall(r"[\w$]+", match.group(2))
         ):
             found.add(match.group(1))
-    for match in _MODULE.finditer(text):
+    quoted = any(f"{n}'" in text or f'{n}"' in text for n in present)
+    for match in _MODULE.finditer(text) if quoted else ():
         if match.group(2).rsplit(".", 1)[-1] in names:
             found.add(match.group(1))
     return found
@@ -105,22 +127,52 @@ def _arguments_start(text: str, at: int) -> int | None:
     return None
 
 
-def _reaches(text: str, start: int | None, sort: str, first_only: bool) -> bool:
-    """Whether the argument list at `start` could hold a value of `sort`."""
+def _argument_code(text: str, start: int | None, first_only: bool) -> str | None:
+    """The code of the argument list at `start` ("" for no call or no argument), None when it
+    cannot be read."""
     if start is None:
-        return False
+        return ""
     if start == _UNREADABLE:
-        return True
+        return None
     read = js_reach.span(text, start, stop_comma=first_only, statement=False)
-    if read is None:
-        return True
-    code = read[1]
-    return bool(code.strip()) and js_reach.could(text, code, sort)
+    return None if read is None else read[1]
+
+
+class _Sinks:
+    """What a text gives its sinks of one family: the code of their arguments joined (one
+    question to js_reach.py for them all: a value reaches one sink or another alike), or
+    None when one of them cannot be read."""
+
+    __slots__ = ("codes", "unreadable")
+
+    def __init__(self) -> None:
+        self.codes: list[str] = []
+        self.unreadable = False
+
+    def add(self, code: str | None) -> None:
+        if code is None:
+            self.unreadable = True
+        elif code.strip():
+            self.codes.append(code)
+
+    def could(self, text: str, sort: str) -> bool:
+        if self.unreadable:
+            return True
+        return bool(self.codes) and js_reach.could(text, "\n;".join(self.codes), sort)
 
 
 # -- the questions ---------------------------------------------------------------------------
 def query_formatted(text: str) -> bool:
     """Whether a query call (code_js's `sql` check) could be given formatted text."""
+    memo = js_reach.state(text).memo
+    found = memo.get("sql")
+    if found is None:
+        found = memo["sql"] = _query_sinks(text).could(text, "fmt")
+    return found
+
+
+def _query_sinks(text: str) -> _Sinks:
+    sinks = _Sinks()
     for match in _SQL_MEMBER.finditer(text):
         name = match.group(1)
         if name in V.SQL_METHODS and name not in V.RAW_SQL_METHODS:
@@ -131,43 +183,63 @@ def query_formatted(text: str) -> bool:
                     back -= 1
                 if back < 0 or text[back] != ".":
                     continue  # router.get(...), res.json(...): no database call
-        if _reaches(text, _arguments_start(text, match.end()), "fmt", True):
-            return True
+        sinks.add(_argument_code(text, _arguments_start(text, match.end()), True))
     bare = set(V.SQL_FUNCTIONS) | local_names(text, _SQL_NAMES)
-    pattern = re.compile(r"(?<![\w$.])(" + _words(bare) + r")(?![\w$])")
-    for match in pattern.finditer(text):
-        if _reaches(text, _arguments_start(text, match.end()), "fmt", True):
-            return True
-    return False
+    present = [name for name in bare if name in text]
+    if present:
+        pattern = re.compile(r"(?:" + _words(set(present)) + r")(?![\w$])")
+        for match in pattern.finditer(text):
+            if not js_reach.starts_name(text, match.start(), dot=False):
+                continue
+            sinks.add(_argument_code(text, _arguments_start(text, match.end()), True))
+    return sinks
 
 
 def response_holds(text: str, sort: str) -> bool:
     """Whether an HTTP response could be given a value of `sort`: "err" (an error, its text or
     stack), "env" (the environment) for every response; "req" (request data) for the bodies
     sent as HTML (`send`, `write`, `end`, `ctx.body =`)."""
-    html = sort == "req"
+    memo = js_reach.state(text).memo
+    found = memo.get(("response", sort))
+    if found is None and not js_reach.anywhere(text, sort):
+        found = memo[("response", sort)] = False  # (no sink needs reading)
+    if found is None:
+        sinks = memo.get("responses")
+        if sinks is None:
+            sinks = memo["responses"] = _response_sinks(text)
+        found = memo[("response", sort)] = sinks[sort == "req"].could(text, sort)
+    return found
+
+
+def _response_sinks(text: str) -> tuple[_Sinks, _Sinks]:
+    """(every response, the responses whose body is sent as HTML)."""
+    every, html = _Sinks(), _Sinks()
     for match in _RESPONSE_MEMBER.finditer(text):
-        if html and match.group(1) not in _HTML_MEMBER:
-            continue
-        if _reaches(text, _arguments_start(text, match.end()), sort, False):
-            return True
+        code = _argument_code(text, _arguments_start(text, match.end()), False)
+        every.add(code)
+        if match.group(1) in _HTML_MEMBER:
+            html.add(code)
     for match in _BODY.finditer(text):
         read = js_reach.span(text, match.end(), stop_comma=False, statement=True)
-        if read is None or js_reach.could(text, read[1], sort):
-            return True
-    if html:
-        return False
-    for match in _CONSTRUCTOR.finditer(text):
-        if _reaches(text, _arguments_start(text, match.end()), sort, False):
-            return True
+        code = None if read is None else read[1]
+        every.add(code)
+        html.add(code)
+    for match in _CONSTRUCTOR_ENDS.finditer(text):
+        start = match.start()
+        while start and (text[start - 1].isalnum() or text[start - 1] in "_$"):
+            start -= 1
+        if text[start : match.end()] not in _CONSTRUCTOR_NAMES:
+            continue
+        every.add(_argument_code(text, _arguments_start(text, match.end()), False))
     aliases = None
     for match in _NEW.finditer(text):
+        if not js_reach.starts_name(text, match.start()):
+            continue
         parts = [p.strip() for p in match.group(1).split(".")]
-        if parts[-1] not in _CONSTRUCTOR_NAMES:
+        if parts[-1] not in _CONSTRUCTOR_NAMES and parts[-1] not in _CLASS_METHODS:
             if aliases is None:
                 aliases = local_names(text, _CONSTRUCTOR_NAMES)
             if parts[0] not in aliases:
                 continue
-        if _reaches(text, _arguments_start(text, match.end()), sort, False):
-            return True
-    return False
+        every.add(_argument_code(text, _arguments_start(text, match.end()), False))
+    return every, html
