@@ -63,6 +63,14 @@ _ERROR_NAMES = frozenset(
 )  # fmt: skip
 
 
+# words of the language, never bound with `=` (not followed: nothing to find)
+_KEYWORDS = frozenset(
+    {"await", "new", "typeof", "void", "delete", "this", "null", "true", "false", "undefined",
+     "in", "of", "instanceof", "function", "return", "async", "yield", "class", "super", "as",
+     "satisfies", "const", "let", "var", "if", "else"}
+)  # fmt: skip
+
+
 class _Text:
     """One text's indexes, made on first use: where names are bound, and answers so far."""
 
@@ -400,7 +408,7 @@ def _could(state: _Text, code: str, sort: str, start: Any, seeds: frozenset[str]
     for name in names(code):
         if name in seeds:
             return True
-        if name in seen:
+        if name in seen or name in _KEYWORDS:
             continue
         seen.add(name)
         known = state.answers.get((sort, name))

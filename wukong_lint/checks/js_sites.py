@@ -13,6 +13,7 @@ the value.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from wukong_lint.checks import js_reach
 from wukong_lint.checks import js_values as V
@@ -47,13 +48,48 @@ _NEW = re.compile(r"new\s+([A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*)")
 _BODY = re.compile(r"\.\s*body\s*(?:\+|-|\*\*|\*|/|%|<<|>>>|>>|&&|\|\||\?\?|&|\||\^)?=(?![=>])")
 
 # -- local names ----------------------------------------------------------------------------
-_RENAME = r"(?:{names})\s*(?:\bas\b|:)\s*([A-Za-z_$][\w$]*)"
+_RENAMED = re.compile(r"\s*(?:as\b|:)\s*([A-Za-z_$][\w$]*)")  # after `query`: ` as q`, `: q`
 _PROMISIFY = re.compile(r"([A-Za-z_$][\w$]*)\s*=\s*[\w$.]*promisify\s*\(\s*([^()]*)\)")
 _MODULE = re.compile(
     r"(?:\bimport\s+(?:\*\s*as\s+)?|\b(?:const|let|var)\s+)([A-Za-z_$][\w$]*)\s*"
     r"(?:from|=\s*require\s*\()\s*['\"]([^'\"\n]*)['\"]"
 )
-_RENAMES: dict[frozenset[str], re.Pattern[str]] = {}
+_AUTOMATA: dict[frozenset[str], tuple[Any, list[str]]] = {}
+
+
+def occurrences(text: str, names: frozenset[str]) -> list[tuple[str, int, int]]:
+    """(name, start, end) of each of `names` standing as a name of its own in `text` (after a
+    `.` too), found in one pass (an Aho-Corasick automaton, as the keyword prefilter's)."""
+    memo = js_reach.state(text).memo
+    key = ("at", names)
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = _occurrences(text, names)
+    return found
+
+
+def _occurrences(text: str, names: frozenset[str]) -> list[tuple[str, int, int]]:
+    automaton = _AUTOMATA.get(names)
+    if automaton is None:
+        import ahocorasick_rs
+
+        keys = sorted(names)
+        automaton = _AUTOMATA[names] = (ahocorasick_rs.AhoCorasick(keys), keys)
+    try:
+        hits = automaton[0].find_matches_as_indexes(text, overlapping=True)
+    except UnicodeEncodeError:  # lone surrogates: one regex pass instead
+        pattern = re.compile("(?=(" + _words(names) + "))")
+        hits = [(automaton[1].index(m.group(1)), m.start(), m.start() + len(m.group(1)))
+                for m in pattern.finditer(text)]  # fmt: skip
+    keys = automaton[1]
+    size = len(text)
+    found = []
+    for number, start, end in hits:
+        if end < size and (text[end].isalnum() or text[end] in "_$"):
+            continue
+        if js_reach.starts_name(text, start):
+            found.append((keys[number], start, end))
+    return found
 
 
 def local_names(text: str, names: frozenset[str]) -> set[str]:
@@ -67,15 +103,13 @@ def local_names(text: str, names: frozenset[str]) -> set[str]:
 
 
 def _local_names(text: str, names: frozenset[str]) -> set[str]:
-    present = frozenset(n for n in names if n in text)
     found: set[str] = set()
-    if present:
-        pattern = _RENAMES.get(present)
-        if pattern is None:
-            pattern = _RENAMES[present] = re.compile(_RENAME.format(names=_words(present)))
-        found.update(
-            m.group(1) for m in pattern.finditer(text) if js_reach.starts_name(text, m.start())
-        )
+    present = set()
+    for name, _, end in occurrences(text, names):
+        present.add(name)
+        renamed = _RENAMED.match(text, end)
+        if renamed is not None:
+            found.add(renamed.group(1))
     for match in _PROMISIFY.finditer(text) if "promisify" in text else ():
         if any(word in names for word in js_reach.names(match.group(2))) or any(
             part in names for part in re.findall(r"[\w$]+", match.group(2))
@@ -184,14 +218,16 @@ def _query_sinks(text: str) -> _Sinks:
                 if back < 0 or text[back] != ".":
                     continue  # router.get(...), res.json(...): no database call
         sinks.add(_argument_code(text, _arguments_start(text, match.end()), True))
-    bare = set(V.SQL_FUNCTIONS) | local_names(text, _SQL_NAMES)
-    present = [name for name in bare if name in text]
-    if present:
-        pattern = re.compile(r"(?:" + _words(set(present)) + r")(?![\w$])")
+    # bare calls: query(...), and what the text calls a query function under another name
+    for name, start, end in occurrences(text, _SQL_NAMES):
+        if name in V.SQL_FUNCTIONS and js_reach.starts_name(text, start, dot=False):
+            sinks.add(_argument_code(text, _arguments_start(text, end), True))
+    aliases = local_names(text, _SQL_NAMES) - V.SQL_FUNCTIONS
+    if aliases:
+        pattern = re.compile(r"(?:" + _words(aliases) + r")(?![\w$])")
         for match in pattern.finditer(text):
-            if not js_reach.starts_name(text, match.start(), dot=False):
-                continue
-            sinks.add(_argument_code(text, _arguments_start(text, match.end()), True))
+            if js_reach.starts_name(text, match.start(), dot=False):
+                sinks.add(_argument_code(text, _arguments_start(text, match.end()), True))
     return sinks
 
 
