@@ -208,3 +208,14 @@ def test_unreadable_call_counts_as_a_sink():
     text = "db.query<" + "A<" * 300 + '("SELECT * FROM t WHERE id = " + id)'
     js_reach._current[0] = None
     assert js_sites.query_formatted(text)
+
+
+def test_deeply_nested_sinks_are_read_within_a_budget():
+    # 20,000 nested response calls, none closed: every sink's argument list is unreadable;
+    # past a budget of several times the text's size the gate stops reading and lets the
+    # file through (to the tree analysis and its own limits)
+    text = "try { run() } catch (err) {\n" + "res.json(\n" * 20_000 + "\n}\n"
+    js_gates._memo[0] = None
+    js_reach._current[0] = None
+    assert js_gates.possible("error-text", text)
+    assert js_reach.state(text).memo["budget"][0] <= 0

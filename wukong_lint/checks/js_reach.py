@@ -206,7 +206,21 @@ def span(text: str, start: int, *, stop_comma: bool, statement: bool) -> tuple[i
     """The code from `start` to the end of an argument list (the `)` closing it: `statement`
     False) or of an expression statement's value (`statement` True), with string literals
     blanked and template literals kept only for their `${...}` parts; with `stop_comma`, up
-    to the first top-level comma too. None when it cannot be read within _MAX_SPAN."""
+    to the first top-level comma too. None when it cannot be read within _MAX_SPAN, or once
+    the spans read of this text add up to several times its size (`x.json(x.json(...` nested
+    deep: each sink's span would be read to the cap)."""
+    state = _state(text)
+    budget = state.memo.get("budget")
+    if budget is None:
+        budget = state.memo["budget"] = [4 * len(text) + 65536]
+    if budget[0] <= 0:
+        return None
+    found = _span(text, start, stop_comma, statement)
+    budget[0] -= (found[0] if found is not None else min(len(text), start + _MAX_SPAN)) - start
+    return found
+
+
+def _span(text: str, start: int, stop_comma: bool, statement: bool) -> tuple[int, str] | None:
     out: list[str] = []
     depth = 0
     i = start
