@@ -108,6 +108,34 @@ VULNERABLE = [
     ("html", "const {v}: string = req.query.q as string;\nres.end('<b>' + {v});"),
 ]
 
+VULNERABLE += [
+    ("shell", "const {{ exec }} = require('child_process');\nexec(`git log ${{{v}}}`, cb);"),
+    ("shell", "child_process.execSync('convert ' + file + ' out.png');"),
+    (
+        "shell",
+        "const cp = require('child_process');\ncp.spawn('tar', ['xf', name], {{ shell: true }});",
+    ),
+    ("shell", "import {{ exec as {q} }} from 'node:child_process';\n{q}('ls ' + dir);"),
+    (
+        "shell",
+        "const {q} = util.promisify(require('child_process').exec);\nawait {q}(`rm ${{f}}`);",
+    ),
+    ("shell", "const {{ spawn }} = require('child_process');\nspawn('sh', ['-c', {v}]);"),
+    ("shell", "import {{ execa }} from 'execa';\nawait execa('echo ' + {v}, {{ shell: true }});"),
+    (
+        "shell",
+        "const {{ exec }} = require('child_process');\nconst {q} = promisify(exec);\n"
+        "await {q}('git ' + {v});",
+    ),
+    ("shell", "const shelljs = require('shelljs');\nshelljs.exec(`rm -rf ${{dir}}`);"),
+    ("shell", "require('child_process').exec('ls ' + d);"),
+    ("shell", "import * as cp from 'child_process';\ncp.execSync(`git ${{args.join(' ')}}`);"),
+    (
+        "shell",
+        "import {{ exec }} from 'child_process';\nconst {v}: string = `ls ${{dir}}`;\nexec({v});",
+    ),
+]
+
 HARMLESS = [
     ("sql", "const item = await Feature.findById(req.params.id);\nres.json(item);"),
     ("sql", "const apiKey = config.get('stripe.apiKey');"),
@@ -126,6 +154,10 @@ HARMLESS = [
         "return res.json();",
     ),
     ("environment", "const token = process.env.TOKEN;\nres.json({{ ok: true }});"),
+    ("shell", "const m = /a(b)/.exec(text);\nconst {{ spawn }} = require('child_process');"),
+    ("shell", "const {{ spawn }} = require('child_process');\nspawn('git', ['log', branch]);"),
+    ("shell", "const {{ execFile }} = require('child_process');\nexecFile('ls', [dir], cb);"),
+    ("shell", "const {{ execSync }} = require('child_process');\nexecSync('npm ci');"),
     ("html", "const res = await fetch(`/api?q=${{q}}`);\nconst body = await res.json();"),
 ]
 

@@ -100,11 +100,13 @@ def _sql(text: str, lowered: str) -> bool:
 
 
 def _shell(text: str, lowered: str) -> bool:
-    if any(word in text for word in ("child_process", "shelljs", "execa", "spawn", "shell:")):
-        return True
-    return any(
+    if not any(
+        word in text for word in ("child_process", "shelljs", "execa", "spawn", "shell:")
+    ) and not any(
         _called(text, end) for word in ("exec", "execSync") for end in _standalone(text, word, True)
-    )
+    ):
+        return False
+    return _lines_only(text) or js_sites.command_variable(text)
 
 
 def _html(text: str, lowered: str) -> bool:

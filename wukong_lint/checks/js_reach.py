@@ -64,7 +64,7 @@ _ERROR_NAMES = frozenset(
 
 
 # words of the language, never bound with `=` (not followed: nothing to find)
-_KEYWORDS = frozenset(
+KEYWORDS = frozenset(
     {"await", "new", "typeof", "void", "delete", "this", "null", "true", "false", "undefined",
      "in", "of", "instanceof", "function", "return", "async", "yield", "class", "super", "as",
      "satisfies", "const", "let", "var", "if", "else"}
@@ -422,7 +422,7 @@ def _could(state: _Text, code: str, sort: str, start: Any, seeds: frozenset[str]
     for name in names(code):
         if name in seeds:
             return True
-        if name in seen or name in _KEYWORDS:
+        if name in seen or name in KEYWORDS:
             continue
         seen.add(name)
         known = state.answers.get((sort, name))

@@ -49,7 +49,8 @@ _BODY = re.compile(r"\.\s*body\s*(?:\+|-|\*\*|\*|/|%|<<|>>>|>>|&&|\|\||\?\?|&|\|
 
 # -- local names ----------------------------------------------------------------------------
 _RENAMED = re.compile(r"\s*(?:as\b|:)\s*([A-Za-z_$][\w$]*)")  # after `query`: ` as q`, `: q`
-_PROMISIFY = re.compile(r"([A-Za-z_$][\w$]*)\s*=\s*[\w$.]*promisify\s*\(\s*([^()]*)\)")
+# (the rest of the line: `promisify(require("child_process").exec)` holds parentheses)
+_PROMISIFY = re.compile(r"([A-Za-z_$][\w$]*)\s*=\s*[\w$.]*promisify\s*\(([^;\n]*)")
 _MODULE = re.compile(
     r"(?:\bimport\s+(?:\*\s*as\s+)?|\b(?:const|let|var)\s+)([A-Za-z_$][\w$]*)\s*"
     r"(?:from|=\s*require\s*\()\s*['\"]([^'\"\n]*)['\"]"
@@ -279,3 +280,114 @@ def _response_sinks(text: str) -> tuple[_Sinks, _Sinks]:
                 continue
         every.add(_argument_code(text, _arguments_start(text, match.end()), False))
     return every, html
+
+
+# -- shell commands --------------------------------------------------------------------------
+_EXEC_NAMES = V.SHELL_EXEC
+_OPTION_NAMES = V.SHELL_OPTION | V.EXECA
+_SHELL_NAMES = _EXEC_NAMES | _OPTION_NAMES
+# receivers whose `.exec` is child_process's or shelljs's (js_sinks._shell), besides names
+# bound to a module by an import or a require
+_SHELL_RECEIVERS = frozenset({"child_process", "childProcess", "cp", "shelljs", "shell", "sh"})
+_MODULE_BOUND = re.compile(r"([A-Za-z_$][\w$]*)\s*=[^;\n]*?require\s*\(")
+_IMPORTED = re.compile(r"import\s+([^;'\"]*?)\s+from\b")
+# what makes a spawn-like call run a shell: a `shell` option, or a shell's `-c` flag
+_SHELL_SIGNS = re.compile(r"\bshell\b|['\"`](?:-c|/c|/C|-Command)['\"`]")
+
+
+def command_variable(text: str) -> bool:
+    """Whether a shell could be given a command that is not constant (code_js's `shell`
+    check): `exec`/`execSync` of child_process or shelljs with a first argument holding a
+    name or a `${`; `spawn`/`execFile`/execa... given a `shell` option or a shell's `-c`, with
+    an argument holding one."""
+    memo = js_reach.state(text).memo
+    found = memo.get("shell")
+    if found is None:
+        found = memo["shell"] = _command_variable(text)
+    return found
+
+
+def _variable(code: str | None) -> bool:
+    """Whether an argument's code could be other than constant (None: unreadable)."""
+    if code is None:
+        return True
+    return "${" in code or any(n not in js_reach.KEYWORDS for n in js_reach.names(code))
+
+
+def _module_names(text: str) -> set[str]:
+    memo = js_reach.state(text).memo
+    found = memo.get("modules")
+    if found is None:
+        found = memo["modules"] = {m.group(1) for m in _MODULE_BOUND.finditer(text)}
+        for match in _IMPORTED.finditer(text) if "import" in text else ():
+            found.update(js_reach.names(match.group(1)))
+    return found
+
+
+def _command_variable(text: str) -> bool:
+    aliases = local_names(text, _SHELL_NAMES)
+    for name, start, end in occurrences(text, _SHELL_NAMES):
+        args = _arguments_start(text, end)
+        if args is None:
+            continue
+        member = _dot_before(text, start)
+        if name in _EXEC_NAMES:
+            if member and not _shell_receiver(text, start):
+                continue  # regex.exec(text), db.exec(sql), this.exec(...)
+            if _variable(_argument_code(text, args, True)):
+                return True
+            continue
+        if args == _UNREADABLE:
+            return True
+        read = js_reach.span(text, args, stop_comma=False, statement=False)
+        if read is None:
+            return True
+        end, code = read
+        if _SHELL_SIGNS.search(text, args, end) and _variable(code):
+            return True
+    if aliases:
+        pattern = re.compile(r"(?:" + _words(aliases) + r")(?![\w$])")
+        for match in pattern.finditer(text):
+            if not js_reach.starts_name(text, match.start(), dot=False):
+                continue
+            code = _argument_code(text, _arguments_start(text, match.end()), False)
+            if code is None or (code and _variable(code)):
+                return True
+    return False
+
+
+def _dot_before(text: str, at: int) -> bool:
+    back = at - 1
+    while back >= 0 and text[back] in " \t\r\n":
+        back -= 1
+    return back >= 0 and text[back] == "." and text[back - 1 : back] != "."
+
+
+def _shell_receiver(text: str, at: int) -> bool:
+    """Whether the object before `.exec` at `at` could be child_process or shelljs: a call
+    (`require("child_process").exec`), one of their usual names, or a name an import or a
+    require binds; not a property chain's end (`this.cp`) nor another object (`regex`)."""
+    back = at - 1
+    while back >= 0 and text[back] in " \t\r\n":
+        back -= 1
+    if back >= 0 and text[back] == "?":
+        back -= 1
+    back -= 1  # the dot
+    while back >= 0 and text[back] in " \t\r\n":
+        back -= 1
+    if back < 0:
+        return True
+    if text[back] in ")]":
+        return True
+    if text[back] in "/'\"`":
+        return False  # a regex or string literal: /a(b)/.exec(text)
+    end = back + 1
+    while back >= 0 and (text[back].isalnum() or text[back] in "_$"):
+        back -= 1
+    receiver = text[back + 1 : end]
+    if not receiver:
+        return True
+    if _dot_before(text, back + 1):
+        # a.b.exec: a module only when the chain starts with shelljs (`shelljs.x.exec`)
+        return "shelljs" in text[max(0, back - 200) : end] or receiver in _SHELL_RECEIVERS
+    return receiver in _SHELL_RECEIVERS or receiver in _module_names(text)
