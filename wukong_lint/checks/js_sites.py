@@ -169,8 +169,15 @@ def _argument_code(text: str, start: int | None, first_only: bool) -> str | None
         return ""
     if start == _UNREADABLE:
         return None
+    close = text.find(")", start, start + 120)
+    if close >= 0 and _PLAIN.fullmatch(text, start, close):
+        return text[start:close]  # `(item)`, `(err.message)`: nothing to read past
     read = js_reach.span(text, start, stop_comma=first_only, statement=False)
     return None if read is None else read[1]
+
+
+# an argument list with no bracket, string, comment, comma or line break before its `)`
+_PLAIN = re.compile(r"[^()\[\]{}'\"`/;,\n]*")
 
 
 class _Sinks:
