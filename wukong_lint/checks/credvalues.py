@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import re
 
 from wukong_lint.engine.filters import is_placeholder, is_template
@@ -80,6 +81,7 @@ def b64text(value: str) -> str | None:
     return text if text.isprintable() else None
 
 
+@functools.lru_cache(maxsize=4096)  # (a data file repeats its keys: asked thousands of times)
 def _last_word(key: str) -> str:
     """The last word of a key: `spring.datasource.password` -> `password`, `DB_PASSWORD` ->
     `password`, `userPassword` -> `password`."""

@@ -7,12 +7,22 @@ naming a sink, but sink names are common words in harmless code (`.get(`, `.exec
 text in a string, a shell-running call, an HTTP response, code run from a string. A gate
 answers False only when the check surely finds nothing in the text: when in doubt, True.
 Every test is a substring search or one linear regex over the text.
+
+Past those word tests, the `sql`, response (`error-text`, `stack-trace`, `environment`) and
+reflected-HTML gates look at the sinks themselves (js_sites.py): a query call whose first
+argument could be formatted text, a response that could be given an error, the environment
+or request data, followed through the names bound with `=` (js_reach.py). An Express handler
+answering `res.json(item)` with `catch (err) { next(err) }`, or browser code reading
+`res.json()` of a fetch, is then not parsed.
 """
 
 from __future__ import annotations
 
 import re
 from typing import Any
+
+from wukong_lint.checks import js_reach, js_sites
+from wukong_lint.checks.js_syntax import too_big
 
 # a string (quote or backtick) that starts with SQL: a statement or a clause of one
 _SQL_TEXT = re.compile(
@@ -30,11 +40,13 @@ _HTML = (
 _JQUERY = ("$(", "jquery(")
 # an HTTP response of a Node framework (Express, Fastify, Koa, hapi, Next.js, NestJS): a
 # response object's method, or a name only responses have
-_RESPONSE_OBJECTS = ("res.", "reply.", "resp.", "response.", "rep.", "h.")
 _RESPONSE_NAMES = (
-    "ctx.body", "ctx.throw", "ctx.response", "this.body", "NextResponse", "new Response",
-    "Response.json", "Exception(", "HttpError", "createError(",
+    "ctx.body", "ctx.throw", "ctx.res", "context.body", "context.throw", "this.body",
+    "Response(", "Response.json", "NextResponse", "HttpResponse", "Exception", "HttpError",
+    "createError",
 )  # fmt: skip
+# a response object's method, also on the next line (`res\n  .status(500)`)
+_RESPONSE_OBJECT = re.compile(r"(?:res|reply|resp|response|rep|h)\s*(?:\?\s*)?\.")
 _NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$.")
 _TIMER_ARGUMENT = re.compile(r"""\s*\(\s*(?:["'`]|[\w$.]+\s*\+|req\b)""")
 
@@ -73,23 +85,28 @@ def _response(text: str) -> bool:
     known = _memo[2].get("_response")
     if known is None:
         known = _memo[2]["_response"] = any(name in text for name in _RESPONSE_NAMES) or any(
-            _standalone(text, name) for name in _RESPONSE_OBJECTS
+            js_reach.starts_name(text, m.start(), dot=False)
+            for m in _RESPONSE_OBJECT.finditer(text)
         )
     return known
 
 
 def _sql(text: str, lowered: str) -> bool:
-    if not any(sign in lowered for sign in _FORMATTING):
+    if not any(sign in lowered for sign in _FORMATTING) and not js_reach.FMT_START.search(text):
         return False
-    return any(word in lowered for word in _RAW_SQL) or _SQL_TEXT.search(text) is not None
+    if not (any(word in lowered for word in _RAW_SQL) or _SQL_TEXT.search(text) is not None):
+        return False
+    return _lines_only(text) or js_sites.query_formatted(text)
 
 
 def _shell(text: str, lowered: str) -> bool:
-    if any(word in text for word in ("child_process", "shelljs", "execa", "spawn", "shell:")):
-        return True
-    return any(
+    if not any(
+        word in text for word in ("child_process", "shelljs", "execa", "spawn", "shell:")
+    ) and not any(
         _called(text, end) for word in ("exec", "execSync") for end in _standalone(text, word, True)
-    )
+    ):
+        return False
+    return _lines_only(text) or js_sites.command_variable(text)
 
 
 def _html(text: str, lowered: str) -> bool:
@@ -101,7 +118,9 @@ def _html(text: str, lowered: str) -> bool:
     ):
         return True
     # text built from request data (req.query, ctx.query...) sent as a response body
-    return ("req" in lowered or "ctx." in lowered) and _response(text)
+    if not (("req" in lowered or "ctx." in lowered) and _response(text)):
+        return False
+    return _lines_only(text) or js_sites.response_holds(text, "req")
 
 
 def _eval(text: str, lowered: str) -> bool:
@@ -118,15 +137,27 @@ def _eval(text: str, lowered: str) -> bool:
 
 
 def _stack(text: str, lowered: str) -> bool:
-    return ".stack" in lowered and _response(text)
+    if not (".stack" in lowered and _response(text)):
+        return False
+    return _lines_only(text) or js_sites.response_holds(text, "err")
 
 
 def _error_text(text: str, lowered: str) -> bool:
-    return any(word in lowered for word in _ERROR) and _response(text)
+    if not (any(word in lowered for word in _ERROR) and _response(text)):
+        return False
+    return _lines_only(text) or js_sites.response_holds(text, "err")
 
 
 def _environment(text: str, lowered: str) -> bool:
-    return "process.env" in lowered and _response(text)
+    if not ("process.env" in lowered and _response(text)):
+        return False
+    return _lines_only(text) or js_sites.response_holds(text, "env")
+
+
+def _lines_only(text: str) -> bool:
+    """A text checked with line patterns (js_syntax.too_big) keeps the looser gates above: the
+    sink-level look of js_sites.py follows the tree analysis, not the line patterns."""
+    return too_big(text)
 
 
 GATES = {

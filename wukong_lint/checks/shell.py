@@ -275,7 +275,14 @@ class _Walker:
         name_node = node.child_by_field_name("name") or node.children[0]
         name = name_node.text.decode("utf-8", "replace")
         body = node.child_by_field_name("body") or node.children[-1]
-        calls_itself = _self_call(body, name)
+        # (a body calls itself through a pipe or `&` only if both show in its text: most
+        # functions are not walked a second time for it)
+        piece = self.source[body.start_byte : body.end_byte]
+        calls_itself = (
+            (b"|" in piece or b"&" in piece)
+            and name.encode("utf-8", "surrogatepass") in piece
+            and _self_call(body, name)
+        )
         start, end = self.where(node)
         self.functions.append(Function(name, start, end, calls_itself))
         self.bodies[name] = body
