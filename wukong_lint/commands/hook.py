@@ -104,6 +104,10 @@ def _judge(args: argparse.Namespace, data: dict) -> int:
     from wukong_lint.checks.memory_gate import apply_guard_mode
 
     findings = apply_guard_mode(ruleset, findings, notes)
+    if config.exclude or config.per_path_ignores:  # the file an Edit/Write changes
+        from wukong_lint.hook_paths import apply_config_paths
+
+        findings = [f for f in apply_config_paths(data, config, findings) if not f.suppressed]
     fail_on = Severity.parse(args.fail_on or config.fail_on or "high")
     code, out, err, blocked = decide(data, findings, fail_on, args.mode)
     sys.stdout.write(out)
