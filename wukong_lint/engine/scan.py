@@ -123,6 +123,14 @@ def is_rule_timeout(error: ScanError) -> bool:
     return error.message.startswith("rule '") and " timed out after " in error.message
 
 
+OUT_OF_MEMORY = "out of memory: not scanned"  # (the start of every such error's message)
+
+
+def is_out_of_memory(error: ScanError) -> bool:
+    """Whether `error` says an input was not scanned (or not to its end): memory ran out."""
+    return error.message.startswith(OUT_OF_MEMORY)
+
+
 def _shared(text: str) -> str:
     """One copy of a snippet or message that many findings repeat (the same command or file
     name over a long transcript): findings are kept until the report, so their size is the
@@ -335,7 +343,7 @@ def tally(ruleset: RuleSet, items: Iterable[Unit | ScanError | Skipped]) -> Tall
             try:
                 counter.add(*scan_unit(ruleset, item))  # type: ignore[arg-type]
             except MemoryError:  # this unit only: the others are still scanned
-                counter.errors.append(ScanError(item.path, "out of memory: not scanned"))  # type: ignore[union-attr]
+                counter.errors.append(ScanError(item.path, OUT_OF_MEMORY))  # type: ignore[union-attr]
     return counter.tally()
 
 
