@@ -127,8 +127,9 @@ OUT_OF_MEMORY = "out of memory: not scanned"  # (the start of every such error's
 
 
 def is_out_of_memory(error: ScanError) -> bool:
-    """Whether `error` says an input was not scanned (or not to its end): memory ran out."""
-    return error.message.startswith(OUT_OF_MEMORY)
+    """Whether `error` says an input was not scanned (or not to its end) for want of memory:
+    a MemoryError, or its worker process killed (engine/worker_pool.py)."""
+    return error.message.startswith((OUT_OF_MEMORY, "not scanned: the process scanning it"))
 
 
 def _shared(text: str) -> str:
