@@ -71,7 +71,9 @@ class _Offloader:
                 self._join()
             if self.counter.count(item):
                 try:
-                    self.counter.add(*scan_unit(self.ruleset, item))  # type: ignore[arg-type]
+                    self.counter.add(
+                        *scan_unit(self.ruleset, item, self.counter.occurrences(item))  # type: ignore[arg-type]
+                    )
                 except MemoryError:  # this unit only (as scan.tally)
                     self.counter.errors.append(ScanError(item.path, "out of memory: not scanned"))  # type: ignore[union-attr]
             return
