@@ -129,7 +129,10 @@ def parse_event(raw: str) -> dict[str, Any]:
 
 
 def event_units(
-    data: dict[str, Any], profile: str | None, notes: list[str] | None = None
+    data: dict[str, Any],
+    profile: str | None,
+    notes: list[str] | None = None,
+    checkpoint: bool = False,
 ) -> list[Any]:
     """The unit of a hook event. Memory-bank gating (profile `wukong`, a repository with a
     `memory-bank/` folder) needs what the agent read earlier in the user's turn: for a write
@@ -142,6 +145,13 @@ def event_units(
     cwd = data.get("cwd") if isinstance(data.get("cwd"), str) else None
     transcripts.OPTIONS["profile"] = profile
     ctx = transcripts.make_context(os.devnull, cwd)
+    if checkpoint and ctx.profile != "wukong":
+        from wukong_lint.errors import UsageError
+
+        raise UsageError(
+            "hook --checkpoint needs the wukong profile (--profile wukong, `profile: wukong` "
+            "in the config, or a .wukong/ folder in the project)"
+        )
     agent_id = data.get("agent_id")
     agent_type = data.get("agent_type") if isinstance(data.get("agent_type"), str) else None
     is_main = not agent_id and not agent_type
@@ -158,6 +168,8 @@ def event_units(
         )
         if ctx.memory_bank and ctx.profile == "wukong" and tool in EDIT_TOOLS:
             event.turn_reads = _turn_reads(data, None if is_main else agent_id, notes)
+        if checkpoint and is_main:  # 戒 Layer 1, on opt-in
+            event.protocol = _checkpoint_facts(data)
         if ctx.memory_bank and ctx.profile == "wukong" and tool in ("Task", "Agent"):
             from wukong_lint.checks.memory_gate import hook_confirmation
 
@@ -167,6 +179,20 @@ def event_units(
     event.tool, event.agent, event.agent_type, event.is_main = tool, agent, agent_type, is_main
     text = join_texts(strings(data.get("tool_response"), []))
     return [make_unit("<hook>", event, text)]
+
+
+def _checkpoint_facts(data: dict[str, Any]) -> dict[str, Any] | None:
+    """The current turn's CHECKPOINT facts (hook_checkpoint.py); what cannot tell is bad
+    input: `--on-error` decides."""
+    from wukong_lint.hook_checkpoint import CannotTell, checkpoint_facts
+
+    path = data.get("transcript_path")
+    if not isinstance(path, str) or not path:
+        raise HookInputError("--checkpoint: the event has no transcript_path")
+    try:
+        return checkpoint_facts(path)
+    except CannotTell as err:
+        raise HookInputError(f"--checkpoint: {err}") from None
 
 
 def _turn_reads(data: dict[str, Any], agent_id: Any, notes: list[str] | None) -> Any:
