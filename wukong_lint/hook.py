@@ -167,7 +167,9 @@ def event_units(
             ctx, 1, tool, data.get("tool_input"), None, agent, agent_type, is_main
         )
         if ctx.memory_bank and ctx.profile == "wukong" and tool in EDIT_TOOLS:
-            event.turn_reads = _turn_reads(data, None if is_main else agent_id, notes)
+            writes: list[tuple[str, tuple[str, ...]]] = []
+            event.turn_reads = _turn_reads(data, None if is_main else agent_id, notes, writes)
+            event.turn_writes = tuple(writes) if event.turn_reads is not None else None
         if checkpoint and is_main:  # 戒 Layer 1, on opt-in
             event.protocol = _checkpoint_facts(data)
         if ctx.memory_bank and ctx.profile == "wukong" and tool in ("Task", "Agent"):
@@ -195,9 +197,12 @@ def _checkpoint_facts(data: dict[str, Any]) -> dict[str, Any] | None:
         raise HookInputError(f"--checkpoint: {err}") from None
 
 
-def _turn_reads(data: dict[str, Any], agent_id: Any, notes: list[str] | None) -> Any:
+def _turn_reads(
+    data: dict[str, Any], agent_id: Any, notes: list[str] | None, writes: list[Any]
+) -> Any:
     """Files read earlier in the turn, or None (unknown: no transcript to read them from, and
-    the memory-bank context gate stays silent rather than guess)."""
+    the memory-bank context gate stays silent rather than guess); the turn's earlier file-tool
+    writes go to `writes` (a low-risk write without context is reported once per turn)."""
     from wukong_lint.sources.transcripts import current_turn_reads
 
     path = data.get("transcript_path")
@@ -205,7 +210,9 @@ def _turn_reads(data: dict[str, Any], agent_id: Any, notes: list[str] | None) ->
         if notes is not None:
             notes.append("no transcript_path: memory-bank reads of this turn unknown")
         return None
-    reads, note = current_turn_reads(path, agent_id if isinstance(agent_id, str) else None)
+    call_id = data.get("tool_use_id") if isinstance(data.get("tool_use_id"), str) else None
+    agent = agent_id if isinstance(agent_id, str) else None
+    reads, note = current_turn_reads(path, agent, writes=writes, skip_id=call_id)
     if note is not None and notes is not None:
         notes.append(f"memory-bank gate: {note}")
     if note is not None and note.startswith("cannot read"):

@@ -77,6 +77,9 @@ def result_text(content: Any, extra: Any) -> str:
     return join_texts(parts)
 
 
+MAX_TURN_WRITES = 64  # writes of a turn remembered (the gate's first low-risk one is early)
+
+
 class Session:
     """Pairs calls with results, tracks agents and turns, and turns events into units."""
 
@@ -89,6 +92,9 @@ class Session:
         self.prompt_types: dict[str, str] = {}  # prompt hash -> subagent type
         self.agent_types: dict[str, str] = {}  # agent id -> subagent type
         self.turn_reads: dict[str, set[str]] = {}  # agent -> files read this turn
+        # agent -> its file-tool writes of this turn, (tool, paths): the memory-bank gate
+        # reports a low-risk write without context once per turn (seed 003)
+        self.turn_writes: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
         self.mb_confirm = ""  # the main agent's turn: mb:write / mb:no (turn.mb_confirmation)
         self.carry = 0  # bytes of records that produced no unit yet
         # sidechain record uuid -> agent id (inline sub-agents), the most recent ones
@@ -105,7 +111,8 @@ class Session:
         self.fmt = ""  # the reader's format, for checks that only one format's records allow
 
     _STATE = ("ctx", "pending", "done", "spawn_types", "prompt_types", "agent_types",
-              "turn_reads", "carry", "roots", "protocol", "fmt", "mb_confirm")  # fmt: skip
+              "turn_reads", "carry", "roots", "protocol", "fmt", "mb_confirm",
+              "turn_writes")  # fmt: skip
 
     def snapshot(self) -> bytes | None:
         """Everything reading the rest of the file depends on, for a worker to go on from
@@ -127,6 +134,7 @@ class Session:
 
     def new_turn(self, agent: str) -> None:
         self.turn_reads.pop(agent, None)
+        self.turn_writes.pop(agent, None)
         if agent == "main":
             self.mb_confirm = ""
 
@@ -149,6 +157,11 @@ class Session:
             event.turn_reads = tuple(sorted(reads))
         if tool in EDIT_TOOLS and paths:
             event.new_file = paths[0] not in self.ctx.seen_paths
+        if tool in EDIT_TOOLS and self.ctx.memory_bank:
+            writes = self.turn_writes.setdefault(agent, [])
+            event.turn_writes = tuple(writes)
+            if len(writes) < MAX_TURN_WRITES:
+                writes.append((tool, tuple(paths)))
         if tool in SPAWN_TOOLS:
             event.mb_confirm = self.mb_confirm
         for path in paths:
