@@ -157,13 +157,13 @@ class Session:
             event.turn_reads = tuple(sorted(reads))
         if tool in EDIT_TOOLS and paths:
             event.new_file = paths[0] not in self.ctx.seen_paths
+        if tool in SPAWN_TOOLS:
+            event.mb_confirm = self.mb_confirm
         if tool in EDIT_TOOLS and self.ctx.memory_bank:
             writes = self.turn_writes.setdefault(agent, [])
             event.turn_writes = tuple(writes)
             if len(writes) < MAX_TURN_WRITES:
                 writes.append((tool, tuple(paths)))
-        if tool in SPAWN_TOOLS:
-            event.mb_confirm = self.mb_confirm
         for path in paths:
             if len(self.ctx.seen_paths) < 100000:
                 self.ctx.seen_paths.add(path)
