@@ -15,7 +15,13 @@ What is scanned, by event:
   (`before` all zeros) or a force push whose old commit is gone: the commits of AFTER that
   are not on the default branch (`DEFAULT...AFTER`); the first push of the default branch
   itself: its whole history. A deleted branch: nothing (no commit was pushed).
-- anything else (schedule, workflow_dispatch): the checked-out tree, once.
+- merge_group (a merge queue): the commits the queue adds on top of its base, `--diff
+  BASE_SHA..HEAD_SHA` from the event's `merge_group`, like a push; the configuration is read
+  from BASE_SHA, as for a pull request (a queued pull request cannot turn its scan off).
+- schedule, workflow_dispatch: the checked-out tree (every tracked and untracked file),
+  once; the `scan: tree` input does the same on any event.
+- any other event (release, workflow_run, issue_comment...), no event name, or an event file
+  without what its event must hold: an error (exit 2), never a guess at what to scan.
 
 Each scan runs twice (JSON for the exit code, annotations and job summary; SARIF for code
 scanning), both writing outside the workspace, so a tree scan never reads a report of this
@@ -54,6 +60,9 @@ KIND = {"critical": "error", "high": "error", "medium": "warning", "low": "notic
 # hooks, which worktree add would run as post-checkout, no fsmonitor...), no LFS downloads
 # or prompts while checking out the base
 GIT_ENV = {"GIT_LFS_SKIP_SMUDGE": "1", "GIT_TERMINAL_PROMPT": "0"}
+# events without commits of their own: the checked-out tree is scanned
+TREE_EVENTS = ("schedule", "workflow_dispatch")
+MERGE_GROUP_DEPTH = 10  # history first fetched for a merge group (deepened until it meets)
 
 
 def git(*args: str, check: bool = True, cwd: str | None = None) -> subprocess.CompletedProcess:
@@ -165,6 +174,17 @@ def push_target(event: dict) -> list[str] | None:
     return new_branch_target(after, event)
 
 
+def merge_group_range(base: str, head: str) -> str:
+    """The commits of a merge group: those of HEAD_SHA that BASE_SHA lacks (actions/checkout
+    fetches only the group's head: its base and the history between are fetched here)."""
+    for sha in (head, base):
+        if not has_commit(sha):
+            fetch(sha, depth=MERGE_GROUP_DEPTH)
+    if not find_merge_base(base, head, MERGE_GROUP_DEPTH):
+        unshallow()  # no common history found: every commit of head that base lacks
+    return f"{base}..{head}"
+
+
 def read_event() -> tuple[str, dict]:
     name = os.environ.get("GITHUB_EVENT_NAME", "")
     path = os.environ.get("GITHUB_EVENT_PATH")
@@ -195,9 +215,34 @@ def plan() -> Plan:
         head = object_id((pr.get("head") or {}).get("sha"), "pull_request.head.sha")
         spec = pull_request_range(base, head, int(pr.get("commits") or 1))
         return Plan(["--diff", spec], trusted=base)
-    if name == "push" and event.get("after"):
+    if name == "merge_group":
+        group = event.get("merge_group")
+        if not isinstance(group, dict):
+            raise ValueError("the merge_group event has no merge_group object")
+        base = object_id(group.get("base_sha"), "merge_group.base_sha")
+        head = object_id(group.get("head_sha"), "merge_group.head_sha")
+        return Plan(["--diff", merge_group_range(base, head)], trusted=base)
+    if name == "push":
+        if not event.get("after"):
+            raise ValueError("the push event has no 'after' commit")
         return Plan(push_target(event))
-    return Plan(["."])
+    if name in TREE_EVENTS:
+        return Plan(["."])
+    raise UnsupportedEvent(name)
+
+
+class UnsupportedEvent(Exception):
+    """An event whose commits the Action cannot tell: it says so rather than guess."""
+
+    def __init__(self, name: str) -> None:
+        what = f"the event {name!r}" if name else "no event (GITHUB_EVENT_NAME is not set)"
+        known = ", ".join(
+            ("pull_request", "pull_request_target", "push", "merge_group", *TREE_EVENTS)
+        )
+        super().__init__(
+            f"{what} is not supported: wukong-lint scans {known}; set the input "
+            "`scan: tree` to scan the checked-out tree on it"
+        )
 
 
 def base_worktree(sha: str, folder: str) -> str:
@@ -386,7 +431,13 @@ def main() -> int:
     if workspace:
         os.chdir(workspace)
     sarif = os.path.abspath(sarif)
-    todo = plan()
+    mode = os.environ.get("INPUT_SCAN", "").strip() or "auto"
+    if mode not in ("auto", "tree"):
+        return fail(f"scan: {mode!r} is not auto or tree")
+    try:
+        todo = Plan(["."]) if mode == "tree" else plan()
+    except UnsupportedEvent as err:
+        return fail(str(err))
     if todo.target is None:
         print("wukong-lint: the push deleted a branch: no commit to scan")
         write_summary("## wukong-lint: nothing to scan\n\nThe push deleted a branch.\n")

@@ -397,7 +397,7 @@ print(json.dumps({{"code": code, "paths": [f["path"] for f in report["findings"]
                   "errors": report["errors"]}}))
 """
     found = run_python(code)
-    assert found["code"] == 1
+    assert found["code"] == 2  # an input not scanned: fail closed (--allow-skipped: 1)
     assert found["paths"] == [f"{folder}/z.py"]
     assert found["errors"] == [
         {"path": f"{folder}/a.txt", "message": "out of memory: not scanned (or not to the end)"}

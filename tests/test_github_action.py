@@ -105,7 +105,7 @@ def test_push_event_and_bad_args(repo: Path, tmp_path: Path):
 
 def test_action_yml_runs_the_script():
     action = yaml.safe_load((PROJECT / "action.yml").read_text())
-    inputs = {"args", "fail-on", "sarif-file", "version", "jie", "jie-file"}
+    inputs = {"args", "fail-on", "sarif-file", "version", "jie", "jie-file", "scan"}
     assert set(action["inputs"]) == inputs
     # every input reaches the script as INPUT_<NAME> (version is used by the install step)
     scan = next(step for step in action["runs"]["steps"] if step.get("id") == "scan")

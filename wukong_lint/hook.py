@@ -129,7 +129,10 @@ def parse_event(raw: str) -> dict[str, Any]:
 
 
 def event_units(
-    data: dict[str, Any], profile: str | None, notes: list[str] | None = None
+    data: dict[str, Any],
+    profile: str | None,
+    notes: list[str] | None = None,
+    checkpoint: bool = False,
 ) -> list[Any]:
     """The unit of a hook event. Memory-bank gating (profile `wukong`, a repository with a
     `memory-bank/` folder) needs what the agent read earlier in the user's turn: for a write
@@ -142,6 +145,13 @@ def event_units(
     cwd = data.get("cwd") if isinstance(data.get("cwd"), str) else None
     transcripts.OPTIONS["profile"] = profile
     ctx = transcripts.make_context(os.devnull, cwd)
+    if checkpoint and ctx.profile != "wukong":
+        from wukong_lint.errors import UsageError
+
+        raise UsageError(
+            "hook --checkpoint needs the wukong profile (--profile wukong, `profile: wukong` "
+            "in the config, or a .wukong/ folder in the project)"
+        )
     agent_id = data.get("agent_id")
     agent_type = data.get("agent_type") if isinstance(data.get("agent_type"), str) else None
     is_main = not agent_id and not agent_type
@@ -157,7 +167,11 @@ def event_units(
             ctx, 1, tool, data.get("tool_input"), None, agent, agent_type, is_main
         )
         if ctx.memory_bank and ctx.profile == "wukong" and tool in EDIT_TOOLS:
-            event.turn_reads = _turn_reads(data, None if is_main else agent_id, notes)
+            writes: list[tuple[str, tuple[str, ...]]] = []
+            event.turn_reads = _turn_reads(data, None if is_main else agent_id, notes, writes)
+            event.turn_writes = tuple(writes) if event.turn_reads is not None else None
+        if checkpoint and is_main:  # 戒 Layer 1, on opt-in
+            event.protocol = _checkpoint_facts(data)
         if ctx.memory_bank and ctx.profile == "wukong" and tool in ("Task", "Agent"):
             from wukong_lint.checks.memory_gate import hook_confirmation
 
@@ -169,9 +183,26 @@ def event_units(
     return [make_unit("<hook>", event, text)]
 
 
-def _turn_reads(data: dict[str, Any], agent_id: Any, notes: list[str] | None) -> Any:
+def _checkpoint_facts(data: dict[str, Any]) -> dict[str, Any] | None:
+    """The current turn's CHECKPOINT facts (hook_checkpoint.py); what cannot tell is bad
+    input: `--on-error` decides."""
+    from wukong_lint.hook_checkpoint import CannotTell, checkpoint_facts
+
+    path = data.get("transcript_path")
+    if not isinstance(path, str) or not path:
+        raise HookInputError("--checkpoint: the event has no transcript_path")
+    try:
+        return checkpoint_facts(path)
+    except CannotTell as err:
+        raise HookInputError(f"--checkpoint: {err}") from None
+
+
+def _turn_reads(
+    data: dict[str, Any], agent_id: Any, notes: list[str] | None, writes: list[Any]
+) -> Any:
     """Files read earlier in the turn, or None (unknown: no transcript to read them from, and
-    the memory-bank context gate stays silent rather than guess)."""
+    the memory-bank context gate stays silent rather than guess); the turn's earlier file-tool
+    writes go to `writes` (a low-risk write without context is reported once per turn)."""
     from wukong_lint.sources.transcripts import current_turn_reads
 
     path = data.get("transcript_path")
@@ -179,7 +210,9 @@ def _turn_reads(data: dict[str, Any], agent_id: Any, notes: list[str] | None) ->
         if notes is not None:
             notes.append("no transcript_path: memory-bank reads of this turn unknown")
         return None
-    reads, note = current_turn_reads(path, agent_id if isinstance(agent_id, str) else None)
+    call_id = data.get("tool_use_id") if isinstance(data.get("tool_use_id"), str) else None
+    agent = agent_id if isinstance(agent_id, str) else None
+    reads, note = current_turn_reads(path, agent, writes=writes, skip_id=call_id)
     if note is not None and notes is not None:
         notes.append(f"memory-bank gate: {note}")
     if note is not None and note.startswith("cannot read"):

@@ -227,11 +227,7 @@ def match_memory_gate(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[
         return
     if event.command is not None:
         return
-    risky = (
-        tool in params["risky_tools"]
-        or (tool == "apply_patch" and len(paths) > 1)
-        or any(re.search(p, path) for p in params["risky_paths"] for path in paths)
-    )
+    risky = _risky(tool, paths, params)
     if risky != (params["risk"] == "high"):
         return
     if not risky and any(p.startswith("memory-bank/") or "/memory-bank/" in p for p in paths):
@@ -239,10 +235,34 @@ def match_memory_gate(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[
     if event.turn_reads is None:
         return  # unknown (the live hook could not read the transcript): no guess
     read = any(r.endswith(f) for r in event.turn_reads for f in params["context_files"])
+    if not read and not risky and _low_risk_earlier(event, params):
+        return  # seed 003's warning is once per turn: an earlier write of it was reported
     if not read:
         what = "high-risk" if risky else "low-risk"
         target = paths[0] if paths else None
         yield _hit(unit, f"{what} write before reading the memory bank", target)
+
+
+def _risky(tool: str, paths: list[str], params: dict[str, Any]) -> bool:
+    return (
+        tool in params["risky_tools"]
+        or (tool == "apply_patch" and len(paths) > 1)
+        or any(re.search(p, path) for p in params["risky_paths"] for path in paths)
+    )
+
+
+def _low_risk_earlier(event: Any, params: dict[str, Any]) -> bool:
+    """Whether the agent made a low-risk write earlier in this turn (reads only grow in a
+    turn: that write had no context either, and was reported). Unknown (None): no."""
+    for tool, written in event.turn_writes or ():
+        paths = [_relative(p, event.ctx.cwd) for p in written]
+        if tool not in params["write_tools"]:
+            continue
+        if _risky(tool, paths, params):
+            continue
+        if not any(p.startswith("memory-bank/") or "/memory-bank/" in p for p in paths):
+            return True
+    return False
 
 
 match_memory_gate.accepts = lambda rule, event: (  # type: ignore[attr-defined]

@@ -49,6 +49,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help="unreadable hook input or an internal error: allow the call with a warning "
         "(default; exit 1, a non-blocking error) or block it (exit 2 with the reason)",
     )
+    parser.add_argument(
+        "--checkpoint",
+        action="store_true",
+        help="profile wukong: deny a main-agent tool call of a user's task until the turn "
+        "has its CHECKPOINT (戒 Layer 1-2, read from the event's transcript)",
+    )
     parser.set_defaults(handler=run)
 
 
@@ -67,6 +73,8 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         return _judge(args, data)
+    except HookInputError as err:  # (--checkpoint: the transcript cannot tell)
+        return _cannot_check(args, str(err))
     except WukongError:
         raise  # usage / config errors: exit 2 with one line (a typo must not pass silently)
     except Exception as err:  # a bug: the hook still answers as --on-error says
@@ -98,12 +106,16 @@ def _judge(args: argparse.Namespace, data: dict) -> int:
     profile = args.profile or config.profile
     findings = []
     notes: list[str] = []
-    for unit in event_units(data, profile, notes):
+    for unit in event_units(data, profile, notes, args.checkpoint):
         found, _ = scan_unit(ruleset, unit)
         findings += [f for f in found if not f.suppressed]
     from wukong_lint.checks.memory_gate import apply_guard_mode
 
     findings = apply_guard_mode(ruleset, findings, notes)
+    if config.exclude or config.per_path_ignores:  # the file an Edit/Write changes
+        from wukong_lint.hook_paths import apply_config_paths
+
+        findings = [f for f in apply_config_paths(data, config, findings) if not f.suppressed]
     fail_on = Severity.parse(args.fail_on or config.fail_on or "high")
     code, out, err, blocked = decide(data, findings, fail_on, args.mode)
     sys.stdout.write(out)

@@ -24,7 +24,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from wukong_lint.engine.rules import RuleSet
-from wukong_lint.engine.scan import Counter, Tally, scan_unit, tally
+from wukong_lint.engine.scan import OUT_OF_MEMORY, Counter, Tally, scan_unit, tally
 from wukong_lint.model import ScanError, Unit
 from wukong_lint.sources import transcripts
 from wukong_lint.sources.text import Skipped
@@ -54,6 +54,8 @@ def _scan_part_with(ruleset: RuleSet, part: transcripts.Part) -> Tally:
         return tally(ruleset, transcripts.part_units(part))
     except OSError as err:  # the file went away since this process read it
         return Tally([], [ScanError(part.display, f"cannot read: {err.strerror or err}")], 0, 0, 0)
+    except MemoryError:  # this part only (as scan.tally); the run fails closed (cli.py)
+        return Tally([], [ScanError(part.display, f"{OUT_OF_MEMORY} (a part of it)")], 0, 0, 0)
 
 
 class _Offloader:
@@ -71,9 +73,11 @@ class _Offloader:
                 self._join()
             if self.counter.count(item):
                 try:
-                    self.counter.add(*scan_unit(self.ruleset, item))  # type: ignore[arg-type]
+                    self.counter.add(
+                        *scan_unit(self.ruleset, item, self.counter.occurrences(item))  # type: ignore[arg-type]
+                    )
                 except MemoryError:  # this unit only (as scan.tally)
-                    self.counter.errors.append(ScanError(item.path, "out of memory: not scanned"))  # type: ignore[union-attr]
+                    self.counter.errors.append(ScanError(item.path, OUT_OF_MEMORY))  # type: ignore[union-attr]
             return
         future = None
         if not self.broken:

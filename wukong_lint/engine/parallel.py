@@ -80,11 +80,11 @@ def _run(
         for chunk in chunks:
             scanner.add(tally_offloaded(scanner.ruleset, units_for_files(chunk), jobs))
         return
+    from wukong_lint.engine.worker_pool import run_chunks  # (survives a killed worker)
+
     _RULESET = scanner.ruleset
     try:
-        with multiprocessing.get_context("fork").Pool(jobs, initializer=ignore_interrupts) as pool:
-            for batch in pool.imap(_worker, ((kind, chunk) for chunk in chunks)):
-                scanner.add(batch)
+        run_chunks(scanner, _worker, kind, chunks, jobs, ignore_interrupts)
     finally:
         _RULESET = None
 

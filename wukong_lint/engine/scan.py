@@ -123,6 +123,15 @@ def is_rule_timeout(error: ScanError) -> bool:
     return error.message.startswith("rule '") and " timed out after " in error.message
 
 
+OUT_OF_MEMORY = "out of memory: not scanned"  # (the start of every such error's message)
+
+
+def is_out_of_memory(error: ScanError) -> bool:
+    """Whether `error` says an input was not scanned (or not to its end) for want of memory:
+    a MemoryError, or its worker process killed (engine/worker_pool.py)."""
+    return error.message.startswith((OUT_OF_MEMORY, "not scanned: the process scanning it"))
+
+
 def _shared(text: str) -> str:
     """One copy of a snippet or message that many findings repeat (the same command or file
     name over a long transcript): findings are kept until the report, so their size is the
@@ -135,7 +144,12 @@ def _shared(text: str) -> str:
     return found
 
 
-def scan_unit(ruleset: RuleSet, unit: Unit) -> tuple[list[Finding], list[ScanError]]:
+def scan_unit(
+    ruleset: RuleSet, unit: Unit, occurrences: dict[tuple[str, str], int] | None = None
+) -> tuple[list[Finding], list[ScanError]]:
+    """The findings and errors of one unit. `occurrences` counts each (rule, value) seen in
+    the file so far: the parts of a big file share one, so that a value repeated across
+    parts gets the fingerprints of a whole read (Counter.occurrences)."""
     text = unit.text
     kind = unit.source.kind
     # a change as a whole (sources/git.py) is reported as part of the diff it belongs to
@@ -194,7 +208,8 @@ def scan_unit(ruleset: RuleSet, unit: Unit) -> tuple[list[Finding], list[ScanErr
         for c in found
         if c.rule.redact
     ]
-    occurrences: dict[tuple[str, str], int] = {}
+    if occurrences is None:
+        occurrences = {}
     findings = []
     masker = ruleset.masker()
     for cand in found:
@@ -280,6 +295,17 @@ class Counter:
         self.errors: list[ScanError] = []
         self.files = self.size = self.skipped = self.units = 0
         self._transcripts: set[str] = set()
+        self._part_path: str | None = None
+        self._part_occurrences: dict[tuple[str, str], int] = {}
+
+    def occurrences(self, unit: Unit) -> dict[tuple[str, str], int] | None:
+        """For a part of a big file (sources/chunked.py: its parts come in order, one after
+        the other), the occurrence counts of the file's earlier parts; else None."""
+        if unit.source.kind != "file" or unit.added_lines is None:
+            return None
+        if unit.path != self._part_path or unit.first_line == 1:
+            self._part_path, self._part_occurrences = unit.path, {}
+        return self._part_occurrences
 
     def count(self, item: Unit | ScanError | Skipped) -> bool:
         """Count `item`; whether it is a unit to scan."""
@@ -333,9 +359,9 @@ def tally(ruleset: RuleSet, items: Iterable[Unit | ScanError | Skipped]) -> Tall
     for item in items:
         if counter.count(item):
             try:
-                counter.add(*scan_unit(ruleset, item))  # type: ignore[arg-type]
+                counter.add(*scan_unit(ruleset, item, counter.occurrences(item)))  # type: ignore[arg-type]
             except MemoryError:  # this unit only: the others are still scanned
-                counter.errors.append(ScanError(item.path, "out of memory: not scanned"))  # type: ignore[union-attr]
+                counter.errors.append(ScanError(item.path, OUT_OF_MEMORY))  # type: ignore[union-attr]
     return counter.tally()
 
 

@@ -19,6 +19,8 @@ def render(report: Report, *, quiet: bool = False, **_: object) -> str:
         f"{_one_line(f.message)}"
         for f in report.active
     ]
+    # the inputs not (fully) scanned: `path: error: message`, as compilers print errors
+    lines += [f"{_one_line(e.path)}: error: {_one_line(e.message)}" for e in report.errors]
     if not quiet:
         from wukong_lint.report.text import summary_line
 

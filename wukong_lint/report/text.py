@@ -42,6 +42,20 @@ def summary_line(report: Report) -> str:
     )
 
 
+def error_lines(report: Report) -> list[str]:
+    """The inputs not (fully) scanned, named in the report itself (not only in the warnings
+    on stderr): a text report written with `-o` must say what it did not cover."""
+    if not report.errors:
+        return []
+    from wukong_lint.report.safe import printable  # names come from the files
+
+    lines = ["Not scanned:"]
+    lines += [
+        f"  {printable(e.path)}: {printable(' '.join(e.message.split()))}" for e in report.errors
+    ]
+    return lines
+
+
 COMMIT_CHARS = 12  # a short commit id that stays unique in large repositories
 Segment = tuple[str, str]  # (text, rich style)
 
@@ -75,6 +89,8 @@ def layout(report: Report, quiet: bool = False) -> list[list[Segment]]:
         lines.append([])
     if quiet:
         return lines[:-1] if lines and not lines[-1] else lines
+    errors = error_lines(report)
+    lines += [[(errors[0], "bold")], *([(e, "")] for e in errors[1:]), []] if errors else []
     from wukong_lint.report.summary import table
 
     rows = table(report)
@@ -86,7 +102,11 @@ def layout(report: Report, quiet: bool = False) -> list[list[Segment]]:
 
 def render(report: Report, *, color: bool = False, quiet: bool = False) -> str:
     if not report.active:
-        return "" if quiet else summary_line(report) + "\n"
+        return (
+            ""
+            if quiet
+            else "".join(f"{e}\n" for e in error_lines(report)) + summary_line(report) + "\n"
+        )
     lines = layout(report, quiet)
     if not color:
         # Plain output (pipes, pre-commit, CI logs) needs no rich: it costs tens of

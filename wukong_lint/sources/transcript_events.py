@@ -76,6 +76,7 @@ class Event:
         "role",
         "tool",
         "turn_reads",
+        "turn_writes",
     )
 
     def __init__(self, kind: str, line: int, ctx: Context) -> None:
@@ -95,6 +96,8 @@ class Event:
         self.problem: str | None = None  # integrity problem or error class
         self.role: str | None = None  # for messages: user | assistant | thinking
         self.turn_reads: tuple[str, ...] | None = ()  # None: unknown (live hook)
+        # the agent's earlier file-tool writes of its turn: (tool, paths); None: unknown
+        self.turn_writes: tuple[tuple[str, tuple[str, ...]], ...] | None = ()
         self.new_file: bool | None = None
         # a spawn: the user's memory-bank write confirmation in this turn (seed 003): "write"
         # (mb:write), "no" (mb:no), "" (neither), None (unknown: the hook could not read it)

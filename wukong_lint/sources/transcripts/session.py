@@ -78,6 +78,9 @@ def result_text(content: Any, extra: Any) -> str:
     return join_texts(parts)
 
 
+MAX_TURN_WRITES = 64  # writes of a turn remembered (the gate's first low-risk one is early)
+
+
 class Session:
     """Pairs calls with results, tracks agents and turns, and turns events into units."""
 
@@ -93,6 +96,9 @@ class Session:
         # seen yet (they are in its subagents/ file, read after this one)
         self.unseen_runs: dict[str, tuple[int, str | None, str]] = {}
         self.turn_reads: dict[str, set[str]] = {}  # agent -> files read this turn
+        # agent -> its file-tool writes of this turn, (tool, paths): the memory-bank gate
+        # reports a low-risk write without context once per turn (seed 003)
+        self.turn_writes: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
         self.mb_confirm = ""  # the main agent's turn: mb:write / mb:no (turn.mb_confirmation)
         self.carry = 0  # bytes of records that produced no unit yet
         # sidechain record uuid -> agent id (inline sub-agents), the most recent ones
@@ -109,7 +115,8 @@ class Session:
         self.fmt = ""  # the reader's format, for checks that only one format's records allow
 
     _STATE = ("ctx", "pending", "done", "spawn_types", "prompt_types", "agent_types",
-              "turn_reads", "carry", "roots", "protocol", "fmt", "mb_confirm")  # fmt: skip
+              "turn_reads", "carry", "roots", "protocol", "fmt", "mb_confirm",
+              "turn_writes")  # fmt: skip
 
     def snapshot(self) -> bytes | None:
         """Everything reading the rest of the file depends on, for a worker to go on from
@@ -131,6 +138,7 @@ class Session:
 
     def new_turn(self, agent: str) -> None:
         self.turn_reads.pop(agent, None)
+        self.turn_writes.pop(agent, None)
         if agent == "main":
             self.mb_confirm = ""
 
@@ -159,6 +167,11 @@ class Session:
                 event.new_file = paths[0] not in self.ctx.seen_paths
         if tool in SPAWN_TOOLS:
             event.mb_confirm = self.mb_confirm
+        if tool in EDIT_TOOLS and self.ctx.memory_bank:
+            writes = self.turn_writes.setdefault(agent, [])
+            event.turn_writes = tuple(writes)
+            if len(writes) < MAX_TURN_WRITES:
+                writes.append((tool, tuple(paths)))
         for path in paths:
             if len(self.ctx.seen_paths) < 100000:
                 self.ctx.seen_paths.add(path)

@@ -7,7 +7,12 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from wukong_lint.sources.transcript_events import READ_TOOLS, shell_command, target_paths
+from wukong_lint.sources.transcript_events import (
+    EDIT_TOOLS,
+    READ_TOOLS,
+    shell_command,
+    target_paths,
+)
 from wukong_lint.sources.transcripts.environment import MEMORY_FILES
 from wukong_lint.sources.transcripts.records import DECODE_ERRORS, loads
 
@@ -35,11 +40,16 @@ def _lines_backwards(path: str, limit: int) -> Iterator[bytes]:
 
 
 def _turn_reads_of(
-    records: Iterator[dict[str, Any]], agent_id: str | None, own_file: bool
+    records: Iterator[dict[str, Any]],
+    agent_id: str | None,
+    own_file: bool,
+    writes: list[tuple[str, tuple[str, ...]]] | None = None,
+    skip_id: str | None = None,
 ) -> tuple[set[str], bool]:
     """Files read by an agent, newest first, until the user message that started its turn:
     (the files, whether the turn start was reached). `own_file`: every record is the agent's
-    (a sub-agent's own file)."""
+    (a sub-agent's own file). `writes` gets its file-tool writes, (tool, paths), except the
+    call `skip_id` (the one being judged, if already written)."""
     reads: set[str] = set()
     for record in records:
         kind = record.get("type")
@@ -68,6 +78,8 @@ def _turn_reads_of(
             data = block.get("input")
             if tool in READ_TOOLS:
                 reads.update(target_paths(tool, data))
+            elif writes is not None and tool in EDIT_TOOLS and block.get("id") != skip_id:
+                writes.append((tool, tuple(target_paths(tool, data))))
             command = shell_command(tool, data)
             if command is not None:
                 reads.update(name for name in MEMORY_FILES if name in command)
@@ -117,7 +129,11 @@ def current_turn_confirmation(transcript: str, limit: int = TURN_LIMIT) -> str |
 
 
 def current_turn_reads(
-    transcript: str, agent_id: str | None = None, limit: int = TURN_LIMIT
+    transcript: str,
+    agent_id: str | None = None,
+    limit: int = TURN_LIMIT,
+    writes: list[tuple[str, tuple[str, ...]]] | None = None,
+    skip_id: str | None = None,
 ) -> tuple[tuple[str, ...], str | None]:
     """What the live hook knows of the current user turn from the session transcript: the
     files the agent (the main agent, or the sub-agent `agent_id`) read since the user's last
@@ -145,7 +161,7 @@ def current_turn_reads(
     if not os.path.isfile(path):  # missing, or a folder or pipe that must not be opened
         return (), f"cannot read the transcript {transcript}: not a file"
     try:
-        reads, complete = _turn_reads_of(records(), agent_id, own_file)
+        reads, complete = _turn_reads_of(records(), agent_id, own_file, writes, skip_id)
     except OSError as err:
         return (), f"cannot read the transcript {transcript}: {err.strerror or err}"
     if not complete and own_file:
