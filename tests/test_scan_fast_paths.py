@@ -184,3 +184,21 @@ def test_an_avatar_spawn_across_a_chunk_boundary_is_found(cut, tmp_path, monkeyp
     path.write_text(head + record.replace('"eye"', '"general-purpose"'), "utf-8")
     assert not environment._spawns_avatar(str(path))
     assert not environment._spawns_avatar(str(tmp_path / "missing.jsonl"))
+
+
+def test_a_matcher_that_times_out_when_called_is_an_error_not_a_crash():
+    """A matcher may be a plain function that does its work when called, not a generator:
+    its time-out is recorded like a generator's."""
+    rules = RULES.select(lambda r: r.id == "secret.github-pat")
+
+    def eager(rule, unit, offsets):
+        raise matchers.RuleTimeout(f"rule '{rule.id}' timed out after 1.0s")
+
+    rules._matchers["regex"] = (eager, None)
+    scan._TIMEOUTS.clear()
+    try:
+        findings, errors = scan.scan_unit(rules, Unit("a.env", f"GITHUB_TOKEN={GHP}\n"))
+    finally:
+        scan._TIMEOUTS.clear()
+    assert findings == []
+    assert [e.message for e in errors] == ["rule 'secret.github-pat' timed out after 1.0s"]

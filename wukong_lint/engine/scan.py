@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
-from typing import NamedTuple
+from functools import partial
+from typing import Any, NamedTuple
 
 from wukong_lint import redact, suppress
 from wukong_lint.engine.matchers import Hit, RuleTimeout, match_regex
@@ -137,19 +138,20 @@ def _shared(text: str) -> str:
 
 def _gather(
     rule: CompiledRule,
-    hits: Iterable[Hit],
+    run: Any,
     unit: Unit,
     lines: _Lines | None,
     pinned: bool,
     found: list[_Candidate],
     errors: list[ScanError],
 ) -> None:
-    """Add a rule's hits on `unit` to `found` as candidates (a time-out to `errors`)."""
+    """Add the hits of `run()` (a rule's matcher on `unit`) to `found` as candidates (a
+    time-out to `errors`)."""
     if _TIMEOUTS.get(rule.id, 0) >= MAX_RULE_TIMEOUTS:
         return  # disabled for the rest of the scan
     text = unit.text
     try:
-        for hit in hits:
+        for hit in run():
             if unit.added_lines is not None:
                 # a change counts when it added any line of the match
                 first, _ = lines.locate(hit.start)  # type: ignore[union-attr]
@@ -207,15 +209,16 @@ def scan_unit(ruleset: RuleSet, unit: Unit) -> tuple[list[Finding], list[ScanErr
         if matcher is match_regex and rule.category == "secret" and "generic" in rule.tags:
             deferred.append((rule, offsets))  # after the specific rules: see below
             continue
-        _gather(rule, matcher(rule, unit, offsets), unit, lines, pinned, found, errors)
+        run = partial(matcher, rule, unit, offsets)
+        _gather(rule, run, unit, lines, pinned, found, errors)
     if deferred:
         # A generic secret rule's match that overlaps a secret a specific rule keeps is
         # dropped by `_drop_overlaps` (specific rules rank first), so it need not be filtered
         # at all: the filters are most of a candidate's cost (a `TOKEN=ghp_...` line).
         covered = [(c.hit.secret_start, c.hit.secret_end) for c in _kept_specific(found)]
         for rule, offsets in deferred:
-            hits = match_regex(rule, unit, offsets, covered)
-            _gather(rule, hits, unit, lines, pinned, found, errors)
+            run = partial(match_regex, rule, unit, offsets, covered)
+            _gather(rule, run, unit, lines, pinned, found, errors)
     if not found:
         return [], errors
     if lines is None:
