@@ -202,3 +202,16 @@ def test_a_matcher_that_times_out_when_called_is_an_error_not_a_crash():
         scan._TIMEOUTS.clear()
     assert findings == []
     assert [e.message for e in errors] == ["rule 'secret.github-pat' timed out after 1.0s"]
+
+
+def test_line_numbers_are_stripped_as_the_multiline_pattern_strips_them():
+    from wukong_lint.sources.transcripts import session
+
+    plain = __import__("re").compile(r"(?m)^ *\d+(?:→|\t)")
+    rng = random.Random(3)
+    pieces = ["\n", "\r\n", " ", "  ", "1", "12", "٣", "→", "\t", "x", "ab", "→\n", "7\t"]
+    samples = ["", "1→a", "\n1→a", "     1→a\n     2→b\n", "a\n 3→b\n\n 4\tc", "12→\n 3→x"]
+    samples += ["".join(rng.choice(pieces) for _ in range(rng.randint(1, 30))) for _ in range(4000)]
+    for text in samples:
+        assert session._without_line_numbers(text) == plain.sub("", text), repr(text)
+        assert session._has_line_numbers(text) == bool(plain.search(text)), repr(text)

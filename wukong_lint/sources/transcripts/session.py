@@ -38,7 +38,20 @@ _KEEP_IDS = 4096
 KEEP_ROOTS = 4096
 
 
-_LINE_NUMBER = re.compile(r"(?m)^ *\d+(?:→|\t)")
+# A line-number prefix (`     1→`, `  12\t`) at the start of a line. Searched for as a newline
+# and a prefix (plus one at the very start): the same matches as `(?m)^ *\d+(?:→|\t)`, but the
+# regex engine skips to each newline instead of trying `^` at every character of a tool output.
+_LINE_NUMBER_HEAD = re.compile(r" *\d+(?:→|\t)")
+_LINE_NUMBER_NEXT = re.compile(r"\n *\d+(?:→|\t)")
+
+
+def _has_line_numbers(text: str) -> bool:
+    return bool(_LINE_NUMBER_HEAD.match(text) or _LINE_NUMBER_NEXT.search(text))
+
+
+def _without_line_numbers(text: str) -> str:
+    head = _LINE_NUMBER_HEAD.match(text)
+    return _LINE_NUMBER_NEXT.sub("\n", text[head.end() :] if head else text)
 
 
 def _without_file_copy(parts: list[str], extra: Any) -> Any:
@@ -51,7 +64,7 @@ def _without_file_copy(parts: list[str], extra: Any) -> Any:
     if not isinstance(file, dict) or not isinstance(file.get("content"), str):
         return extra
     raw = file["content"].strip()
-    if not raw or not any(_LINE_NUMBER.search(p) and raw in _LINE_NUMBER.sub("", p) for p in parts):
+    if not raw or not any(_has_line_numbers(p) and raw in _without_line_numbers(p) for p in parts):
         return extra
     return {**extra, "file": {k: v for k, v in file.items() if k != "content"}}
 
