@@ -87,7 +87,8 @@ def main() -> int:
     os.makedirs(args.out, exist_ok=True)
     # (a folder: a tree that is no commit, e.g. this branch with its speed commits reverted)
     base = args.base if os.path.isdir(args.base) else export(args.base, args.out)
-    sessions = args.session
+    # (absolute: each check runs in a temporary folder, where a relative path names nothing)
+    sessions = [os.path.abspath(s) for s in args.session]
     if not sessions:
         sessions = [os.path.join(args.out, "transcript-20mb.jsonl")]
         if not os.path.exists(sessions[0]):

@@ -155,7 +155,22 @@ def shannon_entropy(text: str) -> float:
     if not text:
         return 0.0
     length = len(text)
-    return -sum((n / length) * math.log2(n / length) for n in Counter(text).values())
+    terms = _ENTROPY_TERMS.get(length) if length <= _TERMS_UP_TO else None
+    if terms is None:
+        if length > _TERMS_UP_TO:
+            return -sum((n / length) * math.log2(n / length) for n in Counter(text).values())
+        terms = _ENTROPY_TERMS[length] = [0.0] + [
+            (n / length) * math.log2(n / length) for n in range(1, length + 1)
+        ]
+    # the same terms summed in the same order as above: the same float, bit for bit
+    return -sum(map(terms.__getitem__, Counter(text).values()))
+
+
+# length -> the entropy term of each character count (every candidate secret's entropy is
+# taken at least once, often by several rules: a table look-up per distinct character instead
+# of a division and a logarithm); values up to this long (at most ~33,000 floats, ~1 MB)
+_TERMS_UP_TO = 256
+_ENTROPY_TERMS: dict[int, list[float]] = {}
 
 
 _ALPHABET_RUNS = ["abcdefghijklmnopqrstuvwxyz"[i : i + 4] for i in range(23)]

@@ -122,7 +122,15 @@ def windows(
     return spans
 
 
-def match_regex(rule: CompiledRule, unit: Unit, offsets: list[int] | None) -> Iterator[Hit]:
+def match_regex(
+    rule: CompiledRule,
+    unit: Unit,
+    offsets: list[int] | None,
+    covered: list[tuple[int, int]] | None = None,
+) -> Iterator[Hit]:
+    """Hits of a regex rule. `covered`: secret spans already taken by more specific rules
+    (engine/scan.py); a match whose secret overlaps one would lose to it, so it is skipped
+    before its filters run (they are the costly part of a candidate)."""
     text = unit.text
     timeout = REGEX_TIMEOUT_BASE + REGEX_TIMEOUT_PER_MB * len(text) / 1_000_000
     deadline = time.monotonic() + timeout
@@ -151,6 +159,8 @@ def match_regex(rule: CompiledRule, unit: Unit, offsets: list[int] | None) -> It
                 if start == end:
                     continue
                 s_start, s_end = _secret_span(rule, match)
+                if covered and any(s_start < e and s < s_end for s, e in covered):
+                    continue
                 secret = text[s_start:s_end]
                 if is_filtered(rule, secret):
                     continue

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
-from typing import NamedTuple
+from functools import partial
+from typing import Any, NamedTuple
 
 from wukong_lint import redact, suppress
-from wukong_lint.engine.matchers import Hit, RuleTimeout
+from wukong_lint.engine.matchers import Hit, RuleTimeout, match_regex
 from wukong_lint.engine.rules import CompiledRule, RuleSet
 from wukong_lint.keyed_hash import fingerprint_secret, guessable
 from wukong_lint.model import (
@@ -144,6 +145,63 @@ def _shared(text: str) -> str:
     return found
 
 
+def _gather(
+    rule: CompiledRule,
+    run: Any,
+    unit: Unit,
+    lines: _Lines | None,
+    pinned: bool,
+    found: list[_Candidate],
+    errors: list[ScanError],
+) -> None:
+    """Add the hits of `run()` (a rule's matcher on `unit`) to `found` as candidates (a
+    time-out to `errors`)."""
+    if _TIMEOUTS.get(rule.id, 0) >= MAX_RULE_TIMEOUTS:
+        return  # disabled for the rest of the scan
+    text = unit.text
+    try:
+        for hit in run():
+            if unit.added_lines is not None:
+                # a change counts when it added any line of the match
+                first, _ = lines.locate(hit.start)  # type: ignore[union-attr]
+                last = first + text.count("\n", hit.start, max(hit.start, hit.end - 1))
+                if not any(n in unit.added_lines for n in range(first, last + 1)):
+                    continue
+            # A finding points at the secret (the value of `name: value` on the next
+            # line, say) unless the rule asks for the start of the whole match.
+            if rule.locate == "secret":
+                start, end = hit.secret_start, hit.secret_end
+            else:
+                start, end = hit.start, hit.end
+            if pinned:
+                line, column, end_line = 1, 1, 1
+            else:
+                line, column = lines.locate(start)  # type: ignore[union-attr]
+                end_line = line + text.count("\n", start, max(start, end - 1))
+            found.append(_Candidate(rule, hit, line, column, end_line, start))
+    except RuleTimeout as err:
+        count = _TIMEOUTS[rule.id] = _TIMEOUTS.get(rule.id, 0) + 1
+        message = str(err)
+        if count == MAX_RULE_TIMEOUTS:
+            message += f"; disabled for the rest of the scan after {count} time-outs"
+        errors.append(ScanError(unit.path, message))
+
+
+def _kept_specific(found: list[_Candidate]) -> list[_Candidate]:
+    """The secret candidates of specific (not generic) rules that `_drop_overlaps` keeps:
+    they rank before every generic one, so generic candidates never change this set."""
+    ranked = sorted(
+        (c for c in found if c.rule.category == "secret" and not _is_generic(c.rule)),
+        key=lambda c: (-c.rule.severity, c.hit.start),
+    )
+    kept: list[_Candidate] = []
+    for cand in ranked:
+        s, e = cand.hit.secret_start, cand.hit.secret_end
+        if not any(s < k.hit.secret_end and k.hit.secret_start < e for k in kept):
+            kept.append(cand)
+    return kept
+
+
 def scan_unit(
     ruleset: RuleSet, unit: Unit, occurrences: dict[tuple[str, str], int] | None = None
 ) -> tuple[list[Finding], list[ScanError]]:
@@ -160,36 +218,21 @@ def scan_unit(
     pinned = kind == "transcript"
     # (made when a hit needs it: most transcript records have none)
     lines = _Lines(text) if not pinned or unit.added_lines is not None else None
+    deferred: list[tuple[CompiledRule, list[int] | None]] = []
     for rule, matcher, offsets in ruleset.runnable(unit):
-        if _TIMEOUTS.get(rule.id, 0) >= MAX_RULE_TIMEOUTS:
-            continue  # disabled for the rest of the scan
-        try:
-            for hit in matcher(rule, unit, offsets):
-                if unit.added_lines is not None:
-                    # a change counts when it added any line of the match
-                    first, _ = lines.locate(hit.start)  # type: ignore[union-attr]
-                    last = first + text.count("\n", hit.start, max(hit.start, hit.end - 1))
-                    if not any(n in unit.added_lines for n in range(first, last + 1)):
-                        continue
-                # A finding points at the secret (the value of `name: value` on the next
-                # line, say) unless the rule asks for the start of the whole match.
-                start, end = (
-                    (hit.secret_start, hit.secret_end)
-                    if rule.locate == "secret"
-                    else (hit.start, hit.end)
-                )
-                if pinned:
-                    line, column, end_line = 1, 1, 1
-                else:
-                    line, column = lines.locate(start)  # type: ignore[union-attr]
-                    end_line = line + text.count("\n", start, max(start, end - 1))
-                found.append(_Candidate(rule, hit, line, column, end_line, start))
-        except RuleTimeout as err:
-            count = _TIMEOUTS[rule.id] = _TIMEOUTS.get(rule.id, 0) + 1
-            message = str(err)
-            if count == MAX_RULE_TIMEOUTS:
-                message += f"; disabled for the rest of the scan after {count} time-outs"
-            errors.append(ScanError(unit.path, message))
+        if matcher is match_regex and rule.category == "secret" and "generic" in rule.tags:
+            deferred.append((rule, offsets))  # after the specific rules: see below
+            continue
+        run = partial(matcher, rule, unit, offsets)
+        _gather(rule, run, unit, lines, pinned, found, errors)
+    if deferred:
+        # A generic secret rule's match that overlaps a secret a specific rule keeps is
+        # dropped by `_drop_overlaps` (specific rules rank first), so it need not be filtered
+        # at all: the filters are most of a candidate's cost (a `TOKEN=ghp_...` line).
+        covered = [(c.hit.secret_start, c.hit.secret_end) for c in _kept_specific(found)]
+        for rule, offsets in deferred:
+            run = partial(match_regex, rule, unit, offsets, covered)
+            _gather(rule, run, unit, lines, pinned, found, errors)
     if not found:
         return [], errors
     if lines is None:

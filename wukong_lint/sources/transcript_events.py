@@ -113,23 +113,42 @@ class EventUnit(Unit):
     event: Event
 
 
+_new_tuple = tuple.__new__
+
+
 def make_unit(path: str, event: Event, text: str, size: int = 0) -> EventUnit:
-    source = Source("transcript", event.tool, event.agent, event.line)
-    unit = EventUnit(path, text, source, None, event.line, size)
+    # (the tuples built directly: the named tuples' generated __new__ costs a Python call
+    # each, and a long transcript makes a unit per record)
+    line = event.line
+    source = _new_tuple(Source, ("transcript", event.tool, event.agent, line, None))
+    unit = _new_tuple(EventUnit, (path, text, source, None, line, size, None))
     unit.event = event
     return unit
+
+
+# Up to this many strings, repeats are found by comparing (equal lengths first) rather than
+# by hashing every string, which reads all of a long tool output.
+_FEW = 8
 
 
 def strings(value: Any, out: list[str], seen: set[str] | None = None) -> list[str]:
     """Every string inside a JSON value, depth first, without exact repeats (iterative: a
     record nested thousands of levels deep must not exhaust the interpreter's stack)."""
-    if seen is None:
+    if seen is None and len(out) >= _FEW:
         seen = set(out)
     stack = [value]
     while stack:
         value = stack.pop()
         if isinstance(value, str):
-            if value and value not in seen:
+            if not value:
+                continue
+            if seen is None:
+                if value in out:
+                    continue
+                out.append(value)
+                if len(out) >= _FEW:
+                    seen = set(out)
+            elif value not in seen:
                 seen.add(value)
                 out.append(value)
         elif isinstance(value, dict):
@@ -141,6 +160,11 @@ def strings(value: Any, out: list[str], seen: set[str] | None = None) -> list[st
 
 def join_texts(parts: list[str]) -> str:
     """Texts of one event, dropping a text already contained in another (stdout vs content)."""
+    if len(parts) == 2:  # (the usual case: a tool's output and its copy in toolUseResult)
+        first, second = parts
+        if len(second) > len(first):  # longest first; equal lengths keep their order
+            first, second = second, first
+        return first if second in first else f"{first}\n{second}"
     if len(parts) > 1:
         parts = sorted(parts, key=len, reverse=True)
         kept: list[str] = []
@@ -222,15 +246,36 @@ def call_event(
     is_main: bool,
 ) -> tuple[Event, str]:
     """A tool-call event and its text (the command first, then every string of the input)."""
+    event = new_call(ctx, line, tool, data, call_id, agent, agent_type, is_main)
+    return event, call_text(event)
+
+
+def new_call(
+    ctx: Context,
+    line: int,
+    tool: str | None,
+    data: Any,
+    call_id: str | None,
+    agent: str,
+    agent_type: str | None,
+    is_main: bool,
+) -> Event:
+    """A tool-call event without its text (a reader that only follows a session's state
+    makes the text when it hands the call on: `call_text`)."""
     event = Event("call", line, ctx)
     event.tool, event.input, event.call_id = tool, data, call_id
     event.agent, event.agent_type, event.is_main = agent, agent_type, is_main
-    command = shell_command(tool, data)
+    event.command = shell_command(tool, data)
+    return event
+
+
+def call_text(event: Event) -> str:
+    """A call's text: the command first, then every string of the input."""
+    command = event.command
     parts: list[str] = []
     if command is not None:
-        event.command = command
         parts.append(command)
-    strings(data, parts)
-    if command is not None:
-        return event, "\n".join(parts)
-    return event, join_texts(parts)
+        strings(event.input, parts)
+        return "\n".join(parts)
+    strings(event.input, parts)
+    return join_texts(parts)

@@ -40,22 +40,34 @@ def _repo_roots(path: str, cwd: str | None) -> list[str]:
     return roots
 
 
+_NEEDLE = b'"subagent_type"'
+_CHUNK = 1 << 22
+_OVERLAP = 256  # bytes carried to the next chunk: longer than the needle and a type name
+
+
 def _spawns_avatar(path: str) -> bool:
     # Chunked reads, not mmap: touched mmap pages count in the resident set (a 500 MB file
-    # would show as 500 MB of RSS). Chunks overlap so a match on a boundary is not lost.
-    tail = b""
+    # would show as 500 MB of RSS). One buffer read into again and again (no new bytes object
+    # and no copy per chunk: this read is on the serial path of every transcript scan); the
+    # end of a chunk is carried to the start of the next, so no match on a boundary is lost.
+    buffer = bytearray(_OVERLAP + _CHUNK)
+    view = memoryview(buffer)
+    keep = 0
     try:
         with open(path, "rb") as handle:
-            while chunk := handle.read(1 << 22):
-                data = tail + chunk
-                if b'"subagent_type"' in data:
-                    for match in _SPAWN_TYPE.finditer(data):
+            while count := handle.readinto(view[keep : keep + _CHUNK]):
+                end = keep + count
+                if buffer.find(_NEEDLE, 0, end) >= 0:
+                    for match in _SPAWN_TYPE.finditer(buffer, 0, end):
                         name = match.group(1).decode("utf-8", "replace").lstrip("@").lower()
                         if name in AVATAR_NAMES:
                             return True
-                tail = data[-200:]
+                keep = min(_OVERLAP, end)
+                buffer[:keep] = buffer[end - keep : end]
     except OSError:
         return False
+    finally:
+        view.release()
     return False
 
 

@@ -18,9 +18,10 @@ from wukong_lint.sources.transcript_events import (
     Context,
     Event,
     EventUnit,
-    call_event,
+    call_text,
     join_texts,
     make_unit,
+    new_call,
     strings,
     target_paths,
 )
@@ -38,7 +39,20 @@ _KEEP_IDS = 4096
 KEEP_ROOTS = 4096
 
 
-_LINE_NUMBER = re.compile(r"(?m)^ *\d+(?:→|\t)")
+# A line-number prefix (`     1→`, `  12\t`) at the start of a line. Searched for as a newline
+# and a prefix (plus one at the very start): the same matches as `(?m)^ *\d+(?:→|\t)`, but the
+# regex engine skips to each newline instead of trying `^` at every character of a tool output.
+_LINE_NUMBER_HEAD = re.compile(r" *\d+(?:→|\t)")
+_LINE_NUMBER_NEXT = re.compile(r"\n *\d+(?:→|\t)")
+
+
+def _has_line_numbers(text: str) -> bool:
+    return bool(_LINE_NUMBER_HEAD.match(text) or _LINE_NUMBER_NEXT.search(text))
+
+
+def _without_line_numbers(text: str) -> str:
+    head = _LINE_NUMBER_HEAD.match(text)
+    return _LINE_NUMBER_NEXT.sub("\n", text[head.end() :] if head else text)
 
 
 def _without_file_copy(parts: list[str], extra: Any) -> Any:
@@ -51,7 +65,7 @@ def _without_file_copy(parts: list[str], extra: Any) -> Any:
     if not isinstance(file, dict) or not isinstance(file.get("content"), str):
         return extra
     raw = file["content"].strip()
-    if not raw or not any(_LINE_NUMBER.search(p) and raw in _LINE_NUMBER.sub("", p) for p in parts):
+    if not raw or not any(_has_line_numbers(p) and raw in _without_line_numbers(p) for p in parts):
         return extra
     return {**extra, "file": {k: v for k, v in file.items() if k != "content"}}
 
@@ -87,7 +101,8 @@ class Session:
     def __init__(self, path: str, ctx: Context) -> None:
         self.path = path
         self.ctx = ctx
-        self.pending: OrderedDict[str, tuple[Event, str]] = OrderedDict()
+        # call id -> the call and its text (None: not made yet, see `call`)
+        self.pending: OrderedDict[str, tuple[Event, str | None]] = OrderedDict()
         self.done: OrderedDict[str, None] = OrderedDict()
         self.spawn_types: dict[str, str] = {}  # spawning call id -> subagent type
         self.prompt_types: dict[str, str] = {}  # prompt hash -> subagent type
@@ -121,6 +136,9 @@ class Session:
     def snapshot(self) -> bytes | None:
         """Everything reading the rest of the file depends on, for a worker to go on from
         (None: it cannot be copied now, e.g. a waiting call's input nested hundreds deep)."""
+        for call_id, (event, text) in self.pending.items():
+            if text is None:
+                self.pending[call_id] = (event, call_text(event))
         try:
             return pickle.dumps(tuple(getattr(self, name) for name in self._STATE), protocol=5)
         except (RecursionError, pickle.PicklingError, TypeError, ValueError):
@@ -154,7 +172,10 @@ class Session:
     ) -> Iterator[EventUnit]:
         if self.protocol is not None and self.protocol.due:
             yield from self._outputs(every=False)
-        event, text = call_event(self.ctx, line, tool, data, call_id, agent, agent_type, is_main)
+        event = new_call(self.ctx, line, tool, data, call_id, agent, agent_type, is_main)
+        # (following the state only: the text is made if the call is still waiting for its
+        # result when the state is handed on, in `snapshot`)
+        text = None if self.follow else call_text(event)
         paths = target_paths(tool, data)
         reads = self.turn_reads.setdefault(agent, set())
         if tool in EDIT_TOOLS or event.command is not None:
@@ -203,7 +224,7 @@ class Session:
             return
         if self.protocol is not None:
             self.protocol.call_done(event, self.follow)
-        yield self.unit(event, text)
+        yield self.unit(event, text if text is not None else "")  # (None: following)
 
     def result(
         self,
@@ -235,7 +256,7 @@ class Session:
         event.call_id, event.is_error, event.result = call_id, is_error, extra
         text = result_text(content, extra)
         if waiting is not None:
-            call, call_text = waiting
+            call, made = waiting
             event.tool = call.tool
             self._settle(call, content, is_error, extra)
             avatar = self.spawn_types.get(call_id or "")
@@ -256,7 +277,7 @@ class Session:
                                 self.unseen_runs[agent_id] = (event.line, output, avatar)  # later
             if self.fmt == "react" and self.protocol is not None:
                 event.protocol = {"react": call.tool, "content": content}
-            yield self.unit(call, call_text)
+            yield self.unit(call, made if made is not None else call_text(call))
         self._done(call_id)
         if is_error or (isinstance(extra, str) and extra.startswith("Error")):
             event.problem = classify_error(text)
@@ -338,7 +359,7 @@ class Session:
         for call_id, (call, text) in self.pending.items():
             if self.protocol is not None:
                 self.protocol.call_done(call, self.follow)
-            yield self.unit(call, text)
+            yield self.unit(call, text if text is not None else call_text(call))
             event = Event("integrity", call.line, self.ctx)
             event.problem = "tool-result-missing"
             event.tool, event.agent, event.is_main = call.tool, call.agent, call.is_main
