@@ -501,7 +501,13 @@ class RuleSet:
             if len(self._event_plans) > 4096:
                 self._event_plans.clear()
             found = []
+            from wukong_lint.engine.event_gate import may_accept
+
             for rule_kind, rules in groups:
+                # a kind no rule of which can meet the event is not even imported
+                rules = [r for r in rules if may_accept(rule_kind, r, event)]
+                if not rules:
+                    continue
                 matcher, gate = self.matcher(rule_kind)
                 accepts = getattr(matcher, "accepts", None)
                 rules = [
