@@ -447,14 +447,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.reconfigure(errors="backslashreplace")
     parser = None
     hook_files = None  # `check --pre-commit FILE...` is parsed without argparse too
-    if words[:2] == ["check", PRE_COMMIT_FLAG] and not any(w[:1] == "-" for w in words[2:]):
+    quick = None  # ... and the live hook's plain options (once per tool call)
+    if words[:1] == ["hook"]:
+        from wukong_lint.commands.hook import quick_args
+
+        quick = quick_args(words[1:])
+    if quick is not None:
+        pass  # (parsed)
+    elif words[:2] == ["check", PRE_COMMIT_FLAG] and not any(w[:1] == "-" for w in words[2:]):
         hook_files = words[2:]
     elif words != PRE_COMMIT_WORDS:
         command = next((w for w in words if not w.startswith("-")), None)
         known = command in BUILTIN_COMMANDS or command in COMMAND_MODULES
         parser = _build_parser(command if known else None)
     try:
-        if parser is None:
+        if quick is not None:
+            args = quick
+        elif parser is None:
             from types import SimpleNamespace
 
             fresh = {k: list(v) if isinstance(v, list) else v for k, v in _CHECK_DEFAULTS.items()}
