@@ -1,11 +1,14 @@
 """Hook latency: `wukong-lint hook` started once per real PreToolUse event (what Claude Code
 does), wall clock including interpreter start-up; one warm-up, then the median.
 
-    python bench/hook_latency.py [--runs 30] [--mode json|exit]
+    python bench/hook_latency.py [--runs 30] [--mode json|exit] [--event bash|edit|write]
+        [--exe PATH]
 
 Prints the median and p90 in ms over a mix of Bash calls (destructive, confirm tier, safe),
 wall clock and CPU time (user + system of the process: the steadier figure on a shared
-machine).
+machine). `--event edit`: Edit calls on source files (one rewrites a credential file);
+`--event write`: Write calls of a ~250 KB generated Python file (what an agent writes when
+it creates a module), one of them with a secret in it.
 """
 
 from __future__ import annotations
@@ -32,15 +35,53 @@ COMMANDS = [
 ]
 
 
-def event(command: str) -> str:
+EDITS = [
+    ("src/app.py", "return open(path).read()", "with open(path) as f:\n    return f.read()"),
+    ("src/config.py", "DEBUG = True", "DEBUG = False"),
+    ("/home/dev/.ssh/authorized_keys", "ssh-ed25519 AAAA old", "ssh-ed25519 AAAA new"),
+    ("README.md", "## Usage", "## Usage\n\nRun `make test`."),
+]
+
+
+def _module(lines: int, secret: bool) -> str:
+    """A generated Python module of `lines` lines (handlers, config look-ups, URLs, logging)."""
+    out = []
+    for i in range(lines):
+        out.append(
+            [
+                f"def handler_{i}(request, config):",
+                f"    value = config.get('key_{i}', {i})",
+                f"    url = 'https://api.example.com/v1/items/{i}?limit=50'",
+                f"    logger.info('processing %s', request.path)  # step {i}",
+                f"    return {{'id': {i}, 'value': value, 'url': url}}",
+                "",
+            ][i % 6]
+        )
+    if secret:  # a GitHub token shape (made up): the call is denied
+        out.insert(lines // 2, "GITHUB_TOKEN = 'ghp_" + "Zq8sX2mVt7Lw3Nc9Hk4Rb6Jy1Pd5Fg0Ae7Ts'")
+    return "\n".join(out) + "\n"
+
+
+def event(kind: str, i: int) -> str:
+    if kind == "bash":
+        tool, tool_input = "Bash", {"command": COMMANDS[i % len(COMMANDS)], "description": "b"}
+    elif kind == "edit":
+        path, old, new = EDITS[i % len(EDITS)]
+        if not path.startswith("/"):
+            path = "/home/dev/project/" + path
+        tool, tool_input = "Edit", {"file_path": path, "old_string": old, "new_string": new}
+    else:
+        tool = "Write"
+        content = _module(6000, secret=i % 4 == 3)
+        tool_input = {"file_path": f"/home/dev/project/src/handlers_{i % 4}.py", "content": content}
     return json.dumps(
         {
             "session_id": "bench",
             "transcript_path": "/nonexistent/t.jsonl",
             "cwd": "/home/dev/project",
             "hook_event_name": "PreToolUse",
-            "tool_name": "Bash",
-            "tool_input": {"command": command, "description": "bench"},
+            "tool_name": tool,
+            "tool_input": tool_input,
         }
     )
 
@@ -49,30 +90,42 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=30)
     parser.add_argument("--mode", default="json")
-    args = parser.parse_args()
-    exe = shutil.which("wukong-lint") or "wukong-lint"
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    times, cpus = [], []
-    for i in range(args.runs + 1):
-        payload = event(COMMANDS[i % len(COMMANDS)])
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        start = time.perf_counter()
-        subprocess.run(
-            [exe, "hook", "--mode", args.mode], input=payload.encode(), env=env,
-            capture_output=True, check=False,
-        )  # fmt: skip
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        if i:  # the first run fills the caches
-            times.append((time.perf_counter() - start) * 1000)
-            cpus.append(
-                (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1000
-            )
-    times.sort()
-    print(
-        f"hook --mode {args.mode}: median {statistics.median(times):.1f} ms, "
-        f"p90 {times[int(len(times) * 0.9) - 1]:.1f} ms over {len(times)} events; "
-        f"CPU median {statistics.median(cpus):.1f} ms"
+    parser.add_argument("--event", choices=("bash", "edit", "write"), default="bash")
+    parser.add_argument(
+        "--exe",
+        action="append",
+        default=[],
+        help="a wukong-lint to time (default: the one on PATH); given twice, before and "
+        "after: their runs alternate, so both see the same load on a shared machine",
     )
+    args = parser.parse_args()
+    exes = args.exe or [shutil.which("wukong-lint") or "wukong-lint"]
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    times: dict[str, list[float]] = {exe: [] for exe in exes}
+    cpus: dict[str, list[float]] = {exe: [] for exe in exes}
+    for i in range(args.runs + 1):
+        payload = event(args.event, i)
+        for exe in exes if i % 2 else exes[::-1]:
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            start = time.perf_counter()
+            subprocess.run(
+                [exe, "hook", "--mode", args.mode], input=payload.encode(), env=env,
+                capture_output=True, check=False,
+            )  # fmt: skip
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            if i:  # the first run fills the caches
+                times[exe].append((time.perf_counter() - start) * 1000)
+                cpus[exe].append(
+                    (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1000
+                )
+    for exe in exes:
+        wall = sorted(times[exe])
+        label = f" [{exe}]" if len(exes) > 1 else ""
+        print(
+            f"hook --mode {args.mode} ({args.event}){label}: median "
+            f"{statistics.median(wall):.1f} ms, p90 {wall[int(len(wall) * 0.9) - 1]:.1f} ms "
+            f"over {len(wall)} events; CPU median {statistics.median(cpus[exe]):.1f} ms"
+        )
 
 
 if __name__ == "__main__":

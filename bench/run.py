@@ -725,10 +725,20 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="rescan with detect-secrets instead of using its cached result",
     )
+    ap.add_argument(
+        "--staged-only",
+        action="store_true",
+        help="only the `check --staged` latency (1, 10, 100 files), printed as JSON; "
+        "results.json is left as it is",
+    )
     args = ap.parse_args(argv)
     if not WK.exists():
         log(f"{WK} not found: install the project first (pip install -e '.[dev]')")
         return 2
+    if args.staged_only:
+        OUT.mkdir(exist_ok=True)
+        print(json.dumps(staged_latency(7 if args.quick else 15), indent=1))
+        return 0
     OUT.mkdir(exist_ok=True)
     if WK_CACHE.exists():
         shutil.rmtree(WK_CACHE)

@@ -458,14 +458,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.reconfigure(errors="backslashreplace")
     parser = None
     hook_files = None  # `check --pre-commit FILE...` is parsed without argparse too
-    if words[:2] == ["check", PRE_COMMIT_FLAG] and not any(w[:1] == "-" for w in words[2:]):
+    quick = None  # ... and the live hook's plain options (once per tool call)
+    if words[:1] == ["hook"]:
+        from wukong_lint.commands.hook import quick_args
+
+        quick = quick_args(words[1:])
+    if quick is not None:
+        pass  # (parsed)
+    elif words[:2] == ["check", PRE_COMMIT_FLAG] and not any(w[:1] == "-" for w in words[2:]):
         hook_files = words[2:]
     elif words != PRE_COMMIT_WORDS:
         command = next((w for w in words if not w.startswith("-")), None)
         known = command in BUILTIN_COMMANDS or command in COMMAND_MODULES
         parser = _build_parser(command if known else None)
     try:
-        if parser is None:
+        if quick is not None:
+            args = quick
+        elif parser is None:
             from types import SimpleNamespace
 
             fresh = {k: list(v) if isinstance(v, list) else v for k, v in _CHECK_DEFAULTS.items()}
@@ -483,8 +492,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.print_help(sys.stderr)
             return 2
         code = int(handler(args))
-        if argv is None and getattr(args, "command", None) == "check" and args.staged:
-            _exit_now(code)
+        command = getattr(args, "command", None)
+        if argv is None and ((command == "check" and args.staged) or command == "hook"):
+            _exit_now(code)  # (the hook runs once per tool call: teardown is ~15% of it)
         return code
     except WukongError as err:
         usage = getattr(err, "usage", None)
@@ -532,9 +542,10 @@ def _quiet_stdout() -> None:
 
 def _exit_now(code: int) -> None:
     """End the process at once, skipping the interpreter's teardown (some 7 ms after a staged
-    scan: every module, tree-sitter's parsers, the rules): once stdout and stderr are flushed,
-    and only if nothing is registered to run at exit. Otherwise return, to exit normally
-    (a flush that fails, such as a closed pipe, is then reported as it always was)."""
+    scan or a hook event: every module, tree-sitter's parsers, the rules): once stdout and
+    stderr are flushed, and only if nothing is registered to run at exit. Otherwise return,
+    to exit normally (a flush that fails, such as a closed pipe, is then reported as it
+    always was)."""
     import atexit
 
     pending = getattr(atexit, "_ncallbacks", None)

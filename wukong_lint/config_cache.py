@@ -11,7 +11,6 @@ always safe.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from typing import Any
@@ -29,6 +28,7 @@ def hook_config(explicit: str | None, start: str | None) -> Config:
     if not path:
         return Config()
     from wukong_lint.engine.loader import cache_dir
+    from wukong_lint.engine.patterns import checksum
 
     folder = cache_dir()
     try:
@@ -37,7 +37,8 @@ def hook_config(explicit: str | None, start: str | None) -> Config:
         return load_config(path)  # (its own one-line error)
     full = os.path.abspath(path)
     key = [full, st.st_size, st.st_mtime_ns, st.st_ino, os.path.expanduser("~"), __version__]
-    name = "config-" + hashlib.sha256(full.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    # (not hashlib: OpenSSL takes ~2 ms to load; the name only spreads files, the key decides)
+    name = "config-" + checksum(full)
     cached = os.path.join(folder, name + ".json") if folder else None
     if cached:
         config = _read(cached, key)

@@ -17,7 +17,10 @@ import re
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
-from wukong_lint.checks.python_gates import GATES
+# the cheap tests of whether a rule can report in a text (run before this module is imported)
+from wukong_lint.checks.python_front import lower as _lower
+from wukong_lint.checks.python_front import possible as _possible
+from wukong_lint.checks.python_front import wanted as _wanted
 from wukong_lint.checks.python_names import (
     _OWN_MARKS,
     _SEQUENCES,
@@ -707,7 +710,6 @@ class Analysis(NamedTuple):
     starts: list[int]  # line start offsets of the text
 
 
-_lowered: list[Any] = [None, "", {}]  # (text, text.lower(), {requires_any: found})
 _cache: list[Any] = [None, None]  # (text, Analysis)
 
 
@@ -795,56 +797,6 @@ _TOP_LEVEL_NAME = re.compile(r"\n(?:class|def|async[ \t]+def)[ \t]+(\w+)")
 
 def _line_starts(text: str) -> list[int]:
     return [0, *[m.end() for m in _NEWLINE.finditer(text)]]
-
-
-def _lower(text: str) -> str:
-    """`text.lower()`, computed once per text for all the rules and checks that ask."""
-    if _lowered[0] is not text:
-        _lowered[0], _lowered[1], _lowered[2] = text, text.lower(), {}
-    return _lowered[1]
-
-
-def _wanted(rule: CompiledRule, text: str) -> bool:
-    """A rule whose `requires_any` words are all missing from the text has nothing to find."""
-    requires = (rule.params or {}).get("requires_any")
-    if not requires:
-        return True
-    lowered = _lower(text)
-    key = tuple(requires)
-    known = _lowered[2].get(key)
-    if known is None:  # rules share their lists of words: each list is looked for once
-        finder = _FINDERS.get(key)
-        if finder is None:  # one automaton pass instead of a scan of the text per word
-            import ahocorasick_rs
-
-            finder = _FINDERS[key] = ahocorasick_rs.AhoCorasick(list(requires))
-        try:
-            known = bool(finder.find_matches_as_indexes(lowered))
-        except UnicodeEncodeError:  # lone surrogates: the plain way
-            known = any(word in lowered for word in requires)
-        _lowered[2][key] = known
-    return known
-
-
-_FINDERS: dict[tuple[str, ...], Any] = {}
-
-
-def _possible(rule: CompiledRule, text: str) -> bool:
-    """False when a cheap look at the text proves that the rule's check cannot report anything
-    in it (python_gates.py), on the syntax tree or by the line patterns."""
-    check = (rule.params or {}).get("check", "")
-    gate = GATES.get(check)
-    if gate is None:
-        return True
-    if _gated[0] is not text:
-        _gated[0], _gated[1] = text, {}
-    known = _gated[1].get(check)
-    if known is None:
-        known = _gated[1][check] = gate(text)
-    return known
-
-
-_gated: list[Any] = [None, {}]  # (text, {check: possible})
 
 
 def _in_function(rule: CompiledRule, offsets: list[int], text: str, start: int, end: int) -> bool:

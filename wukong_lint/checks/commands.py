@@ -40,6 +40,7 @@ from wukong_lint.checks.command_targets import (
     _targets_match,
     describe,
 )
+from wukong_lint.checks.scope import in_scope  # (also imported from here by other kinds)
 from wukong_lint.checks.shell import (
     _JOINED,
     WRITE_REDIRECTS,
@@ -249,13 +250,6 @@ def command_text(unit: Unit) -> tuple[str, int] | None:
 
 
 _SHELL_TEXT: list[Any] = [None, None, None]  # (text, path, command_text) of the last file
-
-
-def in_scope(scope: dict[str, Any], unit: Unit) -> bool:
-    event = getattr(unit, "event", None)
-    if scope["agent"] != "any" and (event is None or event.is_main != (scope["agent"] == "main")):
-        return False
-    return not (scope["profiles"] and (event is None or event.ctx.profile not in scope["profiles"]))
 
 
 def match_command(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit]:

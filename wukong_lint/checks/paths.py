@@ -13,17 +13,17 @@ path-like arguments of programs that touch files are reads). Home directories ar
 
 from __future__ import annotations
 
-import fnmatch
 import functools
 import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from wukong_lint.checks.commands import in_scope
+from wukong_lint.checks.scope import in_scope
 from wukong_lint.engine.matchers import Hit
 from wukong_lint.engine.rules import CompiledRule
 from wukong_lint.model import Unit
 from wukong_lint.sources.transcript_events import EDIT_TOOLS, target_paths
+from wukong_lint.star_globs import any_glob
 
 # Programs whose arguments are not files.
 _NOT_FILES = frozenset(
@@ -165,16 +165,17 @@ def _globs(patterns: tuple[str, ...]) -> Callable[[str], bool]:
     `~/.ssh`). Compiled once per pattern list: a scan asks it hundreds of thousands of times."""
     if not patterns:
         return lambda path: False
-    whole = re.compile("|".join(f"(?:{fnmatch.translate(p)})" for p in patterns))
+    # (fnmatch's semantics without compiling its regexes in every run: star_globs.py)
+    whole = any_glob(patterns)
     names = [p for p in patterns if "/" not in p]
-    name = re.compile("|".join(f"(?:{fnmatch.translate(p)})" for p in names)) if names else None
+    name = any_glob(names) if names else None
     folders = frozenset(p[:-2] for p in patterns if "/" in p and p.endswith("/*"))
 
     def test(path: str) -> bool:
-        if whole.match(path):
+        if whole(path):
             return True
         trimmed = path.rstrip("/")
-        if name is not None and name.match(trimmed.rsplit("/", 1)[-1]):
+        if name is not None and name(trimmed.rsplit("/", 1)[-1]):
             return True
         return trimmed in folders
 

@@ -58,7 +58,7 @@ KINDS: dict[str, tuple[str, str]] = {
     # code in files and diffs (issue 5)
     "python": (
         "wukong_lint.checks.code_schema:PythonRule",
-        "wukong_lint.checks.code_python:match_python",
+        "wukong_lint.checks.python_front:match_python",  # (code_python when it can report)
     ),
     # JavaScript / TypeScript on tree-sitter syntax trees (issue 14)
     "javascript": (

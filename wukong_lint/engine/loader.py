@@ -111,8 +111,11 @@ def _cache_key(states: list[tuple[str, int, int]]) -> str:
     here = os.path.dirname(os.path.abspath(__file__))
     for name in _COMPILER_FILES:
         parts.append(f"{name}\0{os.stat(os.path.join(here, name)).st_mtime_ns}")
-    abspath = os.path.abspath
-    parts += [f"{abspath(path)}\0{size}\0{mtime}" for path, size, mtime in states]
+    abspath = os.path.abspath  # (only for relative paths: ~300 calls cost ~0.5 ms a run)
+    parts += [
+        f"{path if path[:1] == '/' else abspath(path)}\0{size}\0{mtime}"
+        for path, size, mtime in states
+    ]
     return "\n".join(parts)
 
 

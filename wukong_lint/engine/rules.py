@@ -13,6 +13,7 @@ from operator import gt
 from typing import Any, NamedTuple
 
 from wukong_lint.engine.patterns import compile_pattern
+from wukong_lint.star_globs import star_match, star_only
 
 
 class CompiledRule(NamedTuple):
@@ -102,6 +103,10 @@ def _glob(path: str, pattern: str) -> bool:
         return path.startswith(text) or (
             "/" not in text and path.rsplit("/", 1)[-1].startswith(text)
         )
+    if form == "star":  # `a*b`, `*a*`: ordered finds (star_globs.py), no regex either
+        return star_match(text, path) or (
+            "/" not in pattern and star_match(text, path.rsplit("/", 1)[-1])
+        )
     if fnmatch.fnmatchcase(path, pattern):
         return True
     if "/" not in pattern:
@@ -109,10 +114,10 @@ def _glob(path: str, pattern: str) -> bool:
     return False
 
 
-_GLOB_SHAPES: dict[str, tuple[str, str]] = {}
+_GLOB_SHAPES: dict[str, tuple[str, Any]] = {}
 
 
-def _glob_shape(pattern: str) -> tuple[str, str]:
+def _glob_shape(pattern: str) -> tuple[str, Any]:
     def plain(text: str) -> bool:
         return not any(c in text for c in "*?[")
 
@@ -122,6 +127,8 @@ def _glob_shape(pattern: str) -> tuple[str, str]:
         return "suffix", pattern[1:]
     if pattern.endswith("*") and plain(pattern[:-1]):
         return "prefix", pattern[:-1]
+    if star_only(pattern):
+        return "star", tuple(pattern.split("*"))
     return "glob", pattern
 
 
@@ -501,7 +508,13 @@ class RuleSet:
             if len(self._event_plans) > 4096:
                 self._event_plans.clear()
             found = []
+            from wukong_lint.engine.event_gate import may_accept
+
             for rule_kind, rules in groups:
+                # a kind no rule of which can meet the event is not even imported
+                rules = [r for r in rules if may_accept(rule_kind, r, event)]
+                if not rules:
+                    continue
                 matcher, gate = self.matcher(rule_kind)
                 accepts = getattr(matcher, "accepts", None)
                 rules = [
