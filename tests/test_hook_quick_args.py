@@ -23,6 +23,8 @@ TAKEN = [
     ["--rules", "packs/a", "--rules=packs/b", "--config", "conf.yaml"],
     ["--config=", "--profile=generic", "--fail-on=critical"],
     ["--select", "a,b", "--on-error=allow"],
+    ["--profile", "wukong", "--checkpoint", "--mode", "json"],
+    ["--checkpoint"],
 ]
 LEFT_TO_ARGPARSE = [
     ["--mode"],  # no value
@@ -36,6 +38,7 @@ LEFT_TO_ARGPARSE = [
     ["extra"],
     ["--", "--mode", "json"],
     ["--unknown", "x"],
+    ["--checkpoint=yes"],  # a flag takes no value
 ]
 
 

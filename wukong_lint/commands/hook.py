@@ -74,6 +74,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=run)
 
 
+_QUICK_FLAGS = {"--checkpoint": "checkpoint"}
+
+
 def quick_args(words: list[str]) -> Any:
     """The namespace argparse makes of `hook` + `words`, without argparse: Claude Code starts
     the hook once per tool call, and importing argparse (with gettext, locale) and defining
@@ -85,10 +88,14 @@ def quick_args(words: list[str]) -> Any:
 
     values: dict[str, Any] = {"command": "hook", "mode": "exit", "fail_on": None,
                               "profile": None, "config": None, "select": [], "ignore": [],
-                              "rules": [], "on_error": "allow"}  # fmt: skip
+                              "rules": [], "on_error": "allow", "checkpoint": False}  # fmt: skip
     index = 0
     while index < len(words):
         word = words[index]
+        if word in _QUICK_FLAGS:  # an option without a value
+            values[_QUICK_FLAGS[word]] = True
+            index += 1
+            continue
         name, equals, value = word.partition("=")
         if not equals:
             if index + 1 >= len(words):
