@@ -16,6 +16,7 @@ settings.register_profile("explore", derandomize=False)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "deterministic"))
 
 
+@pytest.hookimpl(optionalhook=True)  # a pytest-xdist hook
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     """What `-n auto` (pyproject's addopts) means. The suite, or a folder of it, runs on one
     worker per usable core. A run that names test files or tests stays in this process: no
