@@ -1,7 +1,9 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -12,6 +14,47 @@ from hypothesis import settings
 settings.register_profile("deterministic", derandomize=True, database=None)
 settings.register_profile("explore", derandomize=False)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "deterministic"))
+
+
+@pytest.hookimpl(optionalhook=True)  # a pytest-xdist hook
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """What `-n auto` (pyproject's addopts) means. The suite, or a folder of it, runs on one
+    worker per usable core. A run that names test files or tests stays in this process: no
+    worker start-up for a quick check, and a shared machine keeps its other cores free (`-n 2`
+    asks for workers anyway). PYTEST_XDIST_AUTO_NUM_WORKERS overrides both."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None  # pytest-xdist reads it
+    named = [arg.split("::", 1)[0] for arg in config.args]
+    if named and all(os.path.isfile(path) for path in named):
+        return 0
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cores = os.cpu_count() or 1
+    return cores if cores > 1 else 0  # one worker would only add its start-up
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """With PYTHONDONTWRITEBYTECODE set (common in containers and CI images), every
+    `python -m wukong_lint` a test starts compiles the whole package again: about a third of
+    its start-up, and the suite starts hundreds. The processes this run starts (xdist workers,
+    the command line, hooks) share compiled files in a temporary folder instead; none is
+    written into the source tree, and the folder goes at the end of the run."""
+    if hasattr(config, "workerinput") or not os.environ.get("PYTHONDONTWRITEBYTECODE"):
+        return  # a worker inherits what the main process set; else Python caches as usual
+    if os.environ.get("PYTHONPYCACHEPREFIX"):
+        return  # the user chose where compiled files go
+    folder = tempfile.mkdtemp(prefix="wukong-lint-tests-pyc-")
+    config.add_cleanup(lambda: shutil.rmtree(folder, ignore_errors=True))
+    os.environ["PYTHONPYCACHEPREFIX"] = folder
+    del os.environ["PYTHONDONTWRITEBYTECODE"]
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Tests marked slow, and with them their files (a parallel run deals out whole files in
+    the order of their first test), start first: started last, one of them would keep a
+    worker busy alone at the end of the run."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
 @pytest.fixture(autouse=True)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -94,6 +95,8 @@ def document(draw) -> str:
         parts.append("<!-- MACHINE_BLOCK_START -->\n<!-- MACHINE_BLOCK_END -->")
     return "\n".join(parts)
 
+
+pytestmark = pytest.mark.slow  # 600 generated files
 
 PROPERTY = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -199,6 +199,7 @@ def test_a_rule_that_keeps_timing_out_is_disabled_and_fails_the_run(tmp_path, ca
     assert capsys.readouterr().err.count("timed out") == 3  # still reported, as warnings
 
 
+@pytest.mark.slow
 def test_a_corrupted_regex_cache_is_detected_and_rebuilt(tmp_path):
     """The compiled-regex cache feeds code lists straight to the regex module's C engine
     (a changed byte crashed or hung it): each entry's checksum is checked first, a corrupt

@@ -229,6 +229,7 @@ examples:
 """
 
 
+@pytest.mark.slow
 def test_pull_request_cannot_weaken_rule_dirs_or_the_baseline(repo, tmp_path):
     """The base commit's rule pack and baseline apply: a PR that defangs the team's own rule
     and baselines its new secret is still reported, and the baseline entry is a finding."""

@@ -7,9 +7,12 @@ import sys
 import zipfile
 from pathlib import Path
 
+import pytest
+
 PROJECT = Path(__file__).resolve().parent.parent
 
 
+@pytest.mark.slow  # pip builds a wheel
 def test_wheel_contains_every_builtin_rule(tmp_path: Path):
     proc = subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",

@@ -54,7 +54,13 @@ def test_manifest_is_valid(hook_repo):
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
-def test_try_repo_and_installed_hook(hook_repo, repo: Path):
+# Each of the two tests below has pre-commit build a virtualenv with the project installed (the
+# slowest tests of the suite): try-repo builds its own in a throw-away store, the installed
+# hooks share one in the module's PRE_COMMIT_HOME (a parallel run keeps a file on one worker).
+
+
+@pytest.mark.slow
+def test_try_repo(hook_repo, repo: Path):
     root, rev, env = hook_repo
     (repo / "app.py").write_text(f"import os\nGITHUB_TOKEN = '{TOKEN}'\n")
     git(repo, "add", "app.py")
@@ -64,6 +70,13 @@ def test_try_repo_and_installed_hook(hook_repo, repo: Path):
     assert tried.returncode == 1, output
     assert "secret.github-pat" in output and "app.py" in output
     assert TOKEN not in output
+
+
+@pytest.mark.slow
+def test_installed_hook(hook_repo, repo: Path):
+    root, rev, env = hook_repo
+    (repo / "app.py").write_text(f"import os\nGITHUB_TOKEN = '{TOKEN}'\n")
+    git(repo, "add", "app.py")
 
     (repo / ".pre-commit-config.yaml").write_text(
         f"repos:\n- repo: {root}\n  rev: {rev}\n  hooks:\n  - id: wukong-lint\n"
@@ -91,6 +104,7 @@ def test_try_repo_and_installed_hook(hook_repo, repo: Path):
     assert "secret.github-pat" in all_files.stdout and "leak.py" in all_files.stdout
 
 
+@pytest.mark.slow
 def test_anchors_fmt_hook_fixes_files(hook_repo, repo: Path):
     """`wukong-anchors-fmt` rewrites an unformatted anchors file and fails the commit; once
     the fixed file is added, the commit goes through."""

@@ -110,6 +110,7 @@ def test_ctrl_c_during_a_multi_process_scan_exits_130_with_one_line(tmp_path):
         [sys.executable, "-m", "wukong_lint", "check", "--jobs", "2", "--rules", str(pack),
          "--select", "custom.slow", str(files)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+        preexec_fn=answer_interrupts,
     )  # fmt: skip
     deadline = time.monotonic() + 60
     while len(children(proc.pid)) < 2 and proc.poll() is None and time.monotonic() < deadline:
@@ -125,6 +126,14 @@ def test_ctrl_c_during_a_multi_process_scan_exits_130_with_one_line(tmp_path):
     assert b"KeyboardInterrupt" not in err
     time.sleep(0.2)
     assert not [w for w in workers if running(w)]
+
+
+def answer_interrupts() -> None:
+    """In the child before it starts: Ctrl-C back to its default. A test run started in the
+    background of a script (`pytest &`, some CI runners) ignores SIGINT, the child would
+    inherit that, Python would then not turn SIGINT into KeyboardInterrupt, and the scan
+    would run to its end (exit 2) whatever the code under test does."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def running(pid: int) -> bool:
