@@ -77,7 +77,7 @@ class _Offloader:
                         *scan_unit(self.ruleset, item, self.counter.occurrences(item))  # type: ignore[arg-type]
                     )
                 except MemoryError:  # this unit only (as scan.tally)
-                    self.counter.errors.append(ScanError(item.path, OUT_OF_MEMORY))  # type: ignore[union-attr]
+                    self.counter.out_of_memory(item.path)  # type: ignore[union-attr]
             return
         future = None
         if not self.broken:

@@ -340,6 +340,7 @@ class Counter:
         self._transcripts: set[str] = set()
         self._part_path: str | None = None
         self._part_occurrences: dict[tuple[str, str], int] = {}
+        self._out_of_memory: set[str] = set()
 
     def occurrences(self, unit: Unit) -> dict[tuple[str, str], int] | None:
         """For a part of a big file (sources/chunked.py: its parts come in order, one after
@@ -372,10 +373,22 @@ class Counter:
                     self.files += 1
             return True
         if isinstance(item, ScanError):
-            self.errors.append(item)
+            self.error(item)
         else:
             self.skipped += 1
         return False
+
+    def error(self, error: ScanError) -> None:
+        """Record `error`; a file out of memory once only (its reading and the scan of its
+        unit may both run out: one input not scanned, one error)."""
+        if is_out_of_memory(error):
+            if error.path in self._out_of_memory:
+                return
+            self._out_of_memory.add(error.path)
+        self.errors.append(error)
+
+    def out_of_memory(self, path: str) -> None:
+        self.error(ScanError(path, OUT_OF_MEMORY))
 
     def add(self, found: list[Finding], errors: list[ScanError]) -> None:
         self.findings += found
@@ -404,7 +417,7 @@ def tally(ruleset: RuleSet, items: Iterable[Unit | ScanError | Skipped]) -> Tall
             try:
                 counter.add(*scan_unit(ruleset, item, counter.occurrences(item)))  # type: ignore[arg-type]
             except MemoryError:  # this unit only: the others are still scanned
-                counter.errors.append(ScanError(item.path, OUT_OF_MEMORY))  # type: ignore[union-attr]
+                counter.out_of_memory(item.path)  # type: ignore[union-attr]
     return counter.tally()
 
 
