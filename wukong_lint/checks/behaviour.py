@@ -25,6 +25,8 @@ from wukong_lint.checks.commands import in_scope
 from wukong_lint.engine.matchers import Hit
 from wukong_lint.engine.rules import CompiledRule
 from wukong_lint.model import Unit
+from wukong_lint.sources.transcript_events import EDIT_TOOLS, SHELL_TOOLS
+from wukong_lint.sources.transcripts.protocol import FILE_READS, SEARCHES
 
 
 def _hit(unit: Unit, note: str) -> Hit:
@@ -94,10 +96,23 @@ def match_turn_budget(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[
             )
 
 
+def _budget_tool(check: str, tool: str | None) -> bool:
+    """Whether a call of `tool` can carry the running total a `turn-budget` check reads (the
+    transcript reader sets `reads` on file reads, `searches` on searches and shell commands,
+    `edit` on edits): a call of another tool never reaches that check."""
+    if check == "reads":
+        return tool in FILE_READS
+    if check == "searches":
+        return tool in SEARCHES or (tool is not None and tool.lower() in SHELL_TOOLS)
+    return tool in EDIT_TOOLS
+
+
 _BUDGET_KEYS = frozenset({"reads", "searches", "edit"})
 match_turn_budget.gate = lambda unit: not _BUDGET_KEYS.isdisjoint(unit.event.protocol or ())  # type: ignore[attr-defined]
 match_turn_budget.accepts = lambda rule, event: (  # type: ignore[attr-defined]
-    event.kind == "call" and _wukong_main(rule, event)
+    event.kind == "call"
+    and _budget_tool(rule.params["check"], event.tool)
+    and _wukong_main(rule, event)
 )
 
 
@@ -202,10 +217,37 @@ def long_reason(command: str, data: Any, params: dict[str, Any]) -> str | None:
     if isinstance(timeout, (int, float)) and timeout >= limit * 1000:
         return f"timeout {int(timeout)} ms"
     head = command[:4096]  # (the rule's regexes never see more: bounded on hostile input)
-    for text in params["commands"]:
-        if _pattern(text).search(head):
-            return "a long-running command"
+    if _any_pattern(tuple(params["commands"])).search(head):
+        return "a long-running command"
     return None
+
+
+def _any_pattern(texts: tuple[str, ...]) -> Any:
+    """One regex that finds what any of `texts` finds (one pass over the command instead of
+    one per pattern); the patterns one by one when they cannot be joined as they are (a
+    pattern with its own global flags, or with groups that back-references may count)."""
+    found = _JOINED.get(texts)
+    if found is None:
+        joined = None
+        if texts and all(_pattern(t).groups == 0 for t in texts):
+            try:
+                joined = re.compile("|".join(f"(?:{text})" for text in texts))
+            except re.error:  # e.g. a pattern's own (?i), which must start the expression
+                joined = None
+        found = joined if joined is not None else _Each([_pattern(t) for t in texts])
+        _JOINED[texts] = found
+    return found
+
+
+class _Each:
+    def __init__(self, patterns: list[re.Pattern[str]]) -> None:
+        self.patterns = patterns
+
+    def search(self, text: str) -> bool:
+        return any(p.search(text) for p in self.patterns)
+
+
+_JOINED: dict[tuple[str, ...], Any] = {}
 
 
 def match_long_operation(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit]:

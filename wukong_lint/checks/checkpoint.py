@@ -159,13 +159,16 @@ def _decision(text: str) -> tuple[str | None, tuple[str, ...]]:
     if match is None:
         return None, ()
     value = match.group(1) or match.group(2)
-    if _TEMPLATE.search(value) or (_BLANK.search(value) and not _DELEGATE.search(value)):
+    # (every template form holds a "/")
+    blank = _BLANK.search(value) is not None
+    if ("/" in value and _TEMPLATE.search(value)) or (blank and not _DELEGATE.search(value)):
         return None, ()
     # the template's "[本体执行 / 召唤分身: ___]" offers both: no decision
-    is_self = bool(_SELF.search(value))
-    rest = _SELF.sub(" ", value)  # "body executes it": the body (本体), not 身 the avatar
+    # "body executes it": the body (本体), not 身 the avatar
+    rest, selves = _SELF.subn(" ", value)
+    is_self = selves > 0
     delegates = bool(_DELEGATE.search(rest))
-    if is_self and delegates and "/" in value and _BLANK.search(value):
+    if is_self and delegates and "/" in value and blank:
         return None, ()
     # "本体执行 Q4, 其余委派 @身": a decision that delegates is a delegation
     avatars = tuple(name for name, pattern in _AVATARS if pattern.search(rest))
