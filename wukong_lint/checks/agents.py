@@ -105,8 +105,10 @@ def match_edit(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit]:
     limit = params["max_changed_lines"]
     # (the 戒 protocol's turn totals measured it already: sources/transcripts/protocol.py)
     known = event.protocol.get("edit") if event.protocol is not None else None
-    size = known[1] if known is not None else edit_size(
-        event.tool, event.input, event.result, event.new_file
+    size = (
+        known[1]
+        if known is not None
+        else edit_size(event.tool, event.input, event.result, event.new_file)
     )
     if limit is not None and size > limit:
         yield _hit(unit, f"{size} lines changed, limit {limit}", needle)
