@@ -127,11 +127,11 @@ def _json_output(text: str) -> dict[str, Any] | None:
     """The output as a JSON object: the whole text or a fenced block (keys lower-cased)."""
     stripped = text.strip()
     candidates = [stripped] if stripped.startswith("{") else []
-    candidates += [m.group(1) for m in _JSON_BLOCK.finditer(text[:200_000])]
-    decoder = json.JSONDecoder()
+    if "```" in text:
+        candidates += [m.group(1) for m in _JSON_BLOCK.finditer(text[:200_000])]
     for candidate in candidates:
         try:
-            value = decoder.raw_decode(candidate)[0]  # (text may follow the object)
+            value = _DECODER.raw_decode(candidate)[0]  # (text may follow the object)
         except (ValueError, RecursionError):
             continue
         if isinstance(value, dict):
@@ -139,6 +139,11 @@ def _json_output(text: str) -> dict[str, Any] | None:
                 value = next(iter(value.values()))  # {"output": {...}}
             return {str(k).lower(): v for k, v in value.items()}
     return None
+
+
+# (made once: making a decoder or an encoder costs more than reading a short output)
+_DECODER = json.JSONDecoder()
+_ENCODER = json.JSONEncoder(ensure_ascii=False)  # json.dumps(value, ensure_ascii=False)
 
 
 def _label_pattern(labels: tuple[str, ...]) -> re.Pattern[str]:
@@ -189,9 +194,7 @@ def _sections(text: str, contract: dict[str, tuple[str, ...]]) -> dict[str, str 
             )  # fmt: skip
             if key is not None:
                 value = data[key]
-                found[name] = (
-                    value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-                )
+                found[name] = value if isinstance(value, str) else _ENCODER.encode(value)
                 continue
         pattern = _PATTERNS.get(labels)
         if pattern is None:
