@@ -20,6 +20,7 @@ from typing import Any, NamedTuple
 from wukong_lint.engine.matchers import Hit
 from wukong_lint.engine.rules import CompiledRule
 from wukong_lint.model import Unit
+from wukong_lint.sources.transcript_events import EDIT_TOOLS
 
 
 class Checkpoint(NamedTuple):
@@ -257,5 +258,9 @@ _KEYS = frozenset({"first", "edit", "first_spawn"})
 # the facts a checkpoint rule reads: most calls carry none of them
 match_checkpoint.gate = lambda unit: not _KEYS.isdisjoint(_facts(unit) or ())  # type: ignore[attr-defined]
 match_checkpoint.accepts = lambda rule, event: (  # type: ignore[attr-defined]
-    event.kind == "call" and event.is_main and event.ctx.profile == "wukong"
+    event.kind == "call"
+    and event.is_main
+    and event.ctx.profile == "wukong"
+    # the cumulative edit size it reads is measured on edits only (transcripts/protocol.py)
+    and (rule.params["check"] != "declared-edits" or event.tool in EDIT_TOOLS)
 )
