@@ -98,12 +98,13 @@ def match_turn_budget(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[
 
 def _budget_tool(check: str, tool: str | None) -> bool:
     """Whether a call of `tool` can carry the running total a `turn-budget` check reads (the
-    transcript reader sets `reads` on file reads, `searches` on searches and shell commands,
-    `edit` on edits): a call of another tool never reaches that check."""
+    transcript reader sets `reads` on file reads, `searches` on searches, either on a shell
+    command, `edit` on edits): a call of another tool never reaches that check."""
+    shell = tool is not None and tool.lower() in SHELL_TOOLS  # (reads and searches by shell)
     if check == "reads":
-        return tool in FILE_READS
+        return tool in FILE_READS or shell
     if check == "searches":
-        return tool in SEARCHES or (tool is not None and tool.lower() in SHELL_TOOLS)
+        return tool in SEARCHES or shell
     return tool in EDIT_TOOLS
 
 
