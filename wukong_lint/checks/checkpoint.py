@@ -62,27 +62,34 @@ _DECISION_ROW = re.compile(
     r"(?im)^[^\w\n]{0,16}(?:决策|decision|决定)[ \t*]*[|][ \t]*(.+)$"
     r"|^[ \t]*#{1,6}[ \t]*[^\w\n]{0,4}(?:决策|decision|决定)[ \t*]*\n(?:[ \t]*\n)?[ \t]*(\w.*)$"
 )
+# Python's `re` tries a case-insensitive alternation at every position of a text; the leading
+# lookaheads below name the characters a match can start with (under (?i), so every case form:
+# İ and ı for i, ſ for s, checked by tests/test_protocol_regexes.py), which fails fast
+# elsewhere and finds the same matches.
 # yes or no, whichever comes first ("不需要" is a no, though it holds "需要")
 _YES_NO = re.compile(
-    r"(?i)(?P<no>(?<![a-z])(?:no|n|false|none)(?![a-z])|否|❌|不需要|无)|"
-    r"(?P<yes>(?<![a-z])(?:yes|y|true)(?![a-z])|是|✅|需要|有)"
+    r"(?i)(?=[nfyt否❌不无是✅需有])"
+    r"(?:(?P<no>(?<![a-z])(?:no|n|false|none)(?![a-z])|否|❌|不需要|无)|"
+    r"(?P<yes>(?<![a-z])(?:yes|y|true)(?![a-z])|是|✅|需要|有))"
 )
 _TEMPLATE = re.compile(r"\[\s*(?:是\s*/\s*否|yes\s*/\s*no|y\s*/\s*n)\s*\]|是/否|yes/no", re.I)
 _NUMBER = re.compile(r"(?<![\w.])(\d{1,6})(?![\w.])")
-_LINES = re.compile(r"(?i)(?:约|~|≈|about|approx\.?\s*)?(\d{1,6})\s*(?:\+\s*)?(?:行|lines?|loc)")
+_LINES = re.compile(
+    r"(?i)(?=[约~≈a\d])(?:约|~|≈|about|approx\.?\s*)?(\d{1,6})\s*(?:\+\s*)?(?:行|lines?|loc)"
+)
 _SELF = re.compile(
-    r"(?i)本体执行|本体直接|本体处理|本体完成|\bself\b|\bmyself\b|main agent|"
-    r"\bbody executes\b|\bdo it (?:myself|directly)\b|\bdirectly\b|自己执行|直接执行"
+    r"(?i)(?=[本smbd自直])(?:本体执行|本体直接|本体处理|本体完成|\bself\b|\bmyself\b|main agent|"
+    r"\bbody executes\b|\bdo it (?:myself|directly)\b|\bdirectly\b|自己执行|直接执行)"
 )
 _DELEGATE = re.compile(r"(?i)委派|召唤|分身|delegat|summon|spawn|dispatch|@\S")
 # Avatar names in a decision, to their role.
 _AVATARS = (
-    ("eye", re.compile(r"(?i)眼|\beye\b|explorer")),
-    ("ear", re.compile(r"(?i)耳|\bear\b|analyst")),
-    ("nose", re.compile(r"(?i)鼻|\bnose\b|reviewer")),
-    ("tongue", re.compile(r"(?i)舌|tongue|tester")),
-    ("body", re.compile(r"(?i)身|斗战胜佛|\bbody\b|implementer|\bimpl\b")),
-    ("mind", re.compile(r"(?i)意|\bmind\b|architect")),
+    ("eye", re.compile(r"(?i)(?=[眼e])(?:眼|\beye\b|explorer)")),
+    ("ear", re.compile(r"(?i)(?=[耳ea])(?:耳|\bear\b|analyst)")),
+    ("nose", re.compile(r"(?i)(?=[鼻nr])(?:鼻|\bnose\b|reviewer)")),
+    ("tongue", re.compile(r"(?i)(?=[舌t])(?:舌|tongue|tester)")),
+    ("body", re.compile(r"(?i)(?=[身斗bi])(?:身|斗战胜佛|\bbody\b|implementer|\bimpl\b)")),
+    ("mind", re.compile(r"(?i)(?=[意ma])(?:意|\bmind\b|architect)")),
 )
 _BLANK = re.compile(r"_{2,}|\?\?|…|\.\.\.")
 
