@@ -282,7 +282,11 @@ def commands(language: str, code: str) -> list[tuple[str, ...]]:
 def _judge(
     language: str, name: str, owner: str, value: str | list[str], window: str
 ) -> tuple[str, ...] | None:
-    if name in SHELL_CALLS or (name == "exec" and language in ("perl", "php", "ruby")):
+    if (
+        name in SHELL_CALLS
+        or (name == "exec" and language in ("perl", "php", "ruby"))
+        or (name == "execute" and owner == "os")  # lua's os.execute
+    ):
         if isinstance(value, list):
             return tuple(value) if value else None
         return (SCRIPT, value)

@@ -20,7 +20,8 @@ import re
 ROOT = "root"  # / or /*
 HOME = "home"  # a home folder itself, all of it (~, ~/*, /home/user)
 HOME_CHILD = "home-child"  # something in a home folder outside the project
-CREDENTIAL = "credential"  # keys, tokens, password files
+CREDENTIAL = "credential"  # keys, tokens, password files, a process's environment
+SECRET = "secret"  # a file of the project (or a temporary one) named for secrets: .env, *.pem
 SYSTEM = "system"  # /etc, /usr, /var, /bin... and what is under them
 DEVICE = "device"  # /dev/...
 OUTSIDE = "outside"  # anything else outside the project
@@ -31,6 +32,7 @@ DISPOSABLE = "disposable"  # build output, dependencies, caches inside the proje
 TEMP = "temp"  # /tmp, /var/tmp, $TMPDIR, mktemp
 CACHE = "cache"  # ~/.cache, /var/cache, apt lists: rebuilt on demand
 UNKNOWN = "unknown"  # depends on a value the line does not give
+ENVIRON = "/proc/self/environ"  # what `env`, `printenv`, `set`, `export -p` print
 
 UNDER = "/\0*"  # some of the files under a folder (a -name pattern may follow)
 STDIN = "\0stdin"  # targets read from a pipe whose content is unknown
@@ -73,6 +75,14 @@ HOME_CREDENTIALS = (".ssh", ".aws", ".gnupg", ".kube/config", ".docker/config.js
                     ".my.cnf", ".s3cfg", ".boto", ".config/rclone")  # fmt: skip
 SYSTEM_CREDENTIALS = ("/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/ssh", "/etc/ssl/private",
                       "/root/.ssh", "/var/lib/docker", "/etc/kubernetes/pki")  # fmt: skip
+# file names that hold secrets wherever they are (`.env`, `*.pem`...; `.env.example` does not)
+_SECRET_NAME = (
+    r"\.env|\.env\.(?!(example|sample|template|dist|defaults?|schema)$)[\w.-]+|[\w.-]+\.env"
+    r"|credentials(\.json)?|secrets?\.(ya?ml|json|toml)|[\w.-]+\.(pem|key|p12|pfx|jks|keystore)"
+    r"|id_(rsa|dsa|ecdsa|ed25519)|\.htpasswd|service[-_]?account[\w.-]*\.json|\.git-credentials"
+    r"|\.netrc|\.pgpass|\.pypirc|\.npmrc|\.vault-token|terraform\.tfstate(\.backup)?"
+)
+_SECRET_CLASSES = frozenset(["project", "disposable", "temp"])  # (PROJECT... defined below)
 DISPOSABLE_NAMES = _names(
     "build dist out target node_modules .next .nuxt .turbo .cache .parcel-cache coverage "
     ".coverage htmlcov .pytest_cache __pycache__ .mypy_cache .ruff_cache .tox .nox venv "
@@ -200,6 +210,11 @@ def _relative_disposable(rel: str) -> bool:
     return False
 
 
+def secret_name(name: str) -> bool:
+    """Is a file name one that usually holds secrets (`.env`, `prod.env`, `server.key`)?"""
+    return _rx(_SECRET_NAME).fullmatch(name) is not None
+
+
 def _whole(last: str) -> bool:
     return last in _WHOLE
 
@@ -213,6 +228,8 @@ def classify(word: str, cwd: str = ".", root: str | None = None) -> str:
         word = word[1:]
     elif "=@" in word:  # curl -F name=@file
         word = word.split("=@", 1)[1]
+    if "://" in word:
+        return UNKNOWN  # a URL, not a file here
     some = UNDER in word
     name = ""
     if some:
@@ -222,6 +239,8 @@ def classify(word: str, cwd: str = ".", root: str | None = None) -> str:
     if path is None:
         return UNKNOWN
     found = _classify_path(path, root)
+    if found in _SECRET_CLASSES and not some and secret_name(path.rsplit("/", 1)[-1]):
+        return SECRET  # `.env` of the project: sent away, it is a credential
     if some:
         # only some of the files under it: the root's or a home's are still system files or
         # the user's; the project's are the project's
@@ -259,6 +278,8 @@ def _elsewhere(folder: str, home: str) -> str:
     for secret in SYSTEM_CREDENTIALS:
         if _under(folder, secret):
             return CREDENTIAL
+    if folder.startswith("/proc/") and folder.endswith("/environ"):
+        return CREDENTIAL  # a process's environment: its tokens and keys (`env | curl`)
     if _under(folder, home):
         rel = folder[len(home) :].lstrip("/")
         if not rel:

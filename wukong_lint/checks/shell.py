@@ -37,7 +37,7 @@ import os
 from typing import Any, NamedTuple
 
 from wukong_lint.checks import shell_unwrap
-from wukong_lint.checks.path_reasoning import STDIN, UNDER, change_dir
+from wukong_lint.checks.path_reasoning import ENVIRON, STDIN, UNDER, change_dir
 from wukong_lint.checks.shell_unwrap import (
     CODE,
     SCRIPT,
@@ -63,6 +63,7 @@ MAX_PRODUCER_WORDS = 256
 
 WRITE_REDIRECTS = frozenset({">", ">>", ">|", "&>", "&>>", ">&"})
 _PRINTERS = frozenset({"echo", "printf"})
+_ENV_PRINTERS = frozenset({"env", "printenv", "set", "export", "declare", "typeset"})
 _DELETERS = frozenset({"rm", "unlink", "shred"})
 
 
@@ -144,6 +145,26 @@ def _printed(command: Command) -> str | None:
     if name == "cat" and command.heredoc is not None and len(command.argv) == 1:
         return command.heredoc
     return None
+
+
+def _dumped(command: Command) -> tuple[str, ...]:
+    """What a pipeline stage reads besides its path words: the environment (its tokens and
+    keys) for `env`, `printenv`, `set`, `export -p`, `declare -x`... (`env | curl -d @- ...`
+    sends them away)."""
+    name = command.name
+    if name not in _ENV_PRINTERS:
+        return ()
+    args = command.argv[1:]
+    if name == "env":  # env alone prints; `env X=1 cmd` runs cmd (recorded on its own)
+        if any(not a.startswith("-") for a in args):
+            return ()
+    elif name in ("export", "declare", "typeset", "readonly"):
+        if any(not a.startswith("-") for a in args) or (args and "p" not in "".join(args)
+                                                         and "x" not in "".join(args)):
+            return ()
+    elif name == "set" and args:
+        return ()
+    return (ENVIRON,)
 
 
 def _has_glob(word: str) -> bool:
@@ -241,10 +262,13 @@ class _Walker:
             names += self.visit(child, stdin_from + tuple(names))
             self.producer = None
             top = self.last_top if child.type in ("command", "redirected_statement") else None
+            if top is None and child.type == "declaration_command":
+                # `export -p | ...`, `declare -x | ...`: the environment, as `env` prints it
+                top = Command(tuple(_word(c, self.env) for c in child.children), 0, 0)
             if top is None:
                 producer = None
                 continue
-            words = (words + top.argv[1:])[-MAX_PRODUCER_WORDS:]
+            words = (words + top.argv[1:] + _dumped(top))[-MAX_PRODUCER_WORDS:]
             producer = _Producer(top.argv, _printed(top), words)
         return names
 
