@@ -84,6 +84,8 @@ class Block(_Strict):
     min_args: int = 0
     # the command line does not parse as shell (or could not be walked whole)
     parse_error: bool = False
+    # a huge command line whose walk stopped early (checks/shell_pieces.py)
+    partial: bool = False
     # more words that select a long script's statement for this block (the functions of an
     # interpreter one-liner that delete files, say)
     selected_by: list[str] = Field(default_factory=list)

@@ -95,6 +95,7 @@ class Script(NamedTuple):
     commands: tuple[Command, ...]
     functions: tuple[Function, ...]
     error: bool = False  # the text does not parse as shell, or was not walked whole
+    partial: bool = False  # a huge text whose walk stopped early (see shell_pieces.py)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -159,8 +160,9 @@ def _dumped(command: Command) -> tuple[str, ...]:
         if any(not a.startswith("-") for a in args):
             return ()
     elif name in ("export", "declare", "typeset", "readonly"):
-        if any(not a.startswith("-") for a in args) or (args and "p" not in "".join(args)
-                                                         and "x" not in "".join(args)):
+        if any(not a.startswith("-") for a in args) or (
+            args and "p" not in "".join(args) and "x" not in "".join(args)
+        ):
             return ()
     elif name == "set" and args:
         return ()
@@ -200,6 +202,7 @@ class _Walker:
         self.nul = b"\0" in source  # NUL bytes, which bash drops
         self.depth = depth
         self.span = span  # nested scripts report the span of the word they came from
+        self.base = 0  # the character offset of `source` in the text (a piece of a long one)
         self.commands: list[Command] = []
         self.functions: list[Function] = []
         self.cwd = parent.cwd if parent else "."
@@ -220,7 +223,7 @@ class _Walker:
     def where(self, node: Any) -> tuple[int, int]:
         if self.span is not None:
             return self.span
-        return self.pos(node.start_byte), self.pos(node.end_byte)
+        return self.base + self.pos(node.start_byte), self.base + self.pos(node.end_byte)
 
     # -- traversal -------------------------------------------------------------------------
     def visit(self, node: Any, stdin_from: tuple[str, ...] = ()) -> list[str]:
@@ -236,6 +239,8 @@ class _Walker:
             return self.pipeline(node, stdin_from)
         if kind == "function_definition":
             return self.function(node)
+        if kind == "list":
+            return self.chain(node, stdin_from)
         if kind == "variable_assignment":
             self.assign(node)
             return self.substitutions_in(node)
@@ -250,8 +255,20 @@ class _Walker:
             names += self.visit(child, stdin_from)
         return names
 
+    def chain(self, node: Any, stdin_from: tuple[str, ...]) -> list[str]:
+        """`a && b || c ...`: tree-sitter nests such a list to the left, one level per
+        operator; walked as the flat sequence it is (a chain of 1,000 `true &&` before an
+        `rm -rf /` must not end the walk on the interpreter's recursion limit)."""
+        names: list[str] = []
+        for child in list_parts(node):
+            names += self.visit(child, stdin_from)
+        return names
+
     def pipeline(self, node: Any, stdin_from: tuple[str, ...]) -> list[str]:
         names: list[str] = []
+        # the programs of the earlier stages, each once (a pipeline of 50,000 `cat |` stages
+        # must not copy 50,000 names into each stage)
+        earlier: dict[str, None] = {}
         producer, self.producer = self.producer, None
         words: tuple[str, ...] = producer.words if producer else ()
         for child in node.children:
@@ -259,7 +276,10 @@ class _Walker:
                 continue
             self.last_top = None
             self.producer = producer
-            names += self.visit(child, stdin_from + tuple(names))
+            found = self.visit(child, stdin_from + tuple(earlier))
+            names += found
+            if len(earlier) < MAX_PRODUCER_WORDS:
+                earlier.update(dict.fromkeys(found))
             self.producer = None
             top = self.last_top if child.type in ("command", "redirected_statement") else None
             if top is None and child.type == "declaration_command":
@@ -681,6 +701,18 @@ class _Walker:
         return names
 
 
+def list_parts(node: Any) -> list[Any]:
+    """The children of a left-nested `list` node (`a && b || c`), in order, as one level."""
+    outers = []
+    while node.type == "list" and node.children and node.children[0].type == "list":
+        outers.append(node)
+        node = node.children[0]
+    parts = list(node.children)
+    for outer in reversed(outers):
+        parts += outer.children[1:]
+    return parts
+
+
 def _quoted(word: str) -> str:
     return "'" + word.replace("'", "'\\''") + "'"
 
@@ -721,6 +753,7 @@ _VALUE_OPTIONS = shell_unwrap.VALUE_OPTIONS
 
 # -- entry points --------------------------------------------------------------------------------
 
+PIECES_FROM = 512 << 10  # characters: a longer text is parsed and walked piece by piece
 _CACHE: tuple[str, Script] | None = None
 _SELECTED: tuple[str, Any, Script] | None = None
 _JOINED = str.maketrans("", "", "\\'\"")  # quotes and backslashes, removed
@@ -733,6 +766,10 @@ def parse_script(
     which it finds something are walked (the tree is built whole: tree-sitter is fast, walking
     it in Python is not). The regex sees a statement with its quotes, backslashes and line
     continuations removed, so `'r'm` and `r\\m` still show the `rm` they run."""
+    if len(text) > PIECES_FROM and depth == 0 and span is None:
+        from wukong_lint.checks.shell_pieces import parse_pieces
+
+        return parse_pieces(text, select)  # (memory bounded whatever the size)
     source = text.encode("utf-8", "surrogatepass")
     tree = _parser().parse(source)
     walker = _Walker(source, text, depth, span)
