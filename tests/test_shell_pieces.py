@@ -103,3 +103,18 @@ def test_a_long_chain_is_walked_whole_without_pieces():
     script = shell.parse_script("true && " * 3000 + "false || rm -rf /")
     assert ("rm", "-rf", "/") in [c.argv for c in script.commands]
     assert not script.error
+
+
+def test_a_file_scan_of_a_long_script_keeps_every_place(small_pieces):
+    """A script in a folder scan is walked where rules may match (shell_selection.py), and a
+    finding is reported at each place, as before pieces."""
+    from wukong_lint.checks import commands
+    from wukong_lint.engine.loader import load_rules
+
+    rules = [r for r in load_rules().rules if r.kind == "command"]
+    filler = "".join(f"echo step {n}\n" for n in range(800))
+    text = ("chmod 777 public/uploads\n" + filler) * 3 + "cd / && rm -rf *\n"
+    script = shell.parse_script(text, select=commands._selector(rules))
+    places = [c.start for c in script.commands if c.argv == ("chmod", "777", "public/uploads")]
+    assert len(places) == 3 and len(set(places)) == 3
+    assert any(c.argv == ("rm", "-rf", "*") and c.cwd == "/" for c in script.commands)

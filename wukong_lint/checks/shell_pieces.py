@@ -8,7 +8,8 @@ parsed some 256 KB at a time, cut after the last complete top-level statement of
 heredoc or a `\\` continuation is never taken), and walked with the state the earlier pieces
 left (the folder a `cd` moved to, variables, aliases, functions). A statement seen before in
 the same state is not walked again (only what it changes for the next ones is applied), and
-a command the text runs again in the same way is kept once: a script repeating
+a command the text runs again in the same way is kept once (in a tool call: a file scan
+walks the statements rules select, shell_selection.py, and reports each place): a script repeating
 `rm -rf build` 1,000,000 times is one command to judge.
 
 Bounded: at most MAX_COMMANDS distinct commands are kept; past them the walk stops and the
@@ -34,7 +35,8 @@ from wukong_lint.checks.shell import (
 
 PIECE = 256 << 10  # bytes parsed at a time
 MAX_PIECE = 4 << 20  # a statement longer than this ends the cutting: the rest is one piece
-MAX_COMMANDS = 20_000  # distinct commands kept of one text
+MAX_COMMANDS = 20_000  # distinct commands kept of one command line
+MAX_FILE_COMMANDS = 200_000  # commands kept of one script in a file scan (statements selected)
 MAX_FUNCTION_PIECES = 8  # pieces whose function definitions are kept (each keeps its tree)
 
 
@@ -167,9 +169,10 @@ def parse_pieces(text: str, select: Any = None) -> Script:
             walker.error = True
         error = error or walker.error or any(c.has_error for c in kept)
         for command in walker.commands:
-            key = _key(command)
+            # (a file scan reports each place: only a tool call's command keeps one of each)
+            key = _key(command) if select is None else command
             if key not in seen:
-                if len(commands) >= MAX_COMMANDS:
+                if len(commands) >= (MAX_COMMANDS if select is None else MAX_FILE_COMMANDS):
                     partial = error = True  # more than is kept: not judged whole
                     break
                 seen.add(key)
