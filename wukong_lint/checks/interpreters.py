@@ -289,6 +289,12 @@ def _judge(
     ):
         if isinstance(value, list):
             return tuple(value) if value else None
+        more = re.match(r"\s*,\s*(.+)$", window, re.S)
+        if more and language in ("perl", "ruby", "php"):
+            # system("rm", "-rf", "/"): a program and its arguments, no shell
+            args = [_value(p, {}) for p in _split_items(more.group(1))]
+            if args and all(a is not None for a in args):
+                return (value, *args)  # type: ignore[arg-type]
         return (SCRIPT, value)
     if name in ARGV_CALLS and owner in ARGV_OWNERS:
         if name == "exec" and owner == "os":

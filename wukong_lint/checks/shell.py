@@ -60,6 +60,7 @@ _PARSER: Any = None
 MAX_DEPTH = 6  # nested `bash -c` / heredoc-to-shell / interpreter levels followed
 MAX_EXPANSIONS = 64  # function and alias calls expanded per parse
 MAX_PRODUCER_WORDS = 256
+MAX_LOOP_VALUES = 16  # a `for` loop's body is walked once per literal value, up to these
 
 WRITE_REDIRECTS = frozenset({">", ">>", ">|", "&>", "&>>", ">&"})
 _PRINTERS = frozenset({"echo", "printf"})
@@ -241,6 +242,8 @@ class _Walker:
             return self.function(node)
         if kind == "list":
             return self.chain(node, stdin_from)
+        if kind == "for_statement":
+            return self.loop(node, stdin_from)
         if kind == "variable_assignment":
             self.assign(node)
             return self.substitutions_in(node)
@@ -262,6 +265,33 @@ class _Walker:
         names: list[str] = []
         for child in list_parts(node):
             names += self.visit(child, stdin_from)
+        return names
+
+    def loop(self, node: Any, stdin_from: tuple[str, ...]) -> list[str]:
+        """`for d in /usr /var; do rm -rf "$d"; done`: the body once per literal value (a
+        few of them), the variable bound to it; else once with the variable unknown."""
+        variable = node.child_by_field_name("variable")
+        body = node.child_by_field_name("body")
+        values = [_word(v, self.env) for v in node.children_by_field_name("value")]
+        if (
+            variable is None
+            or body is None
+            or not 0 < len(values) <= MAX_LOOP_VALUES
+            or not all(literal(v) for v in values)
+        ):
+            if variable is not None:
+                self.env.pop(variable.text.decode("utf-8", "replace"), None)
+            names: list[str] = []
+            for child in node.children:
+                names += self.visit(child, stdin_from)
+            return names
+        name = variable.text.decode("utf-8", "replace")
+        names = []
+        for value in node.children_by_field_name("value"):
+            names += self.substitutions_in(value)
+        for value in values:
+            self.env[name] = value
+            names += self.visit(body, stdin_from)
         return names
 
     def pipeline(self, node: Any, stdin_from: tuple[str, ...]) -> list[str]:
@@ -577,6 +607,8 @@ class _Walker:
         if name == "xargs":
             command, replace, _, arg_file = xargs_parts(args)
             targets = self.targets_from(producer)
+            if producer is None and heredoc is not None:  # xargs rm -rf <<< '/ /home'
+                targets = heredoc.split()[:MAX_PRODUCER_WORDS] or [STDIN]
             if arg_file is not None:  # xargs -a <(echo /): the file's words
                 printed = self.printed_by("$" + arg_file[1:]) if arg_file[:2] == "<(" else None
                 targets = printed.split() if printed is not None else [STDIN]
