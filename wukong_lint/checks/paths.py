@@ -121,6 +121,8 @@ def shell_accesses(command: str) -> list[tuple[str, str]]:
         if name == "git":
             if not positional or positional[0] not in ("add", "rm", "mv", "checkout", "restore"):
                 continue
+            if positional[0] == "rm" and "--cached" in options:
+                continue  # untracks, the file stays as it is (the fix for a committed .env)
             positional = positional[1:]
         if name == "sed" and any(o.startswith("-i") or o == "--in-place" for o in options):
             found += [(a, "write") for a in positional[1:] if _path_like(a)]
