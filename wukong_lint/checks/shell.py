@@ -396,6 +396,13 @@ class _Walker:
                 self.last_top = self.commands[-1] if self.commands else None
         elif body.type == "command":
             names += self.command(body, tuple(redirects), stdin_from, heredoc, tuple(extra))
+        elif body.type == "list" and extra and list_parts(body)[-1].type == "command":
+            # `cd . && git >/dev/null reset --hard`: the parser gives the redirection (and the
+            # words after it) to the whole list; bash gives them to its last command
+            parts = list_parts(body)
+            for part in parts[:-1]:
+                names += self.visit(part, stdin_from)
+            names += self.command(parts[-1], tuple(redirects), stdin_from, heredoc, tuple(extra))
         else:
             before = len(self.commands)
             names += self.visit(body, stdin_from)
