@@ -632,8 +632,8 @@ class _Walker:
             return [command + tuple(targets)]
         items = unwrap(argv)
         if heredoc is not None:
-            if name in SHELLS and runs_stdin(argv):
-                items.append((SCRIPT, heredoc))
+            if (name in SHELLS and runs_stdin(argv)) or name in _SCHEDULERS:
+                items.append((SCRIPT, heredoc))  # (`at now <<< 'cmd'`: run later, still run)
             lang = interpreter(name)
             if lang is not None:
                 code, reads = interpreter_code(lang, args)
@@ -785,6 +785,7 @@ def _command_name(node: Any) -> str:
 _runs_stdin = runs_stdin  # (the older name)
 _RUNS_MORE = shell_unwrap._UNWRAPPED | {"find", "xargs", "parallel"}
 _TRACKED = frozenset(["cd", "pushd", "popd", "alias", "unset"])
+_SCHEDULERS = frozenset(["at", "batch"])  # they run the script on their stdin later
 _SUBSTITUTED = ("$", "`")
 _INTERPRETER_INITIALS = frozenset("pnbdr")  # python, pypy, perl, php, node, bun, deno, ruby
 _VALUE_OPTIONS = shell_unwrap.VALUE_OPTIONS
