@@ -81,9 +81,10 @@ _WRITERS_ALL = frozenset(
 _WRITERS_LAST = frozenset(["cp", "mv", "install", "rsync", "scp"])
 # Programs that show what a folder holds or a file's name, size and mode, never its content:
 # `ls ~/.ssh` lists, it does not read a key (access "list").
-_LISTERS = frozenset(
-    ["ls", "dir", "vdir", "tree", "stat", "du", "file", "exa", "eza", "lsd", "find"]
-)
+_LISTERS = frozenset(["ls", "dir", "vdir", "tree", "stat", "du", "file", "exa", "eza", "lsd",
+                     "find",
+                     # they use a key without printing it (`ssh -i ~/.ssh/id_ed25519 host`)
+                     "ssh", "ssh-add", "ssh-copy-id", "autossh", "mosh"])  # fmt: skip
 # Wrappers whose words are another command (recorded by shell.py as a command of its own).
 _WRAPPERS = frozenset(VALUE_OPTIONS) | frozenset(["xargs", "watch", "doas"])
 _HOME = re.compile(r"^(?:\$HOME|\$\{HOME\}|/home/[^/]+|/Users/[^/]+|/root)(?=/|$)")

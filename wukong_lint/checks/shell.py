@@ -170,6 +170,16 @@ def _dumped(command: Command) -> tuple[str, ...]:
     return (ENVIRON,)
 
 
+def _fed(commands: list[Command]) -> tuple[str, ...]:
+    """The words of the commands run inside a command's substitutions (and the environment
+    when one of them prints it)."""
+    words: list[str] = []
+    for command in commands[:16]:
+        words += command.argv[1:MAX_PRODUCER_WORDS]
+        words += _dumped(command)
+    return tuple(words[:MAX_PRODUCER_WORDS])
+
+
 def _has_glob(word: str) -> bool:
     return any(c in word for c in "*?[")
 
@@ -454,6 +464,7 @@ class _Walker:
         words: list[str] = []
         subs: list[str] = []
         prev_end = -1
+        inside = len(self.commands)  # the commands of its $(...) are recorded from here
         for child in node.children:
             kind = child.type
             if kind == "variable_assignment":
@@ -498,8 +509,11 @@ class _Walker:
         start, end = self.where(node)
         index = len(self.commands)
         argv = tuple(words)
+        # what its substitutions read is data it takes in, as from a pipe: `curl -d "$(env)"`,
+        # `wget --post-data="$(cat .env)"`
+        fed = _fed(self.commands[inside:index]) if subs and index > inside else ()
         names = self.emit(
-            argv, start, end, redirects, stdin_from, tuple(subs), (), heredoc, producer
+            argv, start, end, redirects, stdin_from, tuple(subs), (), heredoc, producer, fed
         )
         if len(self.commands) > index:
             self.last_top = self.commands[index]
@@ -535,6 +549,7 @@ class _Walker:
         via: tuple[str, ...],
         heredoc: str | None,
         producer: _Producer | None = None,
+        fed: tuple[str, ...] = (),
     ) -> list[str]:
         if not argv:
             return []
@@ -546,7 +561,7 @@ class _Walker:
                 cwd = change_dir(cwd, folder)
         if heredoc is None and producer is not None:
             heredoc = producer.text
-        stdin_args = producer.words if producer is not None else ()
+        stdin_args = (producer.words if producer is not None else ()) + fed
         self.commands.append(
             Command(argv, start, end, redirects, stdin_from, subs, via, heredoc, cwd, stdin_args)
         )
