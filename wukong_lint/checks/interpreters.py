@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 
-from wukong_lint.checks.shell_unwrap import SCRIPT
+from wukong_lint.checks.shell_unwrap import CODE, SCRIPT
 
 _STRING = (
     r"""(?:[rRbBuUfF]{0,2}(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')|`(?:[^`\\$]|\\.|\$(?!\{))*`)"""
@@ -296,6 +296,9 @@ def _judge(
             if args and all(a is not None for a in args):
                 return (value, *args)  # type: ignore[arg-type]
         return (SCRIPT, value)
+    if name in ("exec", "eval") and owner == "" and language == "python":
+        # exec('import os; os.system(...)'): more code, read in turn
+        return (CODE, language, value) if isinstance(value, str) else None
     if name in ARGV_CALLS and owner in ARGV_OWNERS:
         if name == "exec" and owner == "os":
             return None  # os.exec* take a path and an argv, rare in one-liners

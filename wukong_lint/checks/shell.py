@@ -598,9 +598,16 @@ class _Walker:
             elif item and item[0] == CODE:
                 from wukong_lint.checks.interpreters import commands as code_commands
 
-                for found in code_commands(item[1], item[2]):
+                pending = list(code_commands(item[1], item[2]))
+                rounds = 0
+                while pending:
+                    found = pending.pop(0)
                     if found[0] == SCRIPT:
                         names += self.nested(found[1], start, end, inner_via, stdin_from)
+                    elif found[0] == CODE:  # exec('...') of a literal string: code again
+                        rounds += 1
+                        if rounds <= 4:
+                            pending += code_commands(found[1], found[2])
                     else:
                         names += self.emit(found, start, end, (), stdin_from, (), inner_via, None)
             else:

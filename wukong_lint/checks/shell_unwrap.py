@@ -269,6 +269,11 @@ def unwrap(argv: tuple[str, ...]) -> list[tuple[str, ...]]:
     if name in ("kubectl", "oc") and "exec" in args and "--" in args:
         rest = args[args.index("--") + 1 :]
         return [rest] if rest else []
+    if name in WINDOWS_SHELLS:  # powershell -Command "...", cmd /c "...": a script
+        for i, arg in enumerate(args):
+            if arg.lower() in ("-command", "-c", "/c", "/k") and i + 1 < len(args):
+                return [(SCRIPT, " ".join(args[i + 1 :]))]
+        return []
     if name in RM_LIKE:  # `npx rimraf /`: a recursive rm of its paths
         paths = tuple(a for a in args if not a.startswith("-"))
         return [("rm", "-rf", *paths)] if paths else []
@@ -328,8 +333,10 @@ RM_LIKE = frozenset(["rimraf", "del-cli"])
 AWKS = frozenset(["awk", "gawk", "mawk", "nawk", "busybox-awk"])
 AWK_VALUES = frozenset(["-F", "-v", "--field-separator", "--assign", "-W", "-i", "--include",
                         "-l", "--load", "-E", "--exec"])  # fmt: skip
+WINDOWS_SHELLS = frozenset(["powershell", "powershell.exe", "pwsh", "pwsh.exe", "cmd", "cmd.exe"])
 _UNWRAPPED = (
-    RM_LIKE
+    WINDOWS_SHELLS
+    | RM_LIKE
     | AWKS
     | frozenset(["lua", "luajit", "lua5.1", "lua5.2", "lua5.3", "lua5.4"])
     | SHELLS
