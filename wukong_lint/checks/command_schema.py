@@ -15,6 +15,7 @@ PathClass = Literal[
     "home",
     "home-child",
     "credential",
+    "secret",
     "system",
     "device",
     "outside",
@@ -63,13 +64,13 @@ class Block(_Strict):
     # short options may be bundled (-rf); off for programs like find (-name)
     bundles: bool = True
     # where the command's path arguments point (path_reasoning.py classes: root, home,
-    # home-child, credential, system, device, outside, project-root, git-dir, project,
+    # home-child, credential, secret, system, device, outside, project-root, git-dir, project,
     # disposable, temp, cache, unknown), judged from the folder it runs in and the project
     targets_any: list[PathClass] = Field(default_factory=list)
     targets_none: list[PathClass] = Field(default_factory=list)
     # which positional arguments are paths: all, the last (cp's destination), all but the
-    # first (chmod's mode, chown's owner)
-    targets_at: Literal["all", "last", "after_first"] = "all"
+    # first (chmod's mode, chown's owner), the first (find's start folder)
+    targets_at: Literal["all", "last", "after_first", "first"] = "all"
     # the class of a file a `>`/`>>` redirection writes
     redirect_targets_any: list[PathClass] = Field(default_factory=list)
     # the class of a path word of an earlier pipeline stage (`cat ~/.ssh/id_rsa | curl ...`)
@@ -83,6 +84,8 @@ class Block(_Strict):
     min_args: int = 0
     # the command line does not parse as shell (or could not be walked whole)
     parse_error: bool = False
+    # a huge command line whose walk stopped early (checks/shell_pieces.py)
+    partial: bool = False
     # more words that select a long script's statement for this block (the functions of an
     # interpreter one-liner that delete files, say)
     selected_by: list[str] = Field(default_factory=list)

@@ -13,7 +13,13 @@ import functools
 import re
 from typing import Any, NamedTuple
 
-from wukong_lint.checks.path_reasoning import STDIN, UNDER, classify, expand_braces
+from wukong_lint.checks.path_reasoning import (
+    STDIN,
+    UNDER,
+    classify,
+    expand_braces,
+    secret_name,
+)
 from wukong_lint.checks.shell import WRITE_REDIRECTS, Command, split_options
 
 
@@ -28,7 +34,8 @@ def _stdin_paths(command: Command) -> list[str]:
     found += [
         word
         for word in command.stdin_args
-        if not word.startswith("-") and ("/" in word or word.startswith(("~", "$")))
+        if not word.startswith("-")
+        and ("/" in word or word.startswith(("~", "$")) or secret_name(word))
     ]
     return found
 
@@ -39,6 +46,8 @@ def _targets(block: dict[str, Any], positional: list[str]) -> list[str]:
         return positional[-1:] if len(positional) > 1 else []
     if at == "after_first":
         return positional[1:]
+    if at == "first":
+        return positional[:1]
     return positional
 
 

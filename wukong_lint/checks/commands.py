@@ -290,7 +290,9 @@ def _run(rules: list[CompiledRule], unit: Unit) -> dict[str, list[Hit]]:
                     results[rule.id].append(
                         Hit(base + span[0], base + span[1], base + span[0], base + span[1])
                     )
-        if script.error and any(block.get("parse_error") for block in blocks):
+        if (script.error and any(block.get("parse_error") for block in blocks)) or (
+            script.partial and any(block.get("partial") for block in blocks)
+        ):
             end = len(text.rstrip())
             results[rule.id].append(Hit(base, base + end, base, base + end))
     # commands first, then only the blocks that can name their program (a long script has
@@ -411,7 +413,7 @@ def _blocks_by_program(rules: list[CompiledRule]) -> tuple[dict, tuple]:
         other = []
         for rule in rules:
             for block in (rule.params or {})["match"]:
-                if block["recursive_function"] or block.get("parse_error"):
+                if block["recursive_function"] or block.get("parse_error") or block.get("partial"):
                     continue
                 names = block["program"]
                 if names and not any(c in p for p in names for c in "*?["):
@@ -665,7 +667,7 @@ def _block_needs(block: dict[str, Any]) -> tuple[dict[str, str], set[str], bool]
     None when any statement may."""
     if block["recursive_function"]:
         return {}, set(), True
-    if block.get("parse_error"):
+    if block.get("parse_error") or block.get("partial"):
         return {}, set(), False  # (asked of the whole text, not of statements)
     extra = set(block.get("selected_by") or ())
     if block.get("words"):

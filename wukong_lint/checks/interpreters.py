@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 
-from wukong_lint.checks.shell_unwrap import SCRIPT
+from wukong_lint.checks.shell_unwrap import CODE, SCRIPT
 
 _STRING = (
     r"""(?:[rRbBuUfF]{0,2}(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')|`(?:[^`\\$]|\\.|\$(?!\{))*`)"""
@@ -282,10 +282,23 @@ def commands(language: str, code: str) -> list[tuple[str, ...]]:
 def _judge(
     language: str, name: str, owner: str, value: str | list[str], window: str
 ) -> tuple[str, ...] | None:
-    if name in SHELL_CALLS or (name == "exec" and language in ("perl", "php", "ruby")):
+    if (
+        name in SHELL_CALLS
+        or (name == "exec" and language in ("perl", "php", "ruby"))
+        or (name == "execute" and owner == "os")  # lua's os.execute
+    ):
         if isinstance(value, list):
             return tuple(value) if value else None
+        more = re.match(r"\s*,\s*(.+)$", window, re.S)
+        if more and language in ("perl", "ruby", "php"):
+            # system("rm", "-rf", "/"): a program and its arguments, no shell
+            args = [_value(p, {}) for p in _split_items(more.group(1))]
+            if args and all(a is not None for a in args):
+                return (value, *args)  # type: ignore[arg-type]
         return (SCRIPT, value)
+    if name in ("exec", "eval") and owner == "" and language == "python":
+        # exec('import os; os.system(...)'): more code, read in turn
+        return (CODE, language, value) if isinstance(value, str) else None
     if name in ARGV_CALLS and owner in ARGV_OWNERS:
         if name == "exec" and owner == "os":
             return None  # os.exec* take a path and an argv, rare in one-liners

@@ -15,7 +15,9 @@ class PathRule(RuleBase):
     kind: Literal["path"]
     targets: list[str] = Field(min_length=1)
     except_: list[str] = Field(default_factory=list, alias="except")
-    access: list[Literal["read", "write"]] = Field(default_factory=lambda: ["read", "write"])
+    access: list[Literal["read", "write", "list"]] = Field(
+        default_factory=lambda: ["read", "write"]
+    )
     # which agents and profiles the rule applies to (as for `command` rules): profile wukong
     # denies what the generic profile only asks about
     scope: Scope | None = None

@@ -8,7 +8,8 @@ path-like arguments of programs that touch files are reads). Home directories ar
     kind: path
     targets: ['/etc/*']      # globs; a glob without `/` matches the file name
     except: ['/etc/os-release']
-    access: [write]          # read, write (default both)
+    access: [write]          # read, write, list (default read and write: `ls`, `stat`,
+                             # `find` only list a folder or a file's name, see _LISTERS)
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from wukong_lint.checks.scope import in_scope
+from wukong_lint.checks.shell_unwrap import VALUE_OPTIONS
 from wukong_lint.engine.matchers import Hit
 from wukong_lint.engine.rules import CompiledRule
 from wukong_lint.model import Unit
@@ -77,6 +79,14 @@ _WRITERS_ALL = frozenset(
     ]
 )
 _WRITERS_LAST = frozenset(["cp", "mv", "install", "rsync", "scp"])
+# Programs that show what a folder holds or a file's name, size and mode, never its content:
+# `ls ~/.ssh` lists, it does not read a key (access "list").
+_LISTERS = frozenset(["ls", "dir", "vdir", "tree", "stat", "du", "file", "exa", "eza", "lsd",
+                     "find",
+                     # they use a key without printing it (`ssh -i ~/.ssh/id_ed25519 host`)
+                     "ssh", "ssh-add", "ssh-copy-id", "autossh", "mosh"])  # fmt: skip
+# Wrappers whose words are another command (recorded by shell.py as a command of its own).
+_WRAPPERS = frozenset(VALUE_OPTIONS) | frozenset(["xargs", "watch", "doas"])
 _HOME = re.compile(r"^(?:\$HOME|\$\{HOME\}|/home/[^/]+|/Users/[^/]+|/root)(?=/|$)")
 
 
@@ -106,12 +116,14 @@ def shell_accesses(command: str) -> list[tuple[str, str]]:
         for op, target in cmd.redirects:
             found.append((target, "write" if op in WRITE_REDIRECTS else "read"))
         name = cmd.name
-        if name in _NOT_FILES or (cmd.via and name in ("sudo", "env", "xargs", "timeout")):
-            continue
+        if name in _NOT_FILES or name in _WRAPPERS:
+            continue  # (a wrapper's command is recorded on its own: `env ls ~/.ssh` lists)
         options, positional = split_options(cmd.argv)
         if name == "git":
             if not positional or positional[0] not in ("add", "rm", "mv", "checkout", "restore"):
                 continue
+            if positional[0] == "rm" and "--cached" in options:
+                continue  # untracks, the file stays as it is (the fix for a committed .env)
             positional = positional[1:]
         if name == "sed" and any(o.startswith("-i") or o == "--in-place" for o in options):
             found += [(a, "write") for a in positional[1:] if _path_like(a)]
@@ -129,7 +141,8 @@ def shell_accesses(command: str) -> list[tuple[str, str]]:
             writes = name in _WRITERS_ALL or (
                 name in _WRITERS_LAST and index == len(positional) - 1 and index > 0
             )
-            found.append((arg, "write" if writes else "read"))
+            mode = "write" if writes else "list" if name in _LISTERS else "read"
+            found.append((arg, mode))
     return found
 
 

@@ -37,7 +37,7 @@ import os
 from typing import Any, NamedTuple
 
 from wukong_lint.checks import shell_unwrap
-from wukong_lint.checks.path_reasoning import STDIN, UNDER, change_dir
+from wukong_lint.checks.path_reasoning import ENVIRON, STDIN, UNDER, change_dir
 from wukong_lint.checks.shell_unwrap import (
     CODE,
     SCRIPT,
@@ -61,9 +61,11 @@ MAX_DEPTH = 6  # nested `bash -c` / heredoc-to-shell / interpreter levels follow
 MAX_FEEDERS = 256  # distinct programs of a pipeline's earlier stages handed to a stage
 MAX_EXPANSIONS = 64  # function and alias calls expanded per parse
 MAX_PRODUCER_WORDS = 256
+MAX_LOOP_VALUES = 16  # a `for` loop's body is walked once per literal value, up to these
 
 WRITE_REDIRECTS = frozenset({">", ">>", ">|", "&>", "&>>", ">&"})
 _PRINTERS = frozenset({"echo", "printf"})
+_ENV_PRINTERS = frozenset({"env", "printenv", "set", "export", "declare", "typeset"})
 _DELETERS = frozenset({"rm", "unlink", "shred"})
 
 
@@ -95,6 +97,7 @@ class Script(NamedTuple):
     commands: tuple[Command, ...]
     functions: tuple[Function, ...]
     error: bool = False  # the text does not parse as shell, or was not walked whole
+    partial: bool = False  # a huge text whose walk stopped early (see shell_pieces.py)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -147,6 +150,37 @@ def _printed(command: Command) -> str | None:
     return None
 
 
+def _dumped(command: Command) -> tuple[str, ...]:
+    """What a pipeline stage reads besides its path words: the environment (its tokens and
+    keys) for `env`, `printenv`, `set`, `export -p`, `declare -x`... (`env | curl -d @- ...`
+    sends them away)."""
+    name = command.name
+    if name not in _ENV_PRINTERS:
+        return ()
+    args = command.argv[1:]
+    if name == "env":  # env alone prints; `env X=1 cmd` runs cmd (recorded on its own)
+        if any(not a.startswith("-") for a in args):
+            return ()
+    elif name in ("export", "declare", "typeset", "readonly"):
+        if any(not a.startswith("-") for a in args) or (
+            args and "p" not in "".join(args) and "x" not in "".join(args)
+        ):
+            return ()
+    elif name == "set" and args:
+        return ()
+    return (ENVIRON,)
+
+
+def _fed(commands: list[Command]) -> tuple[str, ...]:
+    """The words of the commands run inside a command's substitutions (and the environment
+    when one of them prints it)."""
+    words: list[str] = []
+    for command in commands[:16]:
+        words += command.argv[1:MAX_PRODUCER_WORDS]
+        words += _dumped(command)
+    return tuple(words[:MAX_PRODUCER_WORDS])
+
+
 def _has_glob(word: str) -> bool:
     return any(c in word for c in "*?[")
 
@@ -180,6 +214,7 @@ class _Walker:
         self.nul = b"\0" in source  # NUL bytes, which bash drops
         self.depth = depth
         self.span = span  # nested scripts report the span of the word they came from
+        self.base = 0  # the character offset of `source` in the text (a piece of a long one)
         self.commands: list[Command] = []
         self.functions: list[Function] = []
         self.cwd = parent.cwd if parent else "."
@@ -200,7 +235,7 @@ class _Walker:
     def where(self, node: Any) -> tuple[int, int]:
         if self.span is not None:
             return self.span
-        return self.pos(node.start_byte), self.pos(node.end_byte)
+        return self.base + self.pos(node.start_byte), self.base + self.pos(node.end_byte)
 
     # -- traversal -------------------------------------------------------------------------
     def visit(self, node: Any, stdin_from: tuple[str, ...] = ()) -> list[str]:
@@ -216,6 +251,10 @@ class _Walker:
             return self.pipeline(node, stdin_from)
         if kind == "function_definition":
             return self.function(node)
+        if kind == "list":
+            return self.chain(node, stdin_from)
+        if kind == "for_statement":
+            return self.loop(node, stdin_from)
         if kind == "variable_assignment":
             self.assign(node)
             return self.substitutions_in(node)
@@ -228,6 +267,42 @@ class _Walker:
             return names
         for child in node.children:
             names += self.visit(child, stdin_from)
+        return names
+
+    def chain(self, node: Any, stdin_from: tuple[str, ...]) -> list[str]:
+        """`a && b || c ...`: tree-sitter nests such a list to the left, one level per
+        operator; walked as the flat sequence it is (a chain of 1,000 `true &&` before an
+        `rm -rf /` must not end the walk on the interpreter's recursion limit)."""
+        names: list[str] = []
+        for child in list_parts(node):
+            names += self.visit(child, stdin_from)
+        return names
+
+    def loop(self, node: Any, stdin_from: tuple[str, ...]) -> list[str]:
+        """`for d in /usr /var; do rm -rf "$d"; done`: the body once per literal value (a
+        few of them), the variable bound to it; else once with the variable unknown."""
+        variable = node.child_by_field_name("variable")
+        body = node.child_by_field_name("body")
+        values = [_word(v, self.env) for v in node.children_by_field_name("value")]
+        if (
+            variable is None
+            or body is None
+            or not 0 < len(values) <= MAX_LOOP_VALUES
+            or not all(literal(v) for v in values)
+        ):
+            if variable is not None:
+                self.env.pop(variable.text.decode("utf-8", "replace"), None)
+            names: list[str] = []
+            for child in node.children:
+                names += self.visit(child, stdin_from)
+            return names
+        name = variable.text.decode("utf-8", "replace")
+        names = []
+        for value in node.children_by_field_name("value"):
+            names += self.substitutions_in(value)
+        for value in values:
+            self.env[name] = value
+            names += self.visit(body, stdin_from)
         return names
 
     def pipeline(self, node: Any, stdin_from: tuple[str, ...]) -> list[str]:
@@ -252,10 +327,13 @@ class _Walker:
                 self.error = True
             self.producer = None
             top = self.last_top if child.type in ("command", "redirected_statement") else None
+            if top is None and child.type == "declaration_command":
+                # `export -p | ...`, `declare -x | ...`: the environment, as `env` prints it
+                top = Command(tuple(_word(c, self.env) for c in child.children), 0, 0)
             if top is None:
                 producer = None
                 continue
-            words = (words + top.argv[1:])[-MAX_PRODUCER_WORDS:]
+            words = (words + top.argv[1:] + _dumped(top))[-MAX_PRODUCER_WORDS:]
             producer = _Producer(top.argv, _printed(top), words)
         return names
 
@@ -340,6 +418,13 @@ class _Walker:
                 self.last_top = self.commands[-1] if self.commands else None
         elif body.type == "command":
             names += self.command(body, tuple(redirects), stdin_from, heredoc, tuple(extra))
+        elif body.type == "list" and extra and list_parts(body)[-1].type == "command":
+            # `cd . && git >/dev/null reset --hard`: the parser gives the redirection (and the
+            # words after it) to the whole list; bash gives them to its last command
+            parts = list_parts(body)
+            for part in parts[:-1]:
+                names += self.visit(part, stdin_from)
+            names += self.command(parts[-1], tuple(redirects), stdin_from, heredoc, tuple(extra))
         else:
             before = len(self.commands)
             names += self.visit(body, stdin_from)
@@ -391,6 +476,7 @@ class _Walker:
         words: list[str] = []
         subs: list[str] = []
         prev_end = -1
+        inside = len(self.commands)  # the commands of its $(...) are recorded from here
         for child in node.children:
             kind = child.type
             if kind == "variable_assignment":
@@ -435,8 +521,11 @@ class _Walker:
         start, end = self.where(node)
         index = len(self.commands)
         argv = tuple(words)
+        # what its substitutions read is data it takes in, as from a pipe: `curl -d "$(env)"`,
+        # `wget --post-data="$(cat .env)"`
+        fed = _fed(self.commands[inside:index]) if subs and index > inside else ()
         names = self.emit(
-            argv, start, end, redirects, stdin_from, tuple(subs), (), heredoc, producer
+            argv, start, end, redirects, stdin_from, tuple(subs), (), heredoc, producer, fed
         )
         if len(self.commands) > index:
             self.last_top = self.commands[index]
@@ -472,6 +561,7 @@ class _Walker:
         via: tuple[str, ...],
         heredoc: str | None,
         producer: _Producer | None = None,
+        fed: tuple[str, ...] = (),
     ) -> list[str]:
         if not argv:
             return []
@@ -483,7 +573,7 @@ class _Walker:
                 cwd = change_dir(cwd, folder)
         if heredoc is None and producer is not None:
             heredoc = producer.text
-        stdin_args = producer.words if producer is not None else ()
+        stdin_args = (producer.words if producer is not None else ()) + fed
         self.commands.append(
             Command(argv, start, end, redirects, stdin_from, subs, via, heredoc, cwd, stdin_args)
         )
@@ -520,9 +610,16 @@ class _Walker:
             elif item and item[0] == CODE:
                 from wukong_lint.checks.interpreters import commands as code_commands
 
-                for found in code_commands(item[1], item[2]):
+                pending = list(code_commands(item[1], item[2]))
+                rounds = 0
+                while pending:
+                    found = pending.pop(0)
                     if found[0] == SCRIPT:
                         names += self.nested(found[1], start, end, inner_via, stdin_from)
+                    elif found[0] == CODE:  # exec('...') of a literal string: code again
+                        rounds += 1
+                        if rounds <= 4:
+                            pending += code_commands(found[1], found[2])
                     else:
                         names += self.emit(found, start, end, (), stdin_from, (), inner_via, None)
             else:
@@ -551,6 +648,8 @@ class _Walker:
         if name == "xargs":
             command, replace, _, arg_file = xargs_parts(args)
             targets = self.targets_from(producer)
+            if producer is None and heredoc is not None:  # xargs rm -rf <<< '/ /home'
+                targets = heredoc.split()[:MAX_PRODUCER_WORDS] or [STDIN]
             if arg_file is not None:  # xargs -a <(echo /): the file's words
                 printed = self.printed_by("$" + arg_file[1:]) if arg_file[:2] == "<(" else None
                 targets = printed.split() if printed is not None else [STDIN]
@@ -567,8 +666,8 @@ class _Walker:
             return [command + tuple(targets)]
         items = unwrap(argv)
         if heredoc is not None:
-            if name in SHELLS and runs_stdin(argv):
-                items.append((SCRIPT, heredoc))
+            if (name in SHELLS and runs_stdin(argv)) or name in _SCHEDULERS:
+                items.append((SCRIPT, heredoc))  # (`at now <<< 'cmd'`: run later, still run)
             lang = interpreter(name)
             if lang is not None:
                 code, reads = interpreter_code(lang, args)
@@ -675,6 +774,18 @@ class _Walker:
         return names
 
 
+def list_parts(node: Any) -> list[Any]:
+    """The children of a left-nested `list` node (`a && b || c`), in order, as one level."""
+    outers = []
+    while node.type == "list" and node.children and node.children[0].type == "list":
+        outers.append(node)
+        node = node.children[0]
+    parts = list(node.children)
+    for outer in reversed(outers):
+        parts += outer.children[1:]
+    return parts
+
+
 def _quoted(word: str) -> str:
     return "'" + word.replace("'", "'\\''") + "'"
 
@@ -708,6 +819,7 @@ def _command_name(node: Any) -> str:
 _runs_stdin = runs_stdin  # (the older name)
 _RUNS_MORE = shell_unwrap._UNWRAPPED | {"find", "xargs", "parallel"}
 _TRACKED = frozenset(["cd", "pushd", "popd", "alias", "unset"])
+_SCHEDULERS = frozenset(["at", "batch"])  # they run the script on their stdin later
 _SUBSTITUTED = ("$", "`")
 _INTERPRETER_INITIALS = frozenset("pnbdr")  # python, pypy, perl, php, node, bun, deno, ruby
 _VALUE_OPTIONS = shell_unwrap.VALUE_OPTIONS
@@ -715,6 +827,7 @@ _VALUE_OPTIONS = shell_unwrap.VALUE_OPTIONS
 
 # -- entry points --------------------------------------------------------------------------------
 
+PIECES_FROM = 512 << 10  # characters: a longer text is parsed and walked piece by piece
 _CACHE: tuple[str, Script] | None = None
 _SELECTED: tuple[str, Any, Script] | None = None
 _JOINED = str.maketrans("", "", "\\'\"")  # quotes and backslashes, removed
@@ -727,6 +840,10 @@ def parse_script(
     which it finds something are walked (the tree is built whole: tree-sitter is fast, walking
     it in Python is not). The regex sees a statement with its quotes, backslashes and line
     continuations removed, so `'r'm` and `r\\m` still show the `rm` they run."""
+    if len(text) > PIECES_FROM and depth == 0 and span is None:
+        from wukong_lint.checks.shell_pieces import parse_pieces
+
+        return parse_pieces(text, select)  # (memory bounded whatever the size)
     source = text.encode("utf-8", "surrogatepass")
     tree = _parser().parse(source)
     walker = _Walker(source, text, depth, span)

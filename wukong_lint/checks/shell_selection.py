@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from wukong_lint.checks.shell import _command_name, _Walker
+from wukong_lint.checks.shell import _command_name, _Walker, list_parts
 from wukong_lint.checks.shell_words import word as _word
 
 
@@ -24,7 +24,7 @@ def walk_selected(walker: _Walker, node: Any, search_span: Any) -> None:
     if node.type != "list":
         _walk_statement(walker, node)
         return
-    for child in node.children:
+    for child in list_parts(node):  # (flat: a chain of 1,000 `&&` nests 1,000 deep)
         if child.is_named:
             walk_selected(walker, child, search_span)
 
@@ -49,13 +49,12 @@ def _walk_statement(walker: _Walker, node: Any) -> None:
         walker.visit(node)
         return
     key = (walker.source[start : node.end_byte], walker.cwd, tuple(walker.env.items()))
+    at = walker.base + start  # (its offset in the whole text: a piece of a long one)
     found = _STATEMENTS.get(key)
     if found is not None:
         commands, functions, error, cwd, env = found
-        walker.commands += [c._replace(start=c.start + start, end=c.end + start) for c in commands]
-        walker.functions += [
-            f._replace(start=f.start + start, end=f.end + start) for f in functions
-        ]
+        walker.commands += [c._replace(start=c.start + at, end=c.end + at) for c in commands]
+        walker.functions += [f._replace(start=f.start + at, end=f.end + at) for f in functions]
         walker.error = walker.error or error
         walker.cwd, walker.env = cwd, dict(env)
         return
@@ -70,11 +69,9 @@ def _walk_statement(walker: _Walker, node: Any) -> None:
     if len(_STATEMENTS) >= 4096:
         _STATEMENTS.clear()
     _STATEMENTS[key] = (
+        tuple(c._replace(start=c.start - at, end=c.end - at) for c in walker.commands[before:]),
         tuple(
-            c._replace(start=c.start - start, end=c.end - start) for c in walker.commands[before:]
-        ),
-        tuple(
-            f._replace(start=f.start - start, end=f.end - start)
+            f._replace(start=f.start - at, end=f.end - at)
             for f in walker.functions[functions_before:]
         ),
         walker.error and not error_before,

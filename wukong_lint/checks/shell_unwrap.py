@@ -269,6 +269,24 @@ def unwrap(argv: tuple[str, ...]) -> list[tuple[str, ...]]:
     if name in ("kubectl", "oc") and "exec" in args and "--" in args:
         rest = args[args.index("--") + 1 :]
         return [rest] if rest else []
+    if name in WINDOWS_SHELLS:  # powershell -Command "...", cmd /c "...": a script
+        for i, arg in enumerate(args):
+            if arg.lower() in ("-command", "-c", "/c", "/k") and i + 1 < len(args):
+                return [(SCRIPT, " ".join(args[i + 1 :]))]
+        return []
+    if name in RM_LIKE:  # `npx rimraf /`: a recursive rm of its paths
+        paths = tuple(a for a in args if not a.startswith("-"))
+        return [("rm", "-rf", *paths)] if paths else []
+    if name in AWKS:  # its program is its first word after the options (`-f file`: none)
+        if any(a == "-f" or a.startswith(("-f", "--file")) for a in args):
+            return []
+        rest = after_options(args, AWK_VALUES)
+        return [(CODE, "awk", rest[0])] if rest else []
+    if name == "lua" or name.startswith("lua5") or name == "luajit":
+        rest = list(args)
+        while rest and rest[0] != "-e" and rest[0].startswith("-"):
+            rest.pop(0)
+        return [(CODE, "lua", rest[1])] if len(rest) > 1 and rest[0] == "-e" else []
     lang = interpreter(name)
     if lang is not None:
         code, _ = interpreter_code(lang, args)
@@ -310,8 +328,18 @@ def unwrap(argv: tuple[str, ...]) -> list[tuple[str, ...]]:
     return [tuple(rest)] if rest else []
 
 
+# programs that delete their paths recursively, like `rm -rf` (npm's rimraf, del-cli)
+RM_LIKE = frozenset(["rimraf", "del-cli"])
+AWKS = frozenset(["awk", "gawk", "mawk", "nawk", "busybox-awk"])
+AWK_VALUES = frozenset(["-F", "-v", "--field-separator", "--assign", "-W", "-i", "--include",
+                        "-l", "--load", "-E", "--exec"])  # fmt: skip
+WINDOWS_SHELLS = frozenset(["powershell", "powershell.exe", "pwsh", "pwsh.exe", "cmd", "cmd.exe"])
 _UNWRAPPED = (
-    SHELLS
+    WINDOWS_SHELLS
+    | RM_LIKE
+    | AWKS
+    | frozenset(["lua", "luajit", "lua5.1", "lua5.2", "lua5.3", "lua5.4"])
+    | SHELLS
     | APPLET_RUNNERS
     | frozenset(VALUE_OPTIONS)
     | frozenset(RUNNERS)
