@@ -339,7 +339,7 @@ def _claude_day(i: int) -> Callable[[Path], list[Path]]:
         rng = random.Random(1600 + i)
         s = Claude(
             f"{rng.getrandbits(32):08x}-busy{i:02d}",
-            cwd=f"/home/dev/work/{rng.choice(('shop-api', 'ledger', 'crm'))}",
+            cwd=f"/home/dev/src/{rng.choice(('shop-api', 'ledger', 'crm'))}",
         )
         day = Day(rng, s, inline=i % 4 == 3)
         kinds = rng.sample(KINDS, rng.randint(3, 5))

@@ -2,7 +2,7 @@
 (sub-agent files under `<session>/subagents/` or inline sidechain records), Codex rollouts, OpenAI
 chat transcripts and the three ReAct forms. Each writer builds the records a real tool writes, with
 the envelopes and bookkeeping that come with them, so the corpus tests the readers as well as the
-protocol checks. Written from the documented formats (see /work/shared/REFERENCE.md), not from
+protocol checks. Written from the documented formats (see shared/REFERENCE.md beside the project), not from
 the project's own fixtures."""
 
 # ruff: noqa: E501  (transcript text and JSON records are data: kept on one line each)
@@ -49,7 +49,7 @@ class Claude:
     def __init__(
         self,
         sid: str,
-        cwd: str = "/home/dev/work/shop-api",
+        cwd: str = "/home/dev/src/shop-api",
         model: str = "claude-sonnet-4-5-20250929",
     ) -> None:
         self.sid = sid
@@ -418,7 +418,7 @@ def _prompt_of(calls: list[tuple[str, str, dict[str, Any]]], tid: str) -> str:
 class Codex:
     """A Codex CLI rollout: session_meta, turn_context, response_items, token_count events."""
 
-    def __init__(self, sid: str, cwd: str = "/home/dev/work/ledger", window: int = 272_000) -> None:
+    def __init__(self, sid: str, cwd: str = "/home/dev/src/ledger", window: int = 272_000) -> None:
         self.sid = sid
         self.cwd = cwd
         self.window = window
