@@ -60,8 +60,10 @@ def test_what_cannot_be_judged_whole_is_a_low_parse_finding(command):
     "command",
     ["$(" * 10_000 + "rm -rf /" + ")" * 10_000, "( " * 1000 + "rm -rf /" + " )" * 1000,
      "{ " * 1000 + "rm -rf /; " + "}; " * 1000, 'echo "$(' * 2000 + "rm -rf /" + ')"' * 2000,
-     "true | " * 20 + "$(" * 3000 + "rm -rf ~" + ")" * 3000],
-    ids=["substitutions-10000", "subshells-1000", "groups-1000", "quoted-2000", "piped"],
+     "true | " * 20 + "$(" * 3000 + "rm -rf ~" + ")" * 3000,
+     "( " * 1000 + "rm -rf $HOME" + " )" * 1000, "{ " * 1000 + "rm -rf ${HOME}; " + "}; " * 1000],
+    ids=["substitutions-10000", "subshells-1000", "groups-1000", "quoted-2000", "piped",
+         "variable-kept", "braced-variable-kept"],
 )  # fmt: skip
 def test_nesting_too_deep_to_walk_is_still_judged(command):
     """bash runs `( ( … rm -rf / … ) )` a thousand levels deep: a command nested deeper than

@@ -32,6 +32,7 @@ whole).
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from wukong_lint.checks import shell_unwrap
@@ -752,11 +753,15 @@ def parse_script(
     return Script(tuple(walker.commands), tuple(walker.functions), error)
 
 
-# Grouping that nests (`$(`, subshells, `{ }` groups, backticks, double quotes): each character
-# becomes a space or a newline, so offsets stay those of the original text.
-_FLATTEN = str.maketrans(
-    {"(": "\n", ")": "\n", "{": "\n", "}": "\n", "`": "\n", '"': " ", "$": " "}
-)
+# Grouping that nests: `$(` and `(`/`)`, backticks, `{ }` groups (not `${VAR}`), double
+# quotes; each character becomes a space or a newline, so offsets stay those of the original
+# text, and variables (`$HOME`, `${HOME}`) stay what they are.
+_NESTING = re.compile(r'\$\(|[()`"]|(?<!\$)\{(?=\s)|(?<=[\s;&|])\}')
+
+
+def _flatten(match: re.Match[str]) -> str:
+    found = match.group()
+    return " " * len(found) if found == '"' else " \n" if found == "$(" else "\n"
 
 
 def _flat_walk(text: str, depth: int, span: tuple[int, int] | None) -> _Walker | None:
@@ -764,7 +769,7 @@ def _flat_walk(text: str, depth: int, span: tuple[int, int] | None) -> _Walker |
     walk can follow: bash runs `( ( … rm -rf / … ) )` a thousand levels deep, so "too deep to
     judge" must not mean "allowed". Reading every nested command as a top-level one may see
     more than runs (a quoted word in the depths), never less."""
-    flat = text.translate(_FLATTEN)
+    flat = _NESTING.sub(_flatten, text)
     source = flat.encode("utf-8", "surrogatepass")
     walker = _Walker(source, flat, depth, span)
     walker.error = True
