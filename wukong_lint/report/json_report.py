@@ -9,6 +9,10 @@ from typing import Any
 from wukong_lint.model import Finding, Report
 from wukong_lint.report.safe import json_text  # undecodable names as \udcff escapes
 
+# json.dumps(..., ensure_ascii=False) builds a new encoder per call: one per finding (same
+# output: the default separators, no indent)
+_FINDING_ENCODER = json.JSONEncoder(ensure_ascii=False)
+
 JSON_VERSION = 1
 
 
@@ -81,7 +85,7 @@ def chunks(report: Report) -> Iterator[str]:
     yield f'{{\n  "version": {JSON_VERSION},\n  "tool": "wukong-lint",\n  "findings": ['
     separator = "\n    "
     for finding in report.active:
-        yield separator + json_text(json.dumps(finding_to_dict(finding), ensure_ascii=False))
+        yield separator + json_text(_FINDING_ENCODER.encode(finding_to_dict(finding)))
         separator = ",\n    "
     if separator != "\n    ":
         yield "\n  "
