@@ -21,10 +21,14 @@ class PathRule(RuleBase):
     # which agents and profiles the rule applies to (as for `command` rules): profile wukong
     # denies what the generic profile only asks about
     scope: Scope | None = None
+    # rules whose finding on the same place this one's replaces (one event, one finding)
+    supersedes: list[str] = Field(default_factory=list)
 
     def params(self) -> dict[str, Any]:
         data = super().params()
         data["except"] = data.pop("except_", [])
         if data.get("scope") is None:
             data.pop("scope", None)
+        if not data.get("supersedes"):
+            data.pop("supersedes", None)
         return data

@@ -80,6 +80,27 @@ def _drop_overlaps(found: list[_Candidate]) -> list[_Candidate]:
     return [c for c in found if c.rule.category != "secret" or id(c) in kept_ids]
 
 
+def _drop_superseded(found: list[_Candidate]) -> list[_Candidate]:
+    """One event, one finding: a rule whose `supersedes` names another drops that rule's
+    findings on the same place (profile wukong's `.env` read denial says what the generic
+    'touches a secrets file' says, and more)."""
+    if len(found) < 2:
+        return found
+    over = [c for c in found if c.rule.params and c.rule.params.get("supersedes")]
+    if not over:
+        return found
+    return [
+        c
+        for c in found
+        if not any(
+            c.rule.id in o.rule.params["supersedes"]  # type: ignore[index]
+            and c.hit.start < o.hit.end
+            and o.hit.start < c.hit.end
+            for o in over
+        )
+    ]
+
+
 def _in_context(unit: Unit, found: list[_Candidate]) -> list[_Candidate]:
     """Secret findings in documentation dropped or lowered, test-fixture keys lowered."""
     if unit.source.kind == "transcript" or not any(c.rule.category == "secret" for c in found):
@@ -238,6 +259,7 @@ def scan_unit(
     if lines is None:
         lines = _Lines(text)
     found = _drop_overlaps(found)
+    found = _drop_superseded(found)
     found = _in_context(unit, found)
     found.sort(key=lambda c: (c.anchor, c.rule.id))
 
