@@ -96,7 +96,8 @@ def jobs(request, monkeypatch) -> str:
     if request.param != "1":
         monkeypatch.setattr(transcripts, "SPLIT_MIN", 0)
         monkeypatch.setattr(transcripts, "PART_MIN", 1)
-        monkeypatch.setattr(transcripts, "PART_MAX", 1)
+        monkeypatch.setattr(transcripts, "PARTS_PER_WORKER", 500)
+        monkeypatch.setattr(transcripts, "FOLLOW_COST", 0.0)
     return request.param
 
 

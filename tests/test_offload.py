@@ -102,15 +102,20 @@ def _plain(tmp_path: Path, name: str, times: int = 60) -> Path:
     return path
 
 
-def _both(path: Path, monkeypatch) -> tuple[object, object]:
+def _both(path: Path, monkeypatch, per_worker: int = 4) -> tuple[object, object]:
     monkeypatch.setattr(transcripts, "SPLIT_MIN", 0)
     monkeypatch.setattr(transcripts, "PART_MIN", 1500)
+    monkeypatch.setattr(transcripts, "PARTS_PER_WORKER", per_worker)
     transcripts.configure()
     one = tally(RULES, units_for_file(str(path), path.name))
     two = offload.tally_offloaded(RULES, units_for_file(str(path), path.name), 2)
     monkeypatch.setitem(transcripts.OPTIONS, "parts", 2)
     parts = [i for i in units_for_file(str(path), path.name) if isinstance(i, transcripts.Part)]
-    assert len(parts) > 5 and parts[-1].last and not parts[0].last
+    mains = [p for p in parts if p.path == str(path)]
+    assert len(mains) == 2 * per_worker and mains[-1].last and not mains[0].last
+    assert [p.start for p in mains] == sorted(p.start for p in mains)  # on line starts:
+    data = path.read_bytes()
+    assert all(data[p.start - 1 : p.start] == b"\n" for p in mains[1:])
     return one, two
 
 
@@ -137,7 +142,7 @@ def test_offloaded_scan_equals_one_process(kind, tmp_path, monkeypatch):
 
 def _dying_scan(part):
     """A worker killed (out of memory, say) while it scans a part."""
-    if part.first_line > 200:
+    if part.start > 40_000:
         os._exit(1)
     return _REAL_SCAN(part)
 
@@ -182,5 +187,53 @@ def test_a_file_gone_before_its_parts_are_read_is_an_error_not_a_crash(tmp_path,
     monkeypatch.setitem(transcripts.OPTIONS, "parts", 2)
     parts = [i for i in units_for_file(str(path), path.name) if isinstance(i, transcripts.Part)]
     path.unlink()
-    result = offload._scan_part_with(RULES, parts[1])
+    result, state = offload._scan_part_with(RULES, parts[1])
     assert result.findings == [] and "cannot read" in result.errors[0].message
+    assert state is None
+
+
+def _wukong_reports(path: Path, tmp_path: Path, monkeypatch) -> tuple[list, list]:
+    """The `--profile wukong` report of `path` on one process, then with every file of the
+    session (its subagents/ file too) cut into parts on two."""
+    from wukong_lint.cli import main
+
+    out = tmp_path / "report.json"
+    reports = []
+    for jobs in ("1", "2"):
+        if jobs == "2":
+            monkeypatch.setattr(transcripts, "SPLIT_MIN", 0)
+            monkeypatch.setattr(transcripts, "PART_MIN", 1)
+            monkeypatch.setattr(transcripts, "PARTS_PER_WORKER", 50)
+            monkeypatch.setattr(transcripts, "FOLLOW_COST", 0.0)
+        code = main(["check", "--profile", "wukong", "--format", "json", "--jobs", jobs,
+                     "-o", str(out), str(path)])  # fmt: skip
+        assert code == 1
+        reports.append(json.loads(out.read_text(encoding="utf-8"))["findings"])
+    return reports[0], reports[1]
+
+
+def test_state_at_the_end_of_a_file_read_in_parts_reaches_its_subagent_files(tmp_path, monkeypatch):
+    """身 reports done but its subagents/ file ran no test: the session file's state (the
+    result still waiting for the agent's own records) comes back from the worker that read the
+    file's last part, so the check fires as on one process."""
+    from tests.test_body_untested_subagent_file import EDIT, _session as untested_session
+
+    path = untested_session(tmp_path, [EDIT] * 30)
+    one, two = _wukong_reports(path, tmp_path, monkeypatch)
+    assert "avatar-boundary.body-untested" in {f["rule_id"] for f in one}
+    assert two == one
+
+
+def test_a_state_that_cannot_come_back_is_followed_here(tmp_path, monkeypatch):
+    """The worker could not hand the state back (a state too deep to copy, say): this process
+    follows the session file itself before reading its subagents/ files."""
+    from tests.test_body_untested_subagent_file import EDIT, _session as untested_session
+
+    real = offload._scan_part_with
+    monkeypatch.setattr(
+        offload, "_scan_part_with", lambda rules, part: (real(rules, part)[0], None)
+    )
+    path = untested_session(tmp_path, [EDIT] * 30)
+    one, two = _wukong_reports(path, tmp_path, monkeypatch)
+    assert "avatar-boundary.body-untested" in {f["rule_id"] for f in one}
+    assert two == one

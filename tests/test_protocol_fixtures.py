@@ -113,7 +113,8 @@ def test_parts_report_what_a_whole_read_reports(tmp_path: Path, monkeypatch) -> 
     whole = _scan(session, tmp_path)
     monkeypatch.setattr(transcripts, "SPLIT_MIN", 0)
     monkeypatch.setattr(transcripts, "PART_MIN", 1)
-    monkeypatch.setattr(transcripts, "PART_MAX", 1)
+    monkeypatch.setattr(transcripts, "PARTS_PER_WORKER", 500)
+    monkeypatch.setattr(transcripts, "FOLLOW_COST", 0.0)
     out = tmp_path / "parts.json"
     assert main(["check", "--profile", "wukong", "--format", "json", "-o", str(out), "--jobs",
                  "2", str(session)]) == 1  # fmt: skip

@@ -2,12 +2,15 @@
 
 Reading a transcript needs everything before each record: calls are paired with results,
 sub-agents are known by the calls that spawned them, turns by the user's messages. That
-state is small, though, and reading it is the cheap part of a scan. So this process reads
-a long JSONL file only to follow the state; every few megabytes it hands the lines just
-read, with the state they start from, to a forked worker as a `Part`. The worker reads the
-part from that state, which makes exactly the units a whole read makes, and scans them with
-every rule. Parts are joined in file order, so findings, errors and their order are those of
-one process (sources/transcripts/: `Part`, `part_units`).
+state is small, and following it (reading the records without making or scanning units) costs
+a fraction of a full read. So a long JSONL file is cut into one part per worker, on line
+starts; each worker follows the state over the lines before its part and then reads and scans
+the part itself, which makes exactly the units a whole read makes (sources/transcripts/:
+`Part`, `part_units`). The parts shrink towards the end of the file, as the later workers
+follow more lines first. No process follows the whole file, and no state travels between
+processes but the file's starting state (and, when the session's sub-agent files are read
+after it, the state at its end: `HandBack`). Parts are joined in file order, so findings,
+errors and their order are those of one process.
 
 Files under `transcripts.SPLIT_MIN` bytes, and files that are not JSONL (a JSON array, a
 ReAct history), are read and scanned here. A worker that dies (killed) makes the pool
@@ -33,7 +36,9 @@ IN_FLIGHT = 2  # parts per worker handed out ahead: workers never wait, memory s
 
 _RULES: RuleSet | None = None  # a worker's rules (inherited when it is forked)
 
-Item = Unit | ScanError | Skipped | transcripts.Part
+Item = Unit | ScanError | Skipped | transcripts.Part | transcripts.HandBack
+# A part's results: its tally, and the session's state at its end when it was asked for.
+Result = tuple[Tally, bytes | None]
 
 
 def _init(rules: RuleSet) -> None:
@@ -44,18 +49,24 @@ def _init(rules: RuleSet) -> None:
     ignore_interrupts()  # Ctrl-C is the parent's to answer
 
 
-def _scan_part(part: transcripts.Part) -> Tally:
+def _scan_part(part: transcripts.Part) -> Result:
     assert _RULES is not None
     return _scan_part_with(_RULES, part)
 
 
-def _scan_part_with(ruleset: RuleSet, part: transcripts.Part) -> Tally:
+def _scan_part_with(ruleset: RuleSet, part: transcripts.Part) -> Result:
+    from wukong_lint.sources.transcripts.session import Session
+
+    session = Session(part.display, transcripts.Context())
     try:
-        return tally(ruleset, transcripts.part_units(part))
+        result = tally(ruleset, transcripts.part_units(part, session))
     except OSError as err:  # the file went away since this process read it
-        return Tally([], [ScanError(part.display, f"cannot read: {err.strerror or err}")], 0, 0, 0)
+        error = ScanError(part.display, f"cannot read: {err.strerror or err}")
+        return Tally([], [error], 0, 0, 0), None
     except MemoryError:  # this part only (as scan.tally); the run fails closed (cli.py)
-        return Tally([], [ScanError(part.display, f"{OUT_OF_MEMORY} (a part of it)")], 0, 0, 0)
+        error = ScanError(part.display, f"{OUT_OF_MEMORY} (a part of it)")
+        return Tally([], [error], 0, 0, 0), None
+    return result, session.snapshot() if part.hand_back else None
 
 
 class _Offloader:
@@ -65,12 +76,16 @@ class _Offloader:
         self.pool: ProcessPoolExecutor | None = None
         self.broken = False
         self.counter = Counter()
-        self.sent: deque[tuple[transcripts.Part, Future[Tally] | None]] = deque()
+        self.sent: deque[tuple[transcripts.Part, Future[Result] | None]] = deque()
+        self.handed: bytes | None = None  # the state handed back by the last part joined
 
     def add(self, item: Item) -> None:
         if not isinstance(item, transcripts.Part):
             while self.sent:  # (a file's parts come before what follows the file)
                 self._join()
+            if isinstance(item, transcripts.HandBack):
+                item.state, self.handed = self.handed, None
+                return
             if self.counter.count(item):
                 try:
                     self.counter.add(
@@ -99,7 +114,7 @@ class _Offloader:
     def _join(self) -> None:
         """Take the oldest part's results (scanning it here if its worker died)."""
         part, future = self.sent.popleft()
-        result: Tally | None = None
+        result: Result | None = None
         if future is not None:
             try:
                 result = future.result()
@@ -107,7 +122,8 @@ class _Offloader:
                 self.broken = True
         if result is None:
             result = _scan_part_with(self.ruleset, part)
-        self.counter.add_part(result, part.display)
+        found, self.handed = result
+        self.counter.add_part(found, part.display)
 
     def finish(self) -> Tally:
         while self.sent:

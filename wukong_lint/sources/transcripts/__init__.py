@@ -40,8 +40,8 @@ from wukong_lint.sources.transcripts.environment import (
 )
 
 # Imported here (the rest of the package's names: `_LAZY`).
-__all__ = ["AVATAR_NAMES", "FORMATS", "MEMORY_FILES", "OPTIONS", "PARTS_PER_WORKER", "PART_MAX",
-           "PART_MIN", "SPLIT_MIN", "TEXT_SUFFIXES", "check_named_fit", "configure",
+__all__ = ["AVATAR_NAMES", "FORMATS", "MEMORY_FILES", "OPTIONS", "PARTS_PER_WORKER",
+           "PART_MIN", "SPLIT_MIN", "TEXT_SUFFIXES", "HandBack", "check_named_fit", "configure",
            "example_units", "first_cwd", "is_transcript_path", "load_agent_defs", "make_context",
            "open_transcript", "part_units", "transcript_units"]  # fmt: skip
 
@@ -126,46 +126,129 @@ def open_transcript(full: str, display: str) -> Iterator[Any]:
 
 
 SPLIT_MIN = 4 << 20  # bytes: a smaller file is read and reported whole
-# bytes per part: small enough that no worker waits long for the last one to end
-PART_MIN, PART_MAX = 1 << 20, 4 << 20
-PARTS_PER_WORKER = 8  # enough parts that the workers finish at about the same time
+PART_MIN = 1 << 20  # bytes: no part is made smaller than this
+PARTS_PER_WORKER = 1  # (tests make many small parts, with FOLLOW_COST 0: a cut at every line)
+# What following the state over a line costs, against making and scanning its units: a worker
+# follows every line before its part, so the parts shrink towards the end of the file to
+# keep the workers equally busy (measured: 0.2 to 0.25 on the bench sessions).
+FOLLOW_COST = 0.25
 
 
 def _never(path: str) -> bool:
     return False
 
 
-def _part_size(path: str, not_jsonl: Any) -> int:
-    """Bytes per part when the file is to be read in parts, else 0 (also when the test
-    `not_jsonl(path)` says it is one JSON document: asked only of a file big enough to split,
-    so that a reader's own test of the file's head is not made twice)."""
+def part_bounds(size: int, parts: int, follow: float = FOLLOW_COST) -> list[int]:
+    """Where `parts` parts of a file of `size` bytes start (the first at 0), so that each
+    costs the same: following the lines before it (`follow` per byte) and reading its own (1
+    per byte). With s_k the start of part k and T the cost of each, s_{k+1} = s_k + T -
+    follow * s_k; the last ends at `size`."""
+    if parts <= 1 or size <= 0:
+        return [0]
+    if follow <= 0:  # (a free follow: equal parts)
+        return [size * k // parts for k in range(parts)]
+    keep = 1.0 - follow
+    total = 1.0 - keep**parts
+    return [int(size * (1.0 - keep**k) / total) for k in range(parts)]
+
+
+def _line_start(handle: Any, offset: int) -> int:
+    """The offset of the first line that starts at or after `offset` (`offset` itself when a
+    line starts there; the file's size when none does)."""
+    if offset == 0:
+        return 0
+    handle.seek(offset - 1)
+    position = offset - 1
+    while True:
+        chunk = handle.read(1 << 16)
+        if not chunk:
+            return position
+        found = chunk.find(b"\n")
+        if found >= 0:
+            return position + found + 1
+        position += len(chunk)
+
+
+def _split(path: str, not_jsonl: Any) -> list[int]:
+    """The byte offsets where the parts of a file read in parts start (all on line starts;
+    empty: the file is read whole here). Asked `not_jsonl(path)` (one JSON document) only of
+    a file big enough to split, so that a reader's own test of the file's head is not made
+    twice."""
     workers = OPTIONS.get("parts") or 0
     if workers < 1:
-        return 0
+        return []
     try:
         size = os.path.getsize(path)
+        if size < SPLIT_MIN or not_jsonl(path):
+            return []
+        parts = max(1, min(workers * PARTS_PER_WORKER, size // max(1, PART_MIN)))
+        starts: list[int] = []
+        with open(path, "rb") as handle:
+            for offset in part_bounds(size, parts, FOLLOW_COST):
+                start = _line_start(handle, offset)
+                if start < size and (not starts or start > starts[-1]):
+                    starts.append(start)
     except OSError:
-        return 0
-    if size < SPLIT_MIN or not_jsonl(path):
-        return 0
-    return max(PART_MIN, min(PART_MAX, size // (workers * PARTS_PER_WORKER)))
+        return []  # (read here, which reports why it cannot be)
+    return starts
 
 
-def _read(units: Iterator[Any], session: Any) -> Iterator[Any]:
-    """The units of a file read whole, or only its `Part`s when it is read in parts."""
-    state = session.snapshot() if session.part_size else None
-    if state is None:
-        session.part_size = 0
-        yield from units
-        yield from session.finish()
-        return
+def _parts(fmt: str, path: str, session: Any, starts: list[int], sub: Any, hand_back: bool
+           ) -> Iterator[Any]:  # fmt: skip
+    """The `Part`s of a file read in parts, from the session's state at its start."""
     from wukong_lint.sources.transcripts.session import Part
 
-    session.part = (0, 1, state)
+    state = session.snapshot()
+    if state is None:
+        return None
+    ends = [*starts[1:], -1]
+    for start, end in zip(starts, ends, strict=True):
+        last = end == -1
+        yield Part(fmt, path, session.path, start, end, state, last, sub, hand_back and last)
+    return None
+
+
+class HandBack:
+    """Asked of the scan after the last part of a file whose session reads on (its sub-agent
+    files): the parts are scanned first, and `state` is then the session's state at the end
+    of the file (None: it could not be handed back: the file is then followed here)."""
+
+    def __init__(self) -> None:
+        self.state: bytes | None = None
+
+
+def _follow(units: Iterator[Any], session: Any) -> None:
+    """Follow a file's state here (no unit is made), as far as a whole read would."""
     session.follow = True
-    for item in units:  # this read only follows the state; the parts make the units
-        if isinstance(item, (Part, ScanError)):
-            yield item
+    try:
+        for _ in units:
+            pass
+        for _ in session.finish():
+            pass
+    finally:
+        session.follow = False
+
+
+def _read(make: Any, fmt: str, path: str, session: Any, not_jsonl: Any, sub: Any = None,
+          reads_on: bool = False) -> Iterator[Any]:  # fmt: skip
+    """The units of a file read whole here, or only its `Part`s when it is read in parts;
+    `reads_on`: the session is read on after this file (its state is needed here after)."""
+    starts = _split(path, not_jsonl)
+    parts = list(_parts(fmt, path, session, starts, sub, reads_on)) if starts else []
+    if not parts:
+        session.part_size = 0
+        yield from make()
+        yield from session.finish()
+        return
+    session.part_size = 1
+    yield from parts
+    if reads_on:
+        asked = HandBack()
+        yield asked
+        if asked.state is not None:
+            session.restore(asked.state)
+        else:
+            _follow(make(), session)
 
 
 def _untested(session: Any, identity: tuple[str, str | None], unseen: tuple[Any, ...]) -> Any:
@@ -179,6 +262,19 @@ def _untested(session: Any, identity: tuple[str, str | None], unseen: tuple[Any,
     event.tool = "Task"
     event.protocol = {"avatar": avatar, "output": output or "", "tested": False, "recheck": True}
     return make_unit(session.path, event, "", 0)
+
+
+def _share(sub_session: Any, session: Any) -> None:
+    """What the session's sub-agent files share with it: the agents and their types, the
+    background agents, the context (a whole read shares the very objects, so that what one
+    file learns the next one knows; after a part's state is handed back they are shared
+    again)."""
+    sub_session.ctx = session.ctx
+    sub_session.spawn_types = session.spawn_types
+    sub_session.prompt_types = session.prompt_types
+    sub_session.agent_types = session.agent_types
+    if session.protocol is not None and sub_session.protocol is not None:
+        sub_session.protocol.async_agents = session.protocol.async_agents
 
 
 def transcript_units(full: str, display: str, fmt: str) -> Iterator[Any]:
@@ -197,24 +293,30 @@ def transcript_units(full: str, display: str, fmt: str) -> Iterator[Any]:
     ctx = make_context(full, cwd)
     session = Session(display, ctx)
     if fmt == "claude":
-        session.part_size = _part_size(full, is_loglines)
-        yield from _read(claude_units(session, full), session)
+        subs = subagent_files(full)
+        yield from _read(lambda: claude_units(session, full), fmt, full, session, is_loglines,
+                         reads_on=bool(subs))  # fmt: skip
         base_display = os.path.splitext(display)[0]
-        for sub in subagent_files(full):
+        for sub in subs:
             identity = subagent_identity(session, sub)
             sub_display = f"{base_display}/subagents/{os.path.basename(sub)}"
-            sub_session = Session(sub_display, ctx)
-            sub_session.spawn_types = session.spawn_types
-            sub_session.prompt_types = session.prompt_types
-            sub_session.agent_types = session.agent_types
-            if session.protocol is not None and sub_session.protocol is not None:
-                sub_session.protocol.async_agents = session.protocol.async_agents
-            sub_session.part_size = _part_size(sub, is_loglines)
+            sub_session = Session(sub_display, session.ctx)
+            _share(sub_session, session)
             try:
-                yield from _read(claude_units(sub_session, sub, identity), sub_session)
+                yield from _read(
+                    lambda s=sub_session, f=sub, i=identity: claude_units(s, f, i),
+                    fmt, sub, sub_session, is_loglines, identity, reads_on=True,
+                )  # fmt: skip
             except OSError as err:
                 yield ScanError(sub_display, f"cannot read: {err.strerror or err}")
                 continue
+            if sub_session.part_size:  # read in parts: its state came back as a copy
+                session.ctx = sub_session.ctx
+                session.spawn_types = sub_session.spawn_types
+                session.prompt_types = sub_session.prompt_types
+                session.agent_types = sub_session.agent_types
+                if session.protocol is not None and sub_session.protocol is not None:
+                    session.protocol.async_agents = sub_session.protocol.async_agents
             unseen = session.unseen_runs.pop(identity[0], None)
             protocol = sub_session.protocol
             if (
@@ -224,30 +326,48 @@ def transcript_units(full: str, display: str, fmt: str) -> Iterator[Any]:
             ):
                 yield _untested(session, identity, unseen)
         return
-    if fmt in ("codex", "openai"):  # (a rollout is always JSONL)
-        session.part_size = _part_size(full, is_array if fmt == "openai" else _never)
+    not_jsonl = _never
+    if fmt == "openai":  # (a rollout is always JSONL)
+        not_jsonl = is_array
     session.fmt = fmt
     ctx.single_agent = fmt == "react"
     reader = {"codex": codex_units, "openai": openai_units, "react": react_units}[fmt]
-    yield from _read(reader(session, full), session)
+    if fmt == "react":
+        yield from reader(session, full)
+        yield from session.finish()
+        return
+    yield from _read(lambda: reader(session, full), fmt, full, session, not_jsonl)
 
 
-def part_units(part: Any) -> Iterator[EventUnit]:
-    """The units of a `Part`, read from the state the session had at its start."""
+def part_units(part: Any, session: Any = None) -> Iterator[EventUnit]:
+    """The units of a `Part`: the state at the file's start followed over the lines before
+    the part, then the part's lines read (`session`: a new one to read them with, left with
+    the state at the part's end)."""
     from wukong_lint.sources.transcripts.claude import claude_units
     from wukong_lint.sources.transcripts.codex import codex_units
     from wukong_lint.sources.transcripts.openai import openai_units
     from wukong_lint.sources.transcripts.session import Session
 
-    session = Session(part.display, Context())
+    if session is None:
+        session = Session(part.display, Context())
     session.restore(part.state)
-    span = (part.start, part.end, part.first_line)
-    units: Iterator[Any]
-    if part.fmt == "claude":
-        units = claude_units(session, part.path, part.sub_agent, span)
-    else:
-        units = {"codex": codex_units, "openai": openai_units}[part.fmt](session, part.path, span)
-    yield from units
+    session.part_size = 1  # (a reader then never reads the file as one JSON document)
+
+    def read(span: tuple[int, int, int]) -> Iterator[Any]:
+        if part.fmt == "claude":
+            return claude_units(session, part.path, part.sub_agent, span)
+        return {"codex": codex_units, "openai": openai_units}[part.fmt](session, part.path, span)
+
+    first = 1
+    if part.start:
+        session.follow = True
+        session.next_line = 0
+        for _ in read((0, part.start, 1)):
+            pass
+        session.follow = False
+        session.make_texts()
+        first = session.next_line
+    yield from read((part.start, part.end, first))
     if part.last:
         yield from session.finish()
 

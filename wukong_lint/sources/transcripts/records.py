@@ -1,5 +1,5 @@
-"""Reading transcript files: JSON decoding, JSONL records with their line numbers (and
-the `Part`s of a file read in parts), the elements of a JSON array, malformed records."""
+"""Reading transcript files: JSON decoding, JSONL records with their line numbers (or those
+of a span of lines), the elements of a JSON array, malformed records."""
 
 from __future__ import annotations
 
@@ -110,30 +110,18 @@ Span = tuple[int, int, int]  # lines of a file: start and end byte, the start's 
 def jsonl_records(
     session: Session, path: str, span: Span | None = None, fmt: str = "", sub: Any = None
 ) -> Iterator[tuple[int, Any]]:
-    """The records of a JSONL file (or of its lines `span`) with their line numbers. When the
-    session reads in parts, a `Part` is also yielded as each part ends."""
-    from wukong_lint.sources.transcripts.session import Part
-
+    """The records of a JSONL file (or of its lines `span`) with their line numbers. A read
+    that stops at the span's end leaves the next line's number in `session.next_line` (a
+    worker that followed the state up to its part numbers the part's lines from there)."""
     start, end, first = span if span is not None else (0, -1, 1)
-    part_size = session.part_size
     with open(path, "rb") as handle:
         if start:
             handle.seek(start)
         position = start
         for number, raw in enumerate(handle, first):
             if position == end:
+                session.next_line = number
                 return
-            if part_size and position - session.part[0] >= part_size:
-                state = session.snapshot()
-                if state is not None:  # (else the part goes on until the state can be copied)
-                    began, line, start_state = session.part
-                    yield (
-                        number,
-                        Part(
-                            fmt, path, session.path, began, position, line, start_state, False, sub
-                        ),
-                    )
-                    session.part = (position, number, state)
             position += len(raw)
             session.carry += len(raw)
             if raw.isspace():  # (a line is never empty: it holds at least its newline)
@@ -155,9 +143,6 @@ def jsonl_records(
                 record = malformed(session, number, raw, "not an object")
             if record is not None:  # (None: only following the state)
                 yield number, record
-        if part_size:
-            began, line, state = session.part
-            yield line, Part(fmt, path, session.path, began, position, line, state, True, sub)
 
 
 def rest_text(record: dict[str, Any], skip: frozenset[str] | tuple[str, ...]) -> str:

@@ -71,18 +71,23 @@ def _without_file_copy(parts: list[str], extra: Any) -> Any:
 
 
 class Part(NamedTuple):
-    """Lines of a JSONL transcript to read elsewhere, from the session's state at their start:
-    reading them there makes the units a whole read makes of them (`part_units`)."""
+    """Lines of a JSONL transcript to read elsewhere (engine/offload.py): the worker starts
+    from the session's state at the file's start, follows it over the lines before `start`
+    (cheaply: no unit is made) and reads the part's lines from there, which makes the units
+    a whole read makes of them (`part_units`). No process has to follow the whole file first,
+    and no state has to be copied from one part to the next."""
 
     fmt: str
     path: str  # the file
     display: str
     start: int  # bytes
-    end: int
-    first_line: int
-    state: bytes
+    end: int  # bytes (-1: the end of the file)
+    state: bytes  # the session's state at the start of the file
     last: bool  # ends the file: the calls still waiting are reported
     sub_agent: tuple[str, str | None] | None = None
+    # the file's last part, when more of the session is read after it (its sub-agent files):
+    # the state at the end of the file is handed back with the part's results
+    hand_back: bool = False
 
 
 def result_text(content: Any, extra: Any) -> str:
@@ -118,10 +123,10 @@ class Session:
         self.carry = 0  # bytes of records that produced no unit yet
         # sidechain record uuid -> agent id (inline sub-agents), the most recent ones
         self.roots: OrderedDict[str, str] = OrderedDict()
-        # Reading in parts (engine/offload.py): bytes per part (0: read and report it all
-        # here) and the part being read: where it starts and the state it starts from.
+        # Whether the file is read in parts on other processes (engine/offload.py), and the
+        # number of the line after a read that stopped at its span's end (records.py).
         self.part_size = 0
-        self.part: tuple[int, int, bytes] = (0, 1, b"")
+        self.next_line = 0
         # Only follow the state (the file is read in parts, which make the units): no unit,
         # and no text that the state does not need, is made.
         self.follow = False
@@ -131,14 +136,20 @@ class Session:
 
     _STATE = ("ctx", "pending", "done", "spawn_types", "prompt_types", "agent_types",
               "turn_reads", "carry", "roots", "protocol", "fmt", "mb_confirm",
-              "turn_writes")  # fmt: skip
+              "turn_writes", "unseen_runs")  # fmt: skip
 
-    def snapshot(self) -> bytes | None:
-        """Everything reading the rest of the file depends on, for a worker to go on from
-        (None: it cannot be copied now, e.g. a waiting call's input nested hundreds deep)."""
+    def make_texts(self) -> None:
+        """The texts of the calls still waiting for their result that were seen while only
+        following the state (before a part's units are made from here)."""
         for call_id, (event, text) in self.pending.items():
             if text is None:
                 self.pending[call_id] = (event, call_text(event))
+
+    def snapshot(self) -> bytes | None:
+        """Everything reading the rest of the file (or the session's next file) depends on,
+        for another process to go on from (None: it cannot be copied, e.g. a waiting call's
+        input nested hundreds deep)."""
+        self.make_texts()
         try:
             return pickle.dumps(tuple(getattr(self, name) for name in self._STATE), protocol=5)
         except (RecursionError, pickle.PicklingError, TypeError, ValueError):
@@ -244,10 +255,11 @@ class Session:
         waiting = self.pending.pop(call_id, None) if call_id else None
         if self.follow:
             if waiting is not None:
-                if self.spawn_types.get(call_id or ""):
-                    self._learn_agent(call_id, content, extra, None)
                 if self.protocol is not None:
                     self._settle(waiting[0], content, is_error, extra)
+                avatar = self.spawn_types.get(call_id or "")
+                if avatar:  # (the same state as a whole read: see `_spawned`)
+                    self._spawned(call_id, avatar, line, content, extra, None)
             self._done(call_id)
             self.carry = 0
             return
@@ -261,20 +273,7 @@ class Session:
             self._settle(call, content, is_error, extra)
             avatar = self.spawn_types.get(call_id or "")
             if avatar:
-                agent_id = self._learn_agent(call_id, content, extra, text)
-                if self.protocol is not None:
-                    if _is_async(extra, text):
-                        self.protocol.spawn_result(agent_id, True)
-                    else:  # the avatar's final output: its contract is checked on it
-                        output = content if isinstance(content, str) else None
-                        if output is None:
-                            output = "\n".join(strings(content, []))
-                        event.protocol = {"avatar": avatar, "output": output}
-                        # whether its own records ran a test (None: they were not seen)
-                        if agent_id is not None:
-                            event.protocol["tested"] = self.protocol.tested.get(agent_id)
-                            if event.protocol["tested"] is None:  # its subagents/ file is
-                                self.unseen_runs[agent_id] = (event.line, output, avatar)  # later
+                event.protocol = self._spawned(call_id, avatar, line, content, extra, text)
             if self.fmt == "react" and self.protocol is not None:
                 event.protocol = {"react": call.tool, "content": content}
             yield self.unit(call, made if made is not None else call_text(call))
@@ -300,6 +299,28 @@ class Session:
             call.new_file = False  # a failed Write (EACCES, not found) created nothing
         if self.protocol is not None:
             self.protocol.call_done(call, self.follow)
+
+    def _spawned(
+        self, call_id: Any, avatar: str, line: int, content: Any, extra: Any, text: str | None
+    ) -> dict[str, Any] | None:
+        """What a spawning call's result tells: the sub-agent's id (and type); with the
+        protocol, that it runs in the background, or else its final output, whose contract is
+        checked on the result (returned: the result event's protocol facts). Following the
+        state only, the same state is kept: a part read after this one depends on it."""
+        agent_id = self._learn_agent(call_id, content, extra, text)
+        if self.protocol is None:
+            return None
+        if _is_async(extra, result_text(content, extra) if text is None else text):
+            self.protocol.spawn_result(agent_id, True)
+            return None
+        output = content if isinstance(content, str) else "\n".join(strings(content, []))
+        facts: dict[str, Any] = {"avatar": avatar, "output": output}
+        # whether its own records ran a test (None: they were not seen)
+        if agent_id is not None:
+            facts["tested"] = self.protocol.tested.get(agent_id)
+            if facts["tested"] is None:  # its subagents/ file is read later
+                self.unseen_runs[agent_id] = (line, output, avatar)
+        return facts
 
     def _learn_agent(self, call_id: Any, content: Any, extra: Any, text: str | None) -> str | None:
         """The type of the sub-agent a spawning call's result names (and its id)."""
