@@ -26,12 +26,14 @@ import anchors as anchors_bench  # noqa: E402
 import history as history_bench  # noqa: E402
 import transcripts as transcripts_bench  # noqa: E402
 
-# figure -> (direction, target) from issue 7
+# figure -> (direction, target): issue 7, and issues 12 and 16 for the transcript throughput
+# (the bench session, default `--jobs`, with the default profile and with `--profile wukong`)
 TARGETS = {
     "folder_mb_s": (">=", 25.0),
     "staged_10_ms": ("<=", 80.0),
     "history_mb_s": (">=", 10.0),
-    "transcript_mb_s": (">=", 40.0),
+    "transcript_mb_s": (">=", 80.0),
+    "transcript_wukong_mb_s": (">=", 80.0),
     "transcript_rss_mb": ("<=", 150.0),
     "anchors_fmt_s": ("<=", 1.0),
 }
@@ -92,6 +94,14 @@ def transcripts(quick: bool) -> dict:
         out[label] = {"mb": round(mb, 1), "seconds": round(seconds, 2),
                       "mb_s": round(mb / seconds, 1), "peak_rss_mb": rss, **peak,
                       "jobs_1": one}  # fmt: skip
+    # the 戒 protocol's profile on the same session (it writes no CHECKPOINT: one
+    # checkpoint-missing finding per task turn)
+    path = OUT / f"transcript-{speed_mb}mb.jsonl"
+    mb = path.stat().st_size / 1e6
+    seconds, _, _, _ = transcripts_bench.timed_check_cpu(str(path), None, "wukong")
+    one_seconds, _, _, _ = transcripts_bench.timed_check_cpu(str(path), 1, "wukong")
+    out["wukong"] = {"mb": round(mb, 1), "mb_s": round(mb / seconds, 1),
+                     "jobs_1_mb_s": round(mb / one_seconds, 1)}  # fmt: skip
     tree = OUT / "realcode-tree"
     if tree.is_dir():  # a Read-heavy session of real code: large records
         path = OUT / f"transcript-reads-{speed_mb}mb.jsonl"
@@ -107,6 +117,7 @@ def transcripts(quick: bool) -> dict:
                    stdout=subprocess.DEVNULL, check=True)  # fmt: skip
     out["cat_mb_s"] = round(out["speed"]["mb"] / (time.perf_counter() - floor), 1)
     out["transcript_mb_s"] = out["speed"]["mb_s"]
+    out["transcript_wukong_mb_s"] = out["wukong"]["mb_s"]
     # the memory the scan holds: every process's pages, shared ones counted once (PSS)
     out["transcript_rss_mb"] = max(out["rss"]["peak_rss_mb"], out["rss"]["sum_pss_mb"])
     return out
@@ -160,6 +171,12 @@ def table_rows(res: dict) -> list[tuple[str, str, str, str]]:
             f"transcript MB/s ({t['speed']['mb']:.0f} MB)", f"{mb_s:.1f}",
             f"--jobs 1 {t['speed']['jobs_1']['mb_s']:.1f}, cat {t['cat_mb_s']:.0f}",
             verdict("transcript_mb_s", mb_s),
+        ))  # fmt: skip
+        wukong = t["wukong"]
+        rows.append((
+            f"transcript MB/s, --profile wukong ({wukong['mb']:.0f} MB)", f"{wukong['mb_s']:.1f}",
+            f"--jobs 1 {wukong['jobs_1_mb_s']:.1f}", verdict("transcript_wukong_mb_s",
+                                                               wukong["mb_s"]),
         ))  # fmt: skip
         if "reads" in t:
             reads = t["reads"]

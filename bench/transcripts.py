@@ -232,13 +232,16 @@ def _tree_rss_mb(pid: int) -> tuple[int, int]:
     return rss // 1024, pss // 1024
 
 
-def timed_check_cpu(path: str, jobs: int | None = None) -> tuple[float, int, float, dict]:
+def timed_check_cpu(
+    path: str, jobs: int | None = None, profile: str | None = None
+) -> tuple[float, int, float, dict]:
     """(wall seconds, peak RSS in MB of the largest process, CPU seconds user + system, and
     the peak RSS and PSS summed over the processes) of one `check` run; `jobs` None: the
-    default (one process per core). The CPU time is the steadier figure on a shared machine,
+    default (one process per core); `profile`: `--profile` (None: the default). The CPU time is the steadier figure on a shared machine,
     where other work stretches the wall."""
     cmd = ["/usr/bin/time", "-v", sys.executable, "-m", "wukong_lint", "check", "--format", "json",
-           *(["--jobs", str(jobs)] if jobs else []), "-o", os.devnull, path]  # fmt: skip
+           *(["--jobs", str(jobs)] if jobs else []),
+           *(["--profile", profile] if profile else []), "-o", os.devnull, path]  # fmt: skip
     start = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     peak = {"sum_rss_mb": 0, "sum_pss_mb": 0}
