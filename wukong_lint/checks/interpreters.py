@@ -12,7 +12,9 @@
   `os.remove/unlink/rmdir/removedirs`, `Path(...).unlink()/.rmdir()`, `fs.rmSync/rmdirSync/
   unlinkSync/rm` (`-r` with `recursive: true`), `FileUtils.rm_rf/rm_r/rm`, `File.delete`,
   perl `unlink`/`rmtree`/`remove_tree`, php `unlink`/`rmdir`, `Deno.remove`;
-- opening a literal path for writing (mode "w") as `truncate -s 0 path`.
+- opening a literal path for writing (mode "w") as `truncate -s 0 path`;
+- paths built from a literal folder and a value, loops over a literal glob, and uploads of
+  the environment or of files the code reads (interpreter_values.py).
 
 A literal is a string in quotes (or a name bound to one earlier in the code:
 `p = "/"; shutil.rmtree(p)`), optionally wrapped in `Path(...)`, `expanduser(...)`,
@@ -27,6 +29,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 
+from wukong_lint.checks.interpreter_values import glob_names, joined_paths, sends
 from wukong_lint.checks.shell_unwrap import CODE, SCRIPT
 
 _STRING = (
@@ -35,7 +38,7 @@ _STRING = (
 _STRING_RE = re.compile(_STRING, re.S)
 _CALL = re.compile(
     r"(?P<name>(?:[A-Za-z_$][\w$]*\s*(?:\.|::|->)\s*)*[A-Za-z_$][\w$]*)"
-    r"(?:\s*\(\s*|[ \t]+(?=[\"'\[]|qw))"
+    r"(?:\s*\(\s*|[ \t]+(?=[\"'\[]|qw|glob\b|\$))"
 )
 _ASSIGN = re.compile(
     r"(?:^|[\s;({,])(?:my\s+|const\s+|let\s+|var\s+)?\$?([A-Za-z_]\w*)\s*=\s*(" + _STRING + ")",
@@ -56,7 +59,8 @@ _PATH_METHOD = re.compile(
 )
 _WRAPPERS = re.compile(
     r"^(?:pathlib\.)?(?:Path|PurePath|PosixPath|os\.path\.expanduser|expanduser|"
-    r"File\.expand_path|path\.resolve|resolve|os\.path\.abspath|abspath|Pathname\.new)\s*\(\s*"
+    r"File\.expand_path|path\.resolve|resolve|os\.path\.abspath|abspath|Pathname\.new|"
+    r"glob\.i?glob|glob|Dir\.glob)\s*\(\s*"
 )
 _OPEN_WRITE = re.compile(
     r"\bopen\s*\(\s*(" + _STRING + r")\s*,\s*[rbuU]?['\"](w|wb|w\+|wt)['\"]", re.S
@@ -127,6 +131,8 @@ def _argument(rest: str, names: dict[str, str]) -> tuple[str | list[str] | None,
     wrapped = _WRAPPERS.match(rest)
     if wrapped:
         value, after = _argument(rest[wrapped.end() :], names)
+        if re.match(r"\s*\)\s*/", after):
+            return None, after  # Path('/srv') / name: a path under it (interpreter_values.py)
         return (value if isinstance(value, str) else None), after
     if rest[:1] in ("[", "(") or rest.startswith("qw"):
         closing = {"[": "]", "(": ")"}.get(rest[:1], ")")
@@ -167,13 +173,15 @@ def _argument(rest: str, names: dict[str, str]) -> tuple[str | list[str] | None,
             after = after[more.end() :]
         if re.match(r"\s*[+.%]\s*[\w(]", after) and not re.match(r"\s*\.\s*\w+\s*\(", after):
             return None, after  # joined with a value
+        if re.match(r"\s*\.\s*(?:join|format|format_map|replace|concat|sub|gsub)\s*\(", after):
+            return None, after  # '/'.join(parts): the literal is not the value
         return value, after
     home = _HOME_VALUE.match(rest)
     if home:  # os.environ["HOME"], Path.home(), Dir.home, os.homedir()...
         return "~", rest[home.end() :]
     name = re.match(r"[A-Za-z_$][\w$]*", rest)
-    if name and name.group(0) in names:
-        return names[name.group(0)], rest[name.end() :]
+    if name and name.group(0).lstrip("$") in names:  # (perl's $f is bound as f)
+        return names[name.group(0).lstrip("$")], rest[name.end() :]
     return None, rest
 
 
@@ -229,6 +237,8 @@ def commands(language: str, code: str) -> list[tuple[str, ...]]:
         value = _literal(match.group(2))
         if value is not None:
             names[match.group(1)] = value
+    names.update(glob_names(code))  # for f in glob.glob('/etc/*'): os.remove(f)
+    joined = joined_paths(code)  # os.path.join('/etc', f), '/etc/' + f, f'/etc/{f}'
     found: list[tuple[str, ...]] = []
     # calls written inside a string (`print('os.remove("/")')`) are text, not calls
     strings = [m.span() for m in _STRING_RE.finditer(code)]
@@ -248,9 +258,14 @@ def commands(language: str, code: str) -> list[tuple[str, ...]]:
             module = _REQUIRED.search(code, max(0, match.start() - 80), match.start())
             if module:
                 owner = module.group(1).split("/")[0]
-        value, after = _argument(code[match.end() :], names)
+        rest = code[match.end() :]
+        value, after = _argument(rest, names)
         if value is None:
-            continue
+            start = match.end() + len(rest) - len(rest.lstrip())
+            value = joined.get(start)
+            if value is None:
+                continue
+            after = code[start:]
         item = _judge(language, name, owner, value, _call_window(after))
         if item is not None:
             found.append(item)
@@ -276,6 +291,7 @@ def commands(language: str, code: str) -> list[tuple[str, ...]]:
                 and "$`" in code[max(0, match.start() - 1) : match.start() + 1]
             ):
                 found.append((SCRIPT, text))  # Bun's $`...` shell
+    found += sends(code)  # the environment or a file it reads, uploaded
     return found
 
 
