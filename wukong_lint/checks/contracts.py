@@ -23,6 +23,7 @@ from typing import Any
 from wukong_lint.engine.matchers import Hit
 from wukong_lint.engine.rules import CompiledRule
 from wukong_lint.model import Unit
+from wukong_lint.sources.spawn_types import spawn_type
 from wukong_lint.sources.transcript_events import SPAWN_TOOLS, target_paths
 
 # The six roles and the names teams spawn them by (subagent_type, @mentions).
@@ -280,9 +281,7 @@ def match_spawn(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit]:
         return
     data = event.input
     check = rule.params["check"]
-    role = role_of(
-        data.get("subagent_type") if isinstance(data.get("subagent_type"), str) else None
-    )
+    role = role_of(spawn_type(data))
     if check == "nested":
         if not event.is_main:
             yield _hit(unit, f"{event.agent} spawned {data.get('subagent_type') or 'an agent'}")

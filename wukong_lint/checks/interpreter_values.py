@@ -3,8 +3,9 @@
 - Paths built from a literal folder and a value: `os.path.join('/etc', f)`, `'/etc/' + f`,
   `f'/etc/{f}'`, `` `/etc/${f}` ``, `Path('/etc') / f`: "some file under /etc", the path
   `/etc/*` (only when the literal part is an absolute or home path below the root or the
-  home folder itself: a relative one, `/` or `~/` say nothing about where it points). Names bound by a loop over a literal glob
-  (`for f in glob.glob('/etc/*')`, `Dir.glob('/etc/*').each { |f|`) are that glob.
+  home folder itself: a relative one, `/` or `~/` say nothing about where it points).
+  Names bound by a loop over a literal glob (`for f in glob.glob('/etc/*')`,
+  `Dir.glob('/etc/*').each { |f|`) are that glob.
 - Network sends (an HTTP client's POST/PUT/PATCH, `fetch` with a body, a socket's send) of
   the whole environment (`os.environ`, `process.env`, `ENV.to_h`, `%ENV`, `$_ENV`) or of a
   file the code reads (`open('~/.aws/credentials').read()`): judged as the `curl` upload

@@ -19,6 +19,7 @@ import re
 import zlib
 from typing import Any
 
+from wukong_lint.sources.spawn_types import spawn_type
 from wukong_lint.sources.transcript_events import EDIT_TOOLS, SPAWN_TOOLS
 
 # User messages that are not a new task from the user: Claude Code's local-command echoes,
@@ -196,7 +197,7 @@ class ProtocolState:
                 turn.spawns += 1  # counted when issued: parallel spawns precede any result
                 facts["spawn"] = turn.spawns
             facts["running"] = tuple(
-                (c.input.get("subagent_type"), c.input.get("isolation"))
+                (spawn_type(c.input), c.input.get("isolation"))
                 for c in pending_spawns
                 if isinstance(c.input, dict)
             )

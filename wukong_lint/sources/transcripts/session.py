@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from typing import Any, NamedTuple
 
 from wukong_lint.model import sha256_hex
+from wukong_lint.sources.spawn_types import spawn_type
 from wukong_lint.sources.transcript_events import (
     EDIT_TOOLS,
     READ_TOOLS,
@@ -221,7 +222,7 @@ class Session:
             )
             self.protocol.call_seen(event, spawns, self.follow)
         if tool in SPAWN_TOOLS and isinstance(data, dict):
-            kind = data.get("subagent_type")
+            kind = spawn_type(data)  # (a general-purpose agent given an avatar's skill: it)
             if isinstance(kind, str):
                 if call_id:
                     self.spawn_types[call_id] = kind
