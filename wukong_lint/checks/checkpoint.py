@@ -17,6 +17,7 @@ import re
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
+from wukong_lint.checks.checkpoint_forms import keyed_questions
 from wukong_lint.engine.matchers import Hit
 from wukong_lint.engine.rules import CompiledRule
 from wukong_lint.model import Unit
@@ -130,6 +131,7 @@ def _yes_no(text: str) -> bool | None:
 
 def parse_checkpoint(text: str) -> Checkpoint | None:
     """The CHECKPOINT in `text` (None: none written: no marker and fewer than two questions)."""
+    text = keyed_questions(text)  # (`explore: yes`, a JSON record: as `Q1: yes` lines)
     questions: dict[int, str] = {}
     for match in _QUESTION.finditer(text):
         number = int(match.group(1))
