@@ -71,6 +71,9 @@ class Block(_Strict):
     # which positional arguments are paths: all, the last (cp's destination), all but the
     # first (chmod's mode, chown's owner), the first (find's start folder)
     targets_at: Literal["all", "last", "after_first", "first"] = "all"
+    # where the sources of a move or copy point (its positional arguments but the last):
+    # `mv src /tmp/` moves project files into a temporary folder
+    sources_any: list[PathClass] = Field(default_factory=list)
     # the class of a file a `>`/`>>` redirection writes
     redirect_targets_any: list[PathClass] = Field(default_factory=list)
     # the class of a path word of an earlier pipeline stage (`cat ~/.ssh/id_rsa | curl ...`)

@@ -70,6 +70,18 @@ def _targets_match(
     return not (unwanted and any(c in unwanted for c in classes))
 
 
+def _sources_match(block: dict[str, Any], positional: list[str], command: Command, where: Where
+                   ) -> bool:  # fmt: skip
+    """A source of the move or copy (a positional argument but the last) points where the
+    block's `sources_any` says."""
+    wanted = block["sources_any"]
+    return any(
+        where.classify(one, command.cwd) in wanted
+        for word in positional[:-1]
+        for one in expand_braces(word)
+    )
+
+
 class Where(NamedTuple):
     """What a command's paths are judged against: the project root (a transcript's `cwd`;
     None in a file scan) and whether the commands run in a container image being built (a

@@ -35,6 +35,7 @@ from wukong_lint.checks.command_targets import (
     _HELP,
     _NOWHERE,
     Where,
+    _sources_match,
     _stdin_paths,
     _targets,
     _targets_match,
@@ -202,6 +203,8 @@ def block_matches(block: dict[str, Any], command: Command, where: Where | None =
     if (block.get("targets_any") or block.get("targets_none")) and not _targets_match(
         block, positional, command, where
     ):
+        return False
+    if block.get("sources_any") and not _sources_match(block, positional, command, where):
         return False
     if block.get("redirect_targets_any") and not any(
         op in WRITE_REDIRECTS
