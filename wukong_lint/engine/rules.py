@@ -477,9 +477,13 @@ class RuleSet:
                 yield rule, matcher, None
         if not keyword_rules:
             return
+        # (a transcript reader may have found them already: `event_hits`)
+        hits = getattr(unit, "hits", None) if event is not None else None
+        if hits is None:
+            hits = self._keyword_hits(unit.text, kind)
         batch = [
             (self.rules[index], offsets)
-            for index, offsets in self._keyword_hits(unit.text, kind).items()
+            for index, offsets in hits.items()
             if index in keyword_rules and self.rules[index].applies_to_path(path)
         ]
         prepared: set[str] = set()
@@ -491,6 +495,22 @@ class RuleSet:
                 prepared.add(rule.kind)
                 prepare(unit, [(r, o) for r, o in batch if r.kind == rule.kind])
             yield rule, matcher, offsets
+
+    def event_hits(self, path: str, event: Any, text: str) -> dict[int, list[int] | None] | None:
+        """What `runnable` finds of the keyword rules on a transcript event's unit (path,
+        event, text), or None when no rule at all can run on it: no keyword occurs in the
+        text and the event's signature has no rule to run. Exact: `runnable` yields nothing
+        for such a unit (its event plan is empty, and an event's unit runs no other group),
+        so `scan_unit` would find nothing in it, and a reader need not make it."""
+        kind = "transcript"
+        plan = self._plans.get(kind)
+        if plan is None:
+            plan = self._plans[kind] = self._plan(kind)
+        groups, keyword_rules = plan
+        hits = self._keyword_hits(text, kind) if keyword_rules else {}
+        if hits or self._event_plan(kind, path, event, groups):
+            return hits
+        return None
 
     def _event_plan(
         self, kind: str, path: str, event: Any, groups: list[tuple[str, list[CompiledRule]]]

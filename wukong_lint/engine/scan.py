@@ -341,6 +341,32 @@ def scan_unit(
     return findings, errors
 
 
+class Quiet(tuple):  # type: ignore[type-arg]
+    """A transcript unit that no rule can reach, counted but never made or scanned: its
+    file and the bytes of its records (`Session.unit` asks `RuleSet.event_hits` while a
+    `tally` runs). The stats are those of the unit it stands for."""
+
+    __slots__ = ()
+
+    @property
+    def path(self) -> str:
+        return self[0]  # type: ignore[no-any-return]
+
+    @property
+    def size(self) -> int:
+        return self[1]  # type: ignore[no-any-return]
+
+
+# The rule sets of the `tally`s under way, innermost last: a transcript session made while
+# one runs asks it which units any rule can reach (the units are scanned by that tally only).
+_REACHING: list[RuleSet] = []
+
+
+def reaching() -> RuleSet | None:
+    """The rule set that will scan the units of a source read now (None: not known)."""
+    return _REACHING[-1] if _REACHING else None
+
+
 class Tally(NamedTuple):
     """What scanning a batch of source items produced."""
 
@@ -373,8 +399,15 @@ class Counter:
             self._part_path, self._part_occurrences = unit.path, {}
         return self._part_occurrences
 
-    def count(self, item: Unit | ScanError | Skipped) -> bool:
+    def count(self, item: Unit | ScanError | Skipped | Quiet) -> bool:
         """Count `item`; whether it is a unit to scan."""
+        if type(item) is Quiet:  # a transcript unit no rule reaches: counted only
+            self.units += 1
+            self.size += item.size
+            if item.path not in self._transcripts:
+                self._transcripts.add(item.path)
+                self.files += 1
+            return False
         if isinstance(item, Unit):
             if item.source.kind in CHANGE_KINDS:  # the change as a whole: no file, no bytes
                 return True
@@ -434,12 +467,16 @@ class Counter:
 def tally(ruleset: RuleSet, items: Iterable[Unit | ScanError | Skipped]) -> Tally:
     """Scan the units a source yields; its errors and skips are recorded, never fatal."""
     counter = Counter()
-    for item in items:
-        if counter.count(item):
-            try:
-                counter.add(*scan_unit(ruleset, item, counter.occurrences(item)))  # type: ignore[arg-type]
-            except MemoryError:  # this unit only: the others are still scanned
-                counter.out_of_memory(item.path)  # type: ignore[union-attr]
+    _REACHING.append(ruleset)  # (`items` is lazy: its sources are made in the loop)
+    try:
+        for item in items:
+            if counter.count(item):
+                try:
+                    counter.add(*scan_unit(ruleset, item, counter.occurrences(item)))  # type: ignore[arg-type]
+                except MemoryError:  # this unit only: the others are still scanned
+                    counter.out_of_memory(item.path)  # type: ignore[union-attr]
+    finally:
+        _REACHING.pop()
     return counter.tally()
 
 

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from wukong_lint.model import sha256_hex
-from wukong_lint.sources.transcript_events import EventUnit, strings
+from wukong_lint.sources.transcript_events import strings
 from wukong_lint.sources.transcripts.errors import classify_error
 from wukong_lint.sources.transcripts.records import (
     Span,
@@ -18,7 +18,7 @@ from wukong_lint.sources.transcripts.records import (
     malformed,
     text_of,
 )
-from wukong_lint.sources.transcripts.session import KEEP_ROOTS, Part, Session
+from wukong_lint.sources.transcripts.session import KEEP_ROOTS, NOT_RECORDS, Session
 from wukong_lint.sources.transcripts.sniff import LOGLINES, is_loglines
 
 # Keys of a record's envelope: ids, times, versions (never text a person or tool wrote).
@@ -76,7 +76,7 @@ def claude_units(
         else jsonl_records(session, path, span, "claude", sub_agent)
     )
     for number, record in records:
-        if isinstance(record, (EventUnit, Part)):
+        if isinstance(record, NOT_RECORDS):
             yield record
             continue
         kind = record.get("type")

@@ -6,10 +6,9 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from wukong_lint.sources.transcript_events import EventUnit
 from wukong_lint.sources.transcripts.errors import classify_error
 from wukong_lint.sources.transcripts.records import Span, jsonl_records, rest_text, text_of
-from wukong_lint.sources.transcripts.session import Part, Session
+from wukong_lint.sources.transcripts.session import NOT_RECORDS, Session
 
 
 def _codex_output(output: Any) -> tuple[Any, bool]:
@@ -50,7 +49,7 @@ _KNOWN = frozenset(
 
 def codex_units(session: Session, path: str, span: Span | None = None) -> Iterator[Any]:
     for number, record in jsonl_records(session, path, span, "codex"):
-        if isinstance(record, (EventUnit, Part)):
+        if isinstance(record, NOT_RECORDS):
             yield record
             continue
         if record.get("type") != "response_item":

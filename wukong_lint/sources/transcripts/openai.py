@@ -7,7 +7,6 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from wukong_lint.sources.transcript_events import EventUnit
 from wukong_lint.sources.transcripts.records import (
     Span,
     array_records,
@@ -16,7 +15,7 @@ from wukong_lint.sources.transcripts.records import (
     rest_text,
     text_of,
 )
-from wukong_lint.sources.transcripts.session import Part, Session
+from wukong_lint.sources.transcripts.session import NOT_RECORDS, Session
 from wukong_lint.sources.transcripts.sniff import is_array
 
 # keys read below, and ids
@@ -33,7 +32,7 @@ def openai_units(session: Session, path: str, span: Span | None = None) -> Itera
     else:
         records = jsonl_records(session, path, span, "openai")
     for number, record in records:
-        if isinstance(record, (EventUnit, Part)):
+        if isinstance(record, NOT_RECORDS):
             yield record
             continue
         if not isinstance(record, dict):

@@ -14,9 +14,9 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from wukong_lint.sources.transcript_events import SHELL_TOOLS, EventUnit
+from wukong_lint.sources.transcript_events import SHELL_TOOLS
 from wukong_lint.sources.transcripts.records import jsonl_records, read_head, read_lines
-from wukong_lint.sources.transcripts.session import Session
+from wukong_lint.sources.transcripts.session import NOT_RECORDS, Session
 from wukong_lint.sources.transcripts.sniff import PLAIN_LINE as _PLAIN_LINE
 from wukong_lint.sources.transcripts.sniff import is_plain_form, is_seed_form
 
@@ -158,7 +158,7 @@ def message_units(session: Session, path: str) -> Iterator[Any]:
 
     def blocks() -> Iterator[Any]:
         for number, record in jsonl_records(session, path, None, "react"):
-            if isinstance(record, EventUnit):
+            if isinstance(record, NOT_RECORDS):
                 yield record  # a malformed line: its integrity finding
                 continue
             if not isinstance(record, dict):
@@ -178,7 +178,7 @@ def _block_units(session: Session, blocks: Iterator[Any]) -> Iterator[Any]:
     counter = [0]
     last_call: str | None = None
     for block in blocks:
-        if isinstance(block, EventUnit):
+        if isinstance(block, NOT_RECORDS):
             yield block
             continue
         number, role, body = block

@@ -10,6 +10,7 @@ from collections import OrderedDict
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
+from wukong_lint.engine.scan import Quiet, reaching
 from wukong_lint.model import sha256_hex
 from wukong_lint.sources.spawn_types import spawn_type
 from wukong_lint.sources.transcript_events import (
@@ -37,6 +38,7 @@ _AGENT_ID = re.compile(r"\bagent_?[Ii]d:\s*([\w.@-]{1,80})")
 # that only gives its parent: the most recent ones. Kept small, because a worker reading a
 # part of the file (engine/offload.py) is handed them with the rest of the state.
 _KEEP_IDS = 4096
+_new_tuple = tuple.__new__
 KEEP_ROOTS = 4096
 
 
@@ -98,6 +100,10 @@ def result_text(content: Any, extra: Any) -> str:
     return join_texts(parts)
 
 
+# What a record reader yields that is no record, to hand on as it is: a unit (a malformed
+# line's), a unit no rule reaches (`Session.unit`), a part of the file (engine/offload.py).
+NOT_RECORDS = (EventUnit, Quiet, Part)
+
 MAX_TURN_WRITES = 64  # writes of a turn remembered (the gate's first low-risk one is early)
 
 
@@ -134,6 +140,8 @@ class Session:
         # The 戒 protocol facts of the turns (profile `wukong` only: nothing to pay otherwise).
         self.protocol = ProtocolState() if ctx.profile == "wukong" else None
         self.fmt = ""  # the reader's format, for checks that only one format's records allow
+        # the rules that will scan the units made now, if known (engine/scan.py `tally`)
+        self.rules = reaching()
 
     _STATE = ("ctx", "pending", "done", "spawn_types", "prompt_types", "agent_types",
               "turn_reads", "carry", "roots", "protocol", "fmt", "mb_confirm",
@@ -164,7 +172,16 @@ class Session:
         size, self.carry = self.carry, 0
         if self.follow:
             return None  # type: ignore[return-value]
-        return make_unit(self.path, event, text, size)
+        rules = self.rules
+        if rules is None:
+            return make_unit(self.path, event, text, size)
+        # Most records meet no rule (a message without a keyword): counted, not made.
+        hits = rules.event_hits(self.path, event, text)
+        if hits is None:
+            return _new_tuple(Quiet, (self.path, size))  # type: ignore[return-value]
+        unit = make_unit(self.path, event, text, size)
+        unit.hits = hits  # type: ignore[attr-defined]  # (the scan does not search again)
+        return unit
 
     def new_turn(self, agent: str) -> None:
         self.turn_reads.pop(agent, None)

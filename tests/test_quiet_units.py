@@ -1,0 +1,125 @@
+"""Transcript units that no rule can reach are counted, not made (`Session.unit`, `Quiet`):
+a scan gives exactly what scanning every unit gives.
+
+Each transcript is scanned twice in process: by `tally` as the CLI does (its sessions know
+the rule set, so a record that meets no rule becomes a `Quiet` count) and by scanning the
+units of a read made outside any tally (every unit made, the path before the short cut).
+Findings, errors, files, bytes and units must be equal, with every profile.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from wukong_lint.engine import scan
+from wukong_lint.engine.loader import load_rules
+from wukong_lint.engine.scan import Counter, Quiet, reaching, scan_unit, tally
+from wukong_lint.sources import transcripts
+
+RULES = load_rules().select(lambda rule: rule.enabled)
+FIXTURES = Path(__file__).parent / "fixtures"
+GHP = "ghp_" + "Zq7Lm2Rx9Tb4Wc8Nd1Vf6Hk3Jp5Ys0Ga2Qe7"
+
+
+def _record(kind: str, content: object, **extra: object) -> str:
+    return json.dumps({"type": kind, "message": {"role": kind, "content": content}, **extra})
+
+
+def _hostile(folder: Path) -> Path:
+    """A session with what a reader turns into units in odd ways: a line that is not JSON
+    (salvaged as a raw message and a call), blank lines, a keyword only after lower-casing
+    a non-ASCII letter (U+212A KELVIN SIGN lowers to `k`), escapes, a call without id."""
+    lines = [
+        _record("user", "plain words, nothing to see"),
+        _record("assistant", [{"type": "text", "text": "no keyword here either"}]),
+        '{"type":"assistant","message":{"content":[{"type":"tool_use","name":"Bash","input"'
+        ':{"command":"echo hello',  # cut short: not JSON
+        "",
+        "   ",
+        _record("user", "ASIA IS A \u212aEYWORD TEST: s\u212a-live and \u0130stanbul"),
+        # (written by hand: the keyword `ghp_` is there only once the escapes are decoded)
+        '{"type":"user","message":{"role":"user","content":"token\\u003d gh\\u0070_'
+        + GHP[4:]
+        + ' and \\"quoted\\" text"}}',
+        _record("assistant", [{"type": "tool_use", "name": "Bash", "input": {"command": "ls"}}]),
+        _record(
+            "assistant",
+            [{"type": "tool_use", "id": "t1", "name": "Read", "input": {"file_path": ".env"}}],
+        ),
+        _record("user", [{"type": "tool_result", "tool_use_id": "t1", "content": "A=1\nB=2"}]),
+        json.dumps({"type": "summary", "summary": "a summary without secrets"}),
+        json.dumps({"type": "progress", "data": {"note": f"GITHUB_TOKEN={GHP}"}}),
+        _record("user", "the last words"),
+    ]
+    path = folder / "hostile.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def _every_unit(path: Path) -> tuple[list, list, int, int, int]:
+    """Findings, errors, files, bytes, units of scanning every unit a plain read makes."""
+    assert reaching() is None
+    units = list(transcripts.open_transcript(str(path), str(path)))  # (no tally: no Quiet)
+    assert not any(type(u) is Quiet for u in units)
+    counter = Counter()
+    for unit in units:
+        if counter.count(unit):
+            counter.add(*scan_unit(RULES, unit))
+    return counter.findings, counter.errors, counter.files, counter.size, counter.units
+
+
+def _cases(tmp: Path) -> list[Path]:
+    paths = sorted((FIXTURES / "transcripts").glob("*.json*"))
+    paths += sorted((FIXTURES / "protocol").glob("*.jsonl"))
+    paths += [FIXTURES / "transcripts" / "react-history.txt", _hostile(tmp)]
+    return paths
+
+
+@pytest.mark.parametrize("profile", [None, "generic", "wukong"])
+def test_quiet_units_change_nothing(tmp_path: Path, profile: str | None) -> None:
+    quiet = 0
+    try:
+        for path in _cases(tmp_path):
+            fmt = "react" if path.suffix == ".txt" else None
+            transcripts.configure(profile, None, fmt)
+            expected = _every_unit(path)
+            got = tally(RULES, transcripts.open_transcript(str(path), str(path)))
+            assert (got.findings, got.errors, got.files, got.bytes, got.units) == expected, path
+            assert got.units > 0
+            # the units the short cut left unmade (read as a tally reads them)
+            scan._REACHING.append(RULES)
+            try:
+                made = list(transcripts.open_transcript(str(path), str(path)))
+            finally:
+                scan._REACHING.pop()
+            quiet += sum(1 for u in made if type(u) is Quiet)
+    finally:
+        transcripts.configure()
+    assert quiet > 0  # the short cut was taken, and changed nothing
+
+
+def test_hostile_session_is_scanned_as_before(tmp_path: Path) -> None:
+    """The secret in a record no reader understands, the malformed line's salvaged command
+    and its integrity finding are all still found with the short cut."""
+    path = _hostile(tmp_path)
+    transcripts.configure("generic", None, None)
+    try:
+        got = tally(RULES, transcripts.open_transcript(str(path), str(path)))
+    finally:
+        transcripts.configure()
+    rules = {f.rule_id for f in got.findings}
+    assert "transcript-integrity.malformed-record" in rules
+    assert "secret.github-pat" in rules
+    assert {f.line for f in got.findings if f.rule_id == "secret.github-pat"} == {7, 12}
+    assert reaching() is None  # the tally's rule set is forgotten when it ends
+
+
+def test_a_session_made_outside_a_scan_makes_every_unit(tmp_path: Path) -> None:
+    """The hook and the rule examples read sessions outside any tally: no unit is left
+    unmade there (they scan the units with rules of their own)."""
+    path = _hostile(tmp_path)
+    units = list(transcripts.open_transcript(str(path), str(path)))
+    assert units and not any(type(u) is Quiet for u in units)
