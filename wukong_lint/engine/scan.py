@@ -357,8 +357,8 @@ class Quiet(tuple):  # type: ignore[type-arg]
         return self[1]  # type: ignore[no-any-return]
 
 
-# The rule sets of the `tally`s under way, innermost last: a transcript session made while
-# one runs asks it which units any rule can reach (the units are scanned by that tally only).
+# The rule sets of the `tally`s under way, innermost last: a transcript session reading while
+# one runs asks it which units any rule can reach (they are scanned by that tally only).
 _REACHING: list[RuleSet] = []
 
 

@@ -140,8 +140,6 @@ class Session:
         # The 戒 protocol facts of the turns (profile `wukong` only: nothing to pay otherwise).
         self.protocol = ProtocolState() if ctx.profile == "wukong" else None
         self.fmt = ""  # the reader's format, for checks that only one format's records allow
-        # the rules that will scan the units made now, if known (engine/scan.py `tally`)
-        self.rules = reaching()
 
     _STATE = ("ctx", "pending", "done", "spawn_types", "prompt_types", "agent_types",
               "turn_reads", "carry", "roots", "protocol", "fmt", "mb_confirm",
@@ -172,7 +170,7 @@ class Session:
         size, self.carry = self.carry, 0
         if self.follow:
             return None  # type: ignore[return-value]
-        rules = self.rules
+        rules = reaching()  # the rules that scan the units made now (engine/scan.py `tally`)
         if rules is None:
             return make_unit(self.path, event, text, size)
         # Most records meet no rule (a message without a keyword): counted, not made.
