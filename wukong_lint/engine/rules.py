@@ -206,18 +206,32 @@ class Prefilter:
         self.keyword_rules = list(table.values())
         self.longest = max((len(k) for k in table), default=1)
         self.keywords = list(table)
-        self.automaton: Any = None
+        # the automata of str texts (False) and of ASCII texts as bytes (True), built on
+        # first use: a contiguous NFA builds in 0.2 ms; the DFA (2.4x faster to search, 1.2 ms
+        # to build) pays off once a scan has read a megabyte, so a pre-commit run skips it
+        self._finders: dict[bool, Any] = {}
+        self.dfa = False
         self.scanned = 0  # characters searched so far
-        if table:
-            import ahocorasick_rs
 
-            # a contiguous NFA builds in 0.2 ms; the DFA (2.4x faster to search, 1.2 ms to
-            # build) pays off once a scan has read a megabyte, so a pre-commit run skips it
-            self.automaton = ahocorasick_rs.AhoCorasick(
-                self.keywords, implementation=ahocorasick_rs.Implementation.ContiguousNFA
+    def _finder(self, ascii: bool, numbers: list[int] | None = None, dfa: bool = False) -> Any:
+        """The search of an automaton of the keywords (or of those `numbers`) over lower-cased
+        str texts or, `ascii`, over lower-cased ASCII texts as bytes: the bytes automaton
+        searches some 40% faster, and on ASCII `bytes.lower()` is `str.lower()` and a byte
+        offset a character offset."""
+        import ahocorasick_rs
+
+        words = self.keywords if numbers is None else [self.keywords[k] for k in numbers]
+        kind = ahocorasick_rs.Implementation
+        implementation = kind.DFA if dfa else kind.ContiguousNFA
+        if ascii:
+            automaton = ahocorasick_rs.BytesAhoCorasick(
+                [w.encode() for w in words], implementation=implementation
             )
+        else:
+            automaton = ahocorasick_rs.AhoCorasick(words, implementation=implementation)
+        return automaton.find_matches_as_indexes
 
-    def _ends(self, lowered: str) -> dict[int, list[int]]:
+    def _ends(self, lowered: str | bytes, ascii: bool = False) -> dict[int, list[int]]:
         """Keyword number -> end offsets (of their last character), ascending, of the keyword
         hits in `lowered`; overlapping hits of different keywords all count.
 
@@ -228,13 +242,12 @@ class Prefilter:
         automaton in slices, each overlapping the previous by a keyword's length, so that its
         list of raw matches stays small too; a shorter one keeps all its hits."""
         self.scanned += len(lowered)
-        if self.scanned > DFA_AFTER and self.scanned - len(lowered) <= DFA_AFTER:
-            import ahocorasick_rs
-
-            self.automaton = ahocorasick_rs.AhoCorasick(
-                self.keywords, implementation=ahocorasick_rs.Implementation.DFA
-            )
-        find = self.automaton.find_matches_as_indexes
+        if self.scanned > DFA_AFTER and not self.dfa:
+            self.dfa = True
+            self._finders.clear()
+        find = self._finders.get(ascii)
+        if find is None:
+            find = self._finders[ascii] = self._finder(ascii, dfa=self.dfa)
         by_keyword: dict[int, list[int]] = {}
         if len(lowered) <= SLICE:
             # one slice (most texts): every hit kept, as at most a slice's worth is stored
@@ -272,12 +285,7 @@ class Prefilter:
                     numbers = [k for k in range(len(self.keywords)) if k not in saturated]
                     if not numbers:
                         break
-                    import ahocorasick_rs
-
-                    find = ahocorasick_rs.AhoCorasick(
-                        [self.keywords[k] for k in numbers],
-                        implementation=ahocorasick_rs.Implementation.ContiguousNFA,
-                    ).find_matches_as_indexes
+                    find = self._finder(ascii, numbers)
             else:
                 _collapse(matches[skip:] if skip else matches, first, by_keyword)
             for number, ends in by_keyword.items():
@@ -292,16 +300,20 @@ class Prefilter:
         """Rule index -> keyword end offsets (of their last character), ascending, for the
         rules whose keywords occur in `text` (None: offsets unknown, scan the whole text)."""
         found: dict[int, list[int] | None] = {}
-        if self.automaton is None:
+        if not self.keywords:
             return found
-        lowered = text.lower()
-        try:
-            by_keyword = self._ends(lowered)
-        except UnicodeEncodeError:  # lone surrogates (a JSON "\\ud800"): one character each
-            by_keyword = self._ends(re.sub(_SURROGATE, "\ufffd", lowered))
-        # Lower-casing may change the length of some characters (e.g. "İ"); offsets into
-        # `lowered` are then not offsets into `text`, so such a text is scanned whole.
-        exact = len(lowered) == len(text)
+        if text.isascii():  # (known without reading the text)
+            by_keyword = self._ends(text.encode().lower(), True)
+            exact = True
+        else:
+            lowered = text.lower()
+            try:
+                by_keyword = self._ends(lowered)
+            except UnicodeEncodeError:  # lone surrogates (a JSON "\\ud800"): one character each
+                by_keyword = self._ends(re.sub(_SURROGATE, "\ufffd", lowered))
+            # Lower-casing may change the length of some characters (e.g. "İ"); offsets into
+            # `lowered` are then not offsets into `text`, so such a text is scanned whole.
+            exact = len(lowered) == len(text)
         for number, ends in by_keyword.items():
             for index in self.keyword_rules[number]:
                 if not exact or ends is None:
