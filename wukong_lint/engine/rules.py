@@ -514,13 +514,12 @@ class RuleSet:
         text and the event's signature has no rule to run. Exact: `runnable` yields nothing
         for such a unit (its event plan is empty, and an event's unit runs no other group),
         so `scan_unit` would find nothing in it, and a reader need not make it."""
-        kind = "transcript"
-        plan = self._plans.get(kind)
+        plan = self._plans.get("transcript")
         if plan is None:
-            plan = self._plans[kind] = self._plan(kind)
+            plan = self._plans["transcript"] = self._plan("transcript")
         groups, keyword_rules = plan
-        hits = self._keyword_hits(text, kind) if keyword_rules else {}
-        if hits or self._event_plan(kind, path, event, groups):
+        hits = self.prefilter("transcript").hits(text) if keyword_rules else {}
+        if hits or self._event_plan("transcript", path, event, groups):
             return hits
         return None
 

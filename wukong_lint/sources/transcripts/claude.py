@@ -50,6 +50,19 @@ def context_tokens(usage: dict[str, Any]) -> int:
     return total
 
 
+def _blank_texts(content: list[Any]) -> bool:
+    """Whether every block is a text block of white space only (the first block that is not
+    says no: an assistant record's first block is most often a tool call or thinking)."""
+    for block in content:
+        if not (
+            isinstance(block, dict)
+            and block.get("type") == "text"
+            and not str(block.get("text", "")).strip()
+        ):
+            return False
+    return True
+
+
 def subagent_parent(path: str) -> str | None:
     """The session file of `<session>/subagents/agent-*.jsonl`, if it exists."""
     folder, name = os.path.split(os.path.abspath(path))
@@ -174,16 +187,7 @@ def claude_units(
                         )
             continue
         # assistant
-        if (
-            not isinstance(content, list)
-            or not content
-            or all(
-                isinstance(b, dict)
-                and b.get("type") == "text"
-                and not str(b.get("text", "")).strip()
-                for b in content
-            )
-        ):
+        if not isinstance(content, list) or not content or _blank_texts(content):
             if not (isinstance(content, str) and content.strip()):
                 yield session.message(
                     number, "assistant", "", agent, agent_type, is_main, "empty-content"
@@ -202,16 +206,17 @@ def claude_units(
                 continue
             btype = block.get("type")
             if btype == "tool_use":
+                name, call_id = block.get("name"), block.get("id")
                 yield from session.call(
                     number,
-                    block.get("name") if isinstance(block.get("name"), str) else None,
+                    name if isinstance(name, str) else None,
                     block.get("input"),
-                    block.get("id") if isinstance(block.get("id"), str) else None,
+                    call_id if isinstance(call_id, str) else None,
                     agent,
                     agent_type,
                     is_main,
                 )
-                if not isinstance(block.get("id"), str):
+                if not isinstance(call_id, str):
                     yield session.integrity(number, "missing-id", "tool call has no id")
             elif btype in ("text", "thinking"):
                 text = block.get(btype)
