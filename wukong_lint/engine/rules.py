@@ -489,7 +489,7 @@ class RuleSet:
                 yield rule, matcher, None
         if not keyword_rules:
             return
-        # (a transcript reader may have found them already: `event_hits`)
+        # (a transcript reader may have found them already: `unit_hits`)
         hits = getattr(unit, "hits", None) if event is not None else None
         if hits is None:
             hits = self._keyword_hits(unit.text, kind)
@@ -508,19 +508,23 @@ class RuleSet:
                 prepare(unit, [(r, o) for r, o in batch if r.kind == rule.kind])
             yield rule, matcher, offsets
 
-    def event_hits(self, path: str, event: Any, text: str) -> dict[int, list[int] | None] | None:
-        """What `runnable` finds of the keyword rules on a transcript event's unit (path,
-        event, text), or None when no rule at all can run on it: no keyword occurs in the
-        text and the event's signature has no rule to run. Exact: `runnable` yields nothing
-        for such a unit (its event plan is empty, and an event's unit runs no other group),
-        so `scan_unit` would find nothing in it, and a reader need not make it."""
+    def unit_hits(self, unit: Any) -> dict[int, list[int] | None] | None:
+        """What `runnable` finds of the keyword rules on a transcript event's unit, or None
+        when no rule at all can run on it: no keyword occurs in its text and each group of
+        rules its event signature may meet has a gate that turns the unit away. Exact:
+        `runnable` then yields nothing (it asks the same gates first, and an event's unit
+        runs no other group), so `scan_unit` would find nothing in it, and a reader need
+        not hand it on (a gate is a pure test of the unit)."""
         plan = self._plans.get("transcript")
         if plan is None:
             plan = self._plans["transcript"] = self._plan("transcript")
         groups, keyword_rules = plan
-        hits = self.prefilter("transcript").hits(text) if keyword_rules else {}
-        if hits or self._event_plan("transcript", path, event, groups):
+        hits = self.prefilter("transcript").hits(unit.text) if keyword_rules else {}
+        if hits:
             return hits
+        for _, gate, _, _ in self._event_plan("transcript", unit.path, unit.event, groups):
+            if gate is None or gate(unit):
+                return hits
         return None
 
     def _event_plan(

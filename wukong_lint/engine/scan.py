@@ -342,8 +342,8 @@ def scan_unit(
 
 
 class Quiet(tuple):  # type: ignore[type-arg]
-    """A transcript unit that no rule can reach, counted but never made or scanned: its
-    file and the bytes of its records (`Session.unit` asks `RuleSet.event_hits` while a
+    """A transcript unit that no rule can reach, counted but neither handed on nor scanned: its
+    file and the bytes of its records (`Session.unit` asks `RuleSet.unit_hits` while a
     `tally` runs). The stats are those of the unit it stands for."""
 
     __slots__ = ()

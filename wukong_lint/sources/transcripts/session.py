@@ -170,15 +170,14 @@ class Session:
         size, self.carry = self.carry, 0
         if self.follow:
             return None  # type: ignore[return-value]
-        rules = reaching()  # the rules that scan the units made now (engine/scan.py `tally`)
-        if rules is None:
-            return make_unit(self.path, event, text, size)
-        # Most records meet no rule (a message without a keyword): counted, not made.
-        hits = rules.event_hits(self.path, event, text)
-        if hits is None:
-            return _new_tuple(Quiet, (self.path, size))  # type: ignore[return-value]
         unit = make_unit(self.path, event, text, size)
-        unit.hits = hits  # type: ignore[attr-defined]  # (the scan does not search again)
+        rules = reaching()  # the rules that scan the units made now (engine/scan.py `tally`)
+        if rules is not None:
+            # Most records meet no rule (a message without a keyword): counted, not scanned.
+            hits = rules.unit_hits(unit)
+            if hits is None:
+                return _new_tuple(Quiet, (self.path, size))  # type: ignore[return-value]
+            unit.hits = hits  # type: ignore[attr-defined]  # (the scan does not search again)
         return unit
 
     def new_turn(self, agent: str) -> None:
