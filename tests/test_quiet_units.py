@@ -123,3 +123,22 @@ def test_a_session_made_outside_a_scan_makes_every_unit(tmp_path: Path) -> None:
     path = _hostile(tmp_path)
     units = list(transcripts.open_transcript(str(path), str(path)))
     assert units and not any(type(u) is Quiet for u in units)
+
+
+def test_a_unit_out_of_memory_is_reported_and_the_rest_scanned(tmp_path: Path, monkeypatch) -> None:
+    """A MemoryError while the short cut searches a text is the scan's to report, for that
+    unit only (as when the scan searched it): the records after it are still scanned."""
+    from wukong_lint.engine import rules as rules_module
+
+    real = rules_module.Prefilter.hits
+
+    def hits(self, text):  # type: ignore[no-untyped-def]
+        if "nothing to see" in text:
+            raise MemoryError
+        return real(self, text)
+
+    monkeypatch.setattr(rules_module.Prefilter, "hits", hits)
+    path = _hostile(tmp_path)
+    got = tally(RULES, transcripts.open_transcript(str(path), str(path)))
+    assert [e.path for e in got.errors if scan.is_out_of_memory(e)] == [str(path)]
+    assert {f.line for f in got.findings if f.rule_id == "secret.github-pat"} == {7, 12}

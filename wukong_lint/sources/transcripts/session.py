@@ -174,7 +174,10 @@ class Session:
         rules = reaching()  # the rules that scan the units made now (engine/scan.py `tally`)
         if rules is not None:
             # Most records meet no rule (a message without a keyword): counted, not scanned.
-            hits = rules.unit_hits(unit)
+            try:
+                hits = rules.unit_hits(unit)
+            except MemoryError:  # (the scan of this unit reports it, as without the test)
+                return unit
             if hits is None:
                 return _new_tuple(Quiet, (self.path, size))  # type: ignore[return-value]
             unit.hits = hits  # type: ignore[attr-defined]  # (the scan does not search again)
