@@ -493,6 +493,8 @@ class RuleSet:
         hits = getattr(unit, "hits", None) if event is not None else None
         if hits is None:
             hits = self._keyword_hits(unit.text, kind)
+        if not hits:
+            return  # (most units: no keyword rule to run)
         batch = [
             (self.rules[index], offsets)
             for index, offsets in hits.items()

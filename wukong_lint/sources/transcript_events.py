@@ -203,10 +203,22 @@ def target_paths(tool: str | None, data: Any) -> list[str]:
         value = data.get(key)
         if isinstance(value, str) and value:
             found.append(value)
-    if tool == "apply_patch" or (tool and "patch" in tool.lower()):
+    if tool and _is_patch_tool(tool):
         patch = data.get("input") or data.get("patch") or ""
         if isinstance(patch, str):
             found += [p for p, _, _ in patch_files(patch)]
+    return found
+
+
+_PATCH_TOOLS: dict[str, bool] = {}  # tool name -> whether it takes a patch (a few names)
+
+
+def _is_patch_tool(tool: str) -> bool:
+    found = _PATCH_TOOLS.get(tool)
+    if found is None:
+        if len(_PATCH_TOOLS) >= 1024:  # (names come from transcripts: bounded)
+            _PATCH_TOOLS.clear()
+        found = _PATCH_TOOLS[tool] = tool == "apply_patch" or "patch" in tool.lower()
     return found
 
 
