@@ -216,7 +216,8 @@ def test_state_at_the_end_of_a_file_read_in_parts_reaches_its_subagent_files(tmp
     """身 reports done but its subagents/ file ran no test: the session file's state (the
     result still waiting for the agent's own records) comes back from the worker that read the
     file's last part, so the check fires as on one process."""
-    from tests.test_body_untested_subagent_file import EDIT, _session as untested_session
+    from tests.test_body_untested_subagent_file import EDIT
+    from tests.test_body_untested_subagent_file import _session as untested_session
 
     path = untested_session(tmp_path, [EDIT] * 30)
     one, two = _wukong_reports(path, tmp_path, monkeypatch)
@@ -227,7 +228,8 @@ def test_state_at_the_end_of_a_file_read_in_parts_reaches_its_subagent_files(tmp
 def test_a_state_that_cannot_come_back_is_followed_here(tmp_path, monkeypatch):
     """The worker could not hand the state back (a state too deep to copy, say): this process
     follows the session file itself before reading its subagents/ files."""
-    from tests.test_body_untested_subagent_file import EDIT, _session as untested_session
+    from tests.test_body_untested_subagent_file import EDIT
+    from tests.test_body_untested_subagent_file import _session as untested_session
 
     real = offload._scan_part_with
     monkeypatch.setattr(

@@ -27,7 +27,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from wukong_lint.engine.rules import RuleSet
-from wukong_lint.engine.scan import OUT_OF_MEMORY, Counter, Tally, scan_unit, tally
+from wukong_lint.engine.scan import OUT_OF_MEMORY, Counter, Tally, scan_unit, scanning_with, tally
 from wukong_lint.model import ScanError, Unit
 from wukong_lint.sources import transcripts
 from wukong_lint.sources.text import Skipped
@@ -145,9 +145,11 @@ def tally_offloaded(ruleset: RuleSet, items: Iterable[Any], workers: int) -> Tal
     offloader = _Offloader(ruleset, workers)
     before = transcripts.OPTIONS["parts"]
     transcripts.OPTIONS["parts"] = workers
+    # (a file read here, under SPLIT_MIN, makes no unit that no rule can reach: scan.reaching)
     try:
-        for item in items:
-            offloader.add(item)
+        with scanning_with(ruleset):
+            for item in items:
+                offloader.add(item)
         return offloader.finish()
     finally:
         transcripts.OPTIONS["parts"] = before

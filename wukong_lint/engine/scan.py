@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from functools import partial
 from typing import Any, NamedTuple
 
@@ -365,6 +366,17 @@ _REACHING: list[RuleSet] = []
 def reaching() -> RuleSet | None:
     """The rule set that will scan the units of a source read now (None: not known)."""
     return _REACHING[-1] if _REACHING else None
+
+
+@contextlib.contextmanager
+def scanning_with(ruleset: RuleSet) -> Iterator[None]:
+    """While it lasts, sources read here know the rule set that will scan their units
+    (`reaching`): a scan loop other than `tally`'s (engine/offload.py)."""
+    _REACHING.append(ruleset)
+    try:
+        yield
+    finally:
+        _REACHING.pop()
 
 
 class Tally(NamedTuple):
