@@ -160,6 +160,27 @@ def _role_verdict(role: dict[str, Any], tool: str, canonical: str, params: dict[
     return None
 
 
+# A rule's roles by name and alias (`_role_key`), made once per rule: every sub-agent call
+# asks. The rule's params are kept beside the table, so a table is used only for the params
+# it was made from (an id can be reused once they are gone); a few rules: bounded.
+_ROLE_TABLES: dict[int, tuple[Any, dict[str, Any]]] = {}
+
+
+def _roles(params: dict[str, Any]) -> dict[str, Any]:
+    """Role key -> the first role naming it (its name or an alias), as the rule lists them."""
+    found = _ROLE_TABLES.get(id(params))
+    if found is not None and found[0] is params:
+        return found[1]
+    table: dict[str, Any] = {}
+    for role in params["roles"]:
+        for name in (role["name"], *role["aliases"]):
+            table.setdefault(_role_key(name), role)
+    if len(_ROLE_TABLES) > 256:
+        _ROLE_TABLES.clear()
+    _ROLE_TABLES[id(params)] = (params, table)
+    return table
+
+
 def match_avatar(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit]:
     params = rule.params or {}
     event = _event(unit)
@@ -172,14 +193,7 @@ def match_avatar(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit]:
     if definition is not None:
         verdict = _definition_verdict(definition, tool, canonical)
     else:
-        role = next(
-            (
-                r
-                for r in params["roles"]
-                if key == _role_key(r["name"]) or key in {_role_key(a) for a in r["aliases"]}
-            ),
-            None,
-        )
+        role = _roles(params).get(key)
         if role is None:
             return
         verdict = _role_verdict(role, tool, canonical, params, target_paths(tool, event.input))
