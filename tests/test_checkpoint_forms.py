@@ -79,7 +79,6 @@ def test_a_keyed_checkpoint_is_a_checkpoint_and_its_decision_is_judged(form, tmp
     assert any("decision" in r for r in found), found  # 40 lines but 本体执行: to 身
 
 
-
 @pytest.mark.parametrize(
     ("text", "added"),
     [
