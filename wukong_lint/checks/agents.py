@@ -57,6 +57,12 @@ def changed_lines(old: Any, new: Any) -> int:
     a, b = a[start:end_a], b[start:end_b]
     if not a or not b or len(a) * len(b) > 4_000_000:
         return max(len(a), len(b))
+    if len(a) == 1 or len(b) == 1:
+        # (a one-line side, most edits: what SequenceMatcher makes of it without building one.
+        # Its only possible match is that line inside the other side, found once: the other
+        # lines there are added (removed); without it, a `replace` of all of both sides)
+        one, other = (a[0], b) if len(a) == 1 else (b[0], a)
+        return len(other) - 1 if one in other else len(other)
     added = removed = 0
     for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
         if tag != "equal":
