@@ -77,3 +77,21 @@ def test_a_keyed_checkpoint_is_a_checkpoint_and_its_decision_is_judged(form, tmp
     found = _rules(_session(tmp_path, form.format(lines=40, decision="execute directly (body)")))
     assert not any("checkpoint-missing" in r or "incomplete" in r for r in found), found
     assert any("decision" in r for r in found), found  # 40 lines but 本体执行: to 身
+
+
+@pytest.mark.parametrize(
+    ("text", "added"),
+    [
+        ("CHECKPOINT\nQ1. yes\nQ2. no", ""),  # the numbered form: nothing keyed
+        ("CHECKPOINT\rexplore: yes", "\nQ1: yes"),  # a break only splitlines() sees
+        ("CHECKPOINT\u2028explore: yes\x85files: 3", "\nQ1: yes\nQ4: 3"),
+        ("CHECKPOINT x\r\ncode_change: 40 lines", "\nQ2: 40 lines"),
+        ("explore: yes", ""),  # no marker: not a CHECKPOINT
+    ],
+)
+def test_keyed_lines_at_every_line_break(text: str, added: str) -> None:
+    """Keyed answers are found on the lines str.splitlines() makes (the shortcut for texts
+    without a keyed line must not miss one after a \\r or a U+2028)."""
+    from wukong_lint.checks.checkpoint_forms import keyed_questions
+
+    assert keyed_questions(text) == text + added

@@ -51,3 +51,35 @@ def test_patch_creates() -> None:
     )
     assert patch_creates("--- /dev/null\n+++ b/new.txt\n@@ -0,0 +1 @@\n+hi\n")
     assert not patch_creates("--- a/old.txt\n+++ b/old.txt\n@@ -1 +1 @@\n-a\n+b\n")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "cat a.py\tb.py",
+        "cat  a.py \r\n",
+        "cat a\x0bb.py",  # a vertical tab is no shlex whitespace: one word
+        "cat a\u00a0b.py",  # nor a no-break space
+        "cat a#b.py # c",  # no comments in shlex.split
+        "cat $HOME/a;b",
+        "cat 'a b.py' c.py",  # quoted: shlex itself
+        'cat "a b.py"',
+        "cat a\\ b.py",
+        "cat 'open",
+    ],
+)
+def test_words_as_shlex_splits_them(command: str) -> None:
+    """The unquoted fast path splits exactly as shlex.split(posix=True) does."""
+    import shlex
+
+    from wukong_lint.sources.transcripts.shell_reads import _words
+
+    try:
+        expected: list[str] | None = shlex.split(command, posix=True)
+    except ValueError:
+        expected = None
+    try:
+        got: list[str] | None = _words(command)
+    except ValueError:
+        got = None
+    assert got == expected

@@ -57,6 +57,12 @@ def changed_lines(old: Any, new: Any) -> int:
     a, b = a[start:end_a], b[start:end_b]
     if not a or not b or len(a) * len(b) > 4_000_000:
         return max(len(a), len(b))
+    if len(a) == 1 or len(b) == 1:
+        # (a one-line side, most edits: what SequenceMatcher makes of it without building one.
+        # Its only possible match is that line inside the other side, found once: the other
+        # lines there are added (removed); without it, a `replace` of all of both sides)
+        one, other = (a[0], b) if len(a) == 1 else (b[0], a)
+        return len(other) - 1 if one in other else len(other)
     added = removed = 0
     for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
         if tag != "equal":
@@ -160,6 +166,27 @@ def _role_verdict(role: dict[str, Any], tool: str, canonical: str, params: dict[
     return None
 
 
+# A rule's roles by name and alias (`_role_key`), made once per rule: every sub-agent call
+# asks. The rule's params are kept beside the table, so a table is used only for the params
+# it was made from (an id can be reused once they are gone); a few rules: bounded.
+_ROLE_TABLES: dict[int, tuple[Any, dict[str, Any]]] = {}
+
+
+def _roles(params: dict[str, Any]) -> dict[str, Any]:
+    """Role key -> the first role naming it (its name or an alias), as the rule lists them."""
+    found = _ROLE_TABLES.get(id(params))
+    if found is not None and found[0] is params:
+        return found[1]
+    table: dict[str, Any] = {}
+    for role in params["roles"]:
+        for name in (role["name"], *role["aliases"]):
+            table.setdefault(_role_key(name), role)
+    if len(_ROLE_TABLES) > 256:
+        _ROLE_TABLES.clear()
+    _ROLE_TABLES[id(params)] = (params, table)
+    return table
+
+
 def match_avatar(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit]:
     params = rule.params or {}
     event = _event(unit)
@@ -172,14 +199,7 @@ def match_avatar(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit]:
     if definition is not None:
         verdict = _definition_verdict(definition, tool, canonical)
     else:
-        role = next(
-            (
-                r
-                for r in params["roles"]
-                if key == _role_key(r["name"]) or key in {_role_key(a) for a in r["aliases"]}
-            ),
-            None,
-        )
+        role = _roles(params).get(key)
         if role is None:
             return
         verdict = _role_verdict(role, tool, canonical, params, target_paths(tool, event.input))

@@ -273,3 +273,26 @@ match_checkpoint.accepts = lambda rule, event: (  # type: ignore[attr-defined]
     # the cumulative edit size it reads is measured on edits only (transcripts/protocol.py)
     and (rule.params["check"] != "declared-edits" or event.tool in EDIT_TOOLS)
 )
+
+
+def _memo_key(unit: Unit) -> tuple[Any, ...] | None:
+    """Everything the checkpoint rules' hits on a call depend on besides its event signature
+    and their own params: the facts `match_checkpoint` reads and where the call's first line
+    ends (`_hit`). Seven rules ask of every first call of a task turn; equal facts give equal
+    hits, so the group answers once per distinct key (RuleSet._event_plan, `_GroupMemo`)."""
+    facts = _facts(unit)
+    if not facts:
+        return None
+    end = unit.text.find("\n")
+    get = facts.get
+    return (
+        end if end >= 0 else len(unit.text),
+        get("first"),
+        get("checkpoint"),
+        get("edit"),
+        get("spawns_in_turn"),
+        get("first_spawn"),
+    )
+
+
+match_checkpoint.memo_key = _memo_key  # type: ignore[attr-defined]

@@ -22,6 +22,8 @@ _KEY = re.compile(
 )
 _OBJECT = re.compile(r"\{[^{}]{10,2000}\}")
 _MARKER = re.compile(r"(?i)checkpoint|检查点")
+# line breaks of str.splitlines() other than "\n" (a multiline regex's ^ and $ see only "\n")
+_OTHER_BREAKS = re.compile("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 
 
 def _answer(value: object) -> str:
@@ -50,6 +52,11 @@ def keyed_questions(text: str) -> str:
             continue
         if isinstance(record, dict):
             pairs += [f"{key}: {_answer(value)}" for key, value in record.items()]
+    if not pairs and _OTHER_BREAKS.search(body) is None and _KEY.search(body) is None:
+        # (the common case, the numbered form: no keyed line. With "\n" the only line break,
+        # the lines of splitlines() are the lines ^...$ of the multiline _KEY sees in `body`,
+        # so no line would match in the loop below either)
+        return text
     added = []
     for line in [*pairs, *body.splitlines()]:
         match = _KEY.match(line)

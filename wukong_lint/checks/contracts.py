@@ -222,10 +222,15 @@ def _sections(text: str, contract: dict[str, tuple[str, ...]]) -> dict[str, str 
 
 def is_placeholder(content: str) -> bool:
     text = content.strip().strip("*`\"'").strip()
-    lines = [ln.strip().lstrip("-*+ ").strip() for ln in text.splitlines() if ln.strip()]
-    if not lines:
-        return True
-    return all(len(ln) <= 200 and _PLACEHOLDER.match(ln) for ln in lines)
+    # line by line, up to the first that holds an answer (most outputs: the first line)
+    for line in text.splitlines():
+        ln = line.strip()
+        if not ln:
+            continue
+        ln = ln.lstrip("-*+ ").strip()
+        if len(ln) > 200 or not _PLACEHOLDER.match(ln):
+            return False
+    return True  # (no line at all, or placeholders only)
 
 
 # -- matchers ----------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ paths a transcript happened to mention before are no evidence either way.
 
 from __future__ import annotations
 
+import re
 import shlex
 
 # Programs that print the files they are given; the options that take a value (skipped).
@@ -25,6 +26,18 @@ _READERS: dict[str, frozenset[str]] = {
 }
 _STOP = frozenset({"|", "||", "&&", ";", "&", ">", ">>", "<", "2>", "2>&1", "&>", "|&"})
 _MAX_COMMAND = 4096  # longer commands are scripts, not a read of a few files
+# shlex's own whitespace (posix mode): the separators of words when nothing is quoted
+_BLANKS = re.compile(r"[ \t\r\n]+")
+
+
+def _words(command: str) -> list[str]:
+    """`shlex.split(command, posix=True)`. Without a quote or a backslash (most reading
+    commands: `cat a.py`, `sed -n 1,80p b.py`) shlex only splits at its whitespace, which is
+    exactly `_BLANKS` (no comments: shlex.split turns them off; no punctuation characters):
+    the same words without its per-character tokeniser."""
+    if "'" not in command and '"' not in command and "\\" not in command:
+        return [word for word in _BLANKS.split(command) if word]
+    return shlex.split(command, posix=True)
 
 
 def shell_read_paths(command: str) -> list[str]:
@@ -36,7 +49,7 @@ def shell_read_paths(command: str) -> list[str]:
     if first not in _READERS and first != "cd":
         return []  # the common case, without tokenising
     try:
-        words = shlex.split(command, posix=True)
+        words = _words(command)
     except ValueError:
         return []
     # `cd dir && cat file`: the read is the last simple command
