@@ -1,0 +1,96 @@
+"""The cheap ways findings are made, moved and written give what the plain ways give.
+
+- The JSON report writes each finding without a dict or an encoder call
+  (report/json_report.py `finding_line`): the bytes must be those of the standard encoder
+  followed by `json_text`, for every string (quotes, controls, C1, bidi overrides, lone
+  surrogates, astral characters) and every odd value type (a bool where an int goes).
+"""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from wukong_lint.model import Finding, Severity, Source
+from wukong_lint.report import json_report
+from wukong_lint.report.safe import json_text
+
+# every kind of character the report must escape or keep: controls, quotes, C1, bidi,
+# surrogates (undecodable file names), astral, plain
+_ODD = '\x00\x01\x08\t\n\r\x1b"\\/\x7f\x85\x9f\u2028\u202e\u2066\ud800\udcff\U0001f600é戒 a'
+TEXT = st.text(alphabet=st.sampled_from(_ODD) | st.characters(), max_size=40)
+MAYBE = st.none() | TEXT
+INT = st.integers(min_value=-(2**70), max_value=2**70)
+
+
+def reference(finding: Finding) -> str:
+    return json_text(json_report._FINDING_ENCODER.encode(json_report.finding_to_dict(finding)))
+
+
+@st.composite
+def findings(draw) -> Finding:
+    return Finding(
+        rule_id=draw(TEXT),
+        category=draw(TEXT),
+        severity=draw(st.sampled_from(list(Severity))),
+        message=draw(TEXT),
+        path=draw(TEXT),
+        line=draw(INT | st.booleans()),
+        column=draw(INT),
+        end_line=draw(INT),
+        snippet=draw(TEXT),
+        fingerprint=draw(st.sampled_from(["0123abcd" * 4, "\udcff\x00"])),
+        source=Source(
+            kind=draw(TEXT),
+            tool=draw(MAYBE),
+            agent=draw(MAYBE),
+            record=draw(st.none() | INT | st.booleans()),
+            commit=draw(MAYBE),
+        ),
+    )
+
+
+@given(findings())
+def test_finding_line_is_the_encoders_bytes(finding: Finding) -> None:
+    line = json_report.finding_line(finding)
+    assert line == reference(finding)
+    assert line.encode("utf-8")  # no raw surrogate left: the report encodes as UTF-8
+    assert json.loads(line)["rule_id"] == finding.rule_id  # (a lone surrogate reads back)
+
+
+def test_repeated_strings_are_encoded_once_and_stay_exact() -> None:
+    base = Finding("secret.x", "secret", Severity.HIGH, 'say "hi"\x1b', "a\udcffb", 3, 4, 3,
+                   "tok=****\u202e", "f" * 32, Source("transcript", "Bash", "main", 7))  # fmt: skip
+    for n in range(1, 50):  # the second time on, the strings come from the memo
+        moved = base._replace(line=n, end_line=n)
+        assert json_report.finding_line(moved) == reference(moved)
+    assert '"path": "a\\udcffb"' in json_report.finding_line(base)
+    assert "\\u202e" in json_report.finding_line(base)
+
+
+def test_odd_types_take_the_encoders_way() -> None:
+    base = Finding("r", "secret", Severity.LOW, "m", "p", 1, 1, 1, "s", "f", Source())
+    assert json_report.finding_line(base._replace(line=True)) == reference(base._replace(line=True))
+    assert '"line": true' in json_report.finding_line(base._replace(line=True))
+    odd = base._replace(source=Source(record=False))
+    assert '"record": false' in json_report.finding_line(odd)
+
+
+def test_chunks_join_to_one_finding_a_line() -> None:
+    from wukong_lint.model import Report, Stats
+
+    many = tuple(
+        Finding("r", "secret", Severity.LOW, "m", "p", n, 1, n, "s", f"{n:032x}", Source())
+        for n in range(1, 600)  # more than one piece of `chunks`
+    )
+    text = json_report.render(Report(many, Stats()))
+    document = json.loads(text)
+    assert [f["line"] for f in document["findings"]] == list(range(1, 600))
+    lines = text.splitlines()
+    assert lines[:4] == ["{", '  "version": 1,', '  "tool": "wukong-lint",', '  "findings": [']
+    body = [line for line in lines if line.startswith('    {"rule_id"')]
+    assert len(body) == 599 and all(line.endswith("},") for line in body[:-1])
+    empty = json.loads(json_report.render(Report((), Stats())))
+    assert empty["findings"] == []
