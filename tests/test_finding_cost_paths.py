@@ -94,3 +94,36 @@ def test_chunks_join_to_one_finding_a_line() -> None:
     assert len(body) == 599 and all(line.endswith("},") for line in body[:-1])
     empty = json.loads(json_report.render(Report((), Stats())))
     assert empty["findings"] == []
+
+
+def test_a_tally_crosses_processes_unchanged(tmp_path) -> None:
+    """A worker's Tally is pickled in columns (engine/findings.py `pack`): what the parent
+    gets back is equal, of the same classes, the severities the enum's own members."""
+    import multiprocessing
+    import pickle
+
+    from wukong_lint.engine.scan import Tally
+    from wukong_lint.model import ScanError
+
+    where = Source("transcript", "Bash", "main", 1)
+    base = Finding("secret.x", "secret", Severity.CRITICAL, "m", "a.jsonl", 1, 2, 1, "s",
+                   "f" * 32, where, "h" * 64, True, "inline")  # fmt: skip
+    found = [base._replace(line=n, source=base.source._replace(record=n)) for n in range(40)]
+    found.append(base._replace(severity=Severity.LOW, source=Source()))
+    tally = Tally(found, [ScanError("a.jsonl", "boom")], 1, 1234, 2, 40)
+    for back in (pickle.loads(pickle.dumps(tally)), _through_a_process(tally, multiprocessing)):
+        assert back == tally and type(back) is Tally
+        assert all(type(f) is Finding and type(f.source) is Source for f in back.findings)
+        assert back.findings[-1].severity is Severity.LOW
+        assert back.findings[3].source.record == 3
+    empty = Tally([], [], 0, 0, 0)
+    assert pickle.loads(pickle.dumps(empty)) == empty
+
+
+def _echo(tally):
+    return tally
+
+
+def _through_a_process(tally, multiprocessing):
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        return pool.apply(_echo, (tally,))

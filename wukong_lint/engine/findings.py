@@ -4,11 +4,20 @@ inline comment suppresses it."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from wukong_lint import redact, suppress
 from wukong_lint.keyed_hash import fingerprint_secret, guessable
-from wukong_lint.model import CHANGE_KINDS, Finding, Severity, Unit, fingerprint, sha256_hex
+from wukong_lint.model import (
+    CHANGE_KINDS,
+    Finding,
+    Severity,
+    Source,
+    Unit,
+    fingerprint,
+    sha256_hex,
+)
 
 _SHARED: dict[str, str] = {}
 # a rule's severity number -> its Severity (the enum's call costs a microsecond a finding)
@@ -122,3 +131,32 @@ def make_findings(
             )
         )
     return findings
+
+
+# --- findings between processes ------------------------------------------------------------
+# A worker's findings reach the parent pickled. A NamedTuple pickles as a call of its class
+# with its fields, and unpickles by calling the class's Python `__new__`: ~4.5 us a finding
+# both ways. In columns (one tuple per field, the sources' fields too) pickle writes plain
+# tuples, and the records are rebuilt by `tuple.__new__` mapped over the rows (no Python
+# frame a record): ~2 us. The records come back equal, of the same classes.
+_SOURCE_AT = Finding._fields.index("source")
+_new_finding = partial(tuple.__new__, Finding)
+_new_source = partial(tuple.__new__, Source)
+
+
+def pack(findings: list[Finding]) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+    """`findings` as columns (`unpack` makes them again)."""
+    if not findings:
+        return [], []
+    columns = list(zip(*findings, strict=True))
+    sources = columns.pop(_SOURCE_AT)
+    return columns, list(zip(*sources, strict=True))
+
+
+def unpack(packed: tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]) -> list[Finding]:
+    columns, sources = packed
+    if not columns:
+        return []
+    fields: list[Any] = list(columns)
+    fields.insert(_SOURCE_AT, map(_new_source, zip(*sources, strict=True)))
+    return list(map(_new_finding, zip(*fields, strict=True)))

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from functools import partial
 from typing import Any, NamedTuple
 
-from wukong_lint.engine.findings import make_findings
+from wukong_lint.engine.findings import make_findings, pack, unpack
 from wukong_lint.engine.matchers import Hit, RuleTimeout, match_regex
 from wukong_lint.engine.rules import CompiledRule, RuleSet
 from wukong_lint.model import (
@@ -246,6 +246,14 @@ class Tally(NamedTuple):
     bytes: int
     skipped: int
     units: int = 0  # a transcript is one file of many units
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # a worker's tally goes to the parent pickled: its findings in columns (findings.py)
+        return (_unpickle_tally, (pack(self.findings), *self[1:]))
+
+
+def _unpickle_tally(packed: Any, *rest: Any) -> Tally:
+    return Tally(unpack(packed), *rest)
 
 
 class Counter:
