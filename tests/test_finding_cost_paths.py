@@ -127,3 +127,76 @@ def _echo(tally):
 def _through_a_process(tally, multiprocessing):
     with multiprocessing.get_context("fork").Pool(1) as pool:
         return pool.apply(_echo, (tally,))
+
+
+# --- the credential shapes' prefilter (masking.may_hold_shape) -----------------------------
+# The SHAPES it was read from (redact.py): a changed or new shape must be read again into
+# masking.may_hold_shape, then this digest updated.
+SHAPES_READ = "b78c0217e1398309c1aabb164836edab6fafcb0ab99c4d55347a588044f4a7c6"
+_PIECES = ["://", "-u", "-U", "--user", "-a", "--auth", ":", "=", " ", "\t", "'", '"', "@",
+           "-", "--", "password", "PassWd", "pwd", "TOKEN", "secret", "api", "-key", "_key",
+           "apikey", "access", "auth", "client", "http-password", "proxy-", "mysql", "-p",
+           "authorization", "Bearer ", "x-", "private", "amz-security", "goog", "ocp-apim",
+           "-subscription-key", "cookie", "set-", "s3cr3tV4lue", "user", "host", "é", "ſ",
+           "\u212a", "https", "a", "Z", "0", "/"]  # fmt: skip
+
+
+# a text of each shape, each keyword of each shape
+SHAPE_TEXTS = [
+    "git clone https://bob:hunter22@git.acme.io/x", "https://abcdefghijklmnop1234@h.io",
+    "curl -u bob:hunter22 https://x", "wget --user=bob:hunter22", "mysql -uroot -phunter22",
+    "x --proxy-user bob:hunter22", "x --http-user=bob:hunter22", "x --auth bob:hunter22",
+    "x -a bob:hunter22", "x -U bob:hunter22",
+    "tool --password hunter22", "tool --passwd=hunter22", "tool --pass hunter22",
+    "tool --pwd=hunter22", "tool -Token=hunter22", "tool --secret hunter22",
+    "app --API_KEY hunter22", "app --apikey hunter22", "app --access_token=hunter22",
+    "app --auth_token hunter22", "app --client_secret=hunter22", "app --http-password x",
+    "app --proxy-password=x",
+    "Authorization: Bearer abc.def", "PROXY-AUTHORIZATION=abc", "X-Api-Key: hunter22",
+    "api-key=hunter22", "apikey: hunter22", "X-Auth-Token: hunter22", "x-access-token=h",
+    "Ocp-Apim-Subscription-Key: hunter22", "private-token=hunter22", "x-token: hunter22",
+    "X-Amz-Security-Token: hunter22", "X-Goog-Api-Key=hunter22",
+    "Cookie: sid=hunter22", "Set-Cookie: sid=hunter22",
+]  # fmt: skip
+
+
+def test_near_misses_of_each_shape() -> None:
+    """Each shape's text with a piece cut out (a keyword's letter, a separator): whatever
+    the prefilter passes over, the pattern does not match."""
+    from wukong_lint.masking import _shape_pattern, may_hold_shape
+
+    pattern = _shape_pattern()
+    for text in SHAPE_TEXTS:
+        for size in (1, 2, 3):
+            for at in range(len(text) - size + 1):
+                cut = text[:at] + text[at + size :]
+                for variant in (cut, cut.upper()):
+                    if not may_hold_shape(variant):
+                        assert pattern.search(variant) is None, variant
+
+
+def test_the_shapes_are_those_the_prefilter_was_read_from() -> None:
+    import hashlib
+
+    from wukong_lint.redact import SHAPES
+
+    digest = hashlib.sha256("\n".join(SHAPES).encode()).hexdigest()
+    assert digest == SHAPES_READ, "redact.SHAPES changed: read it again into may_hold_shape"
+
+
+@given(st.lists(st.sampled_from(_PIECES), max_size=14).map("".join))
+def test_a_text_the_prefilter_passes_over_holds_no_shape(text: str) -> None:
+    from wukong_lint.masking import _shape_pattern, may_hold_shape
+
+    if not may_hold_shape(text):
+        assert _shape_pattern().search(text) is None, text
+
+
+def test_the_prefilter_lets_each_shape_through() -> None:
+    from wukong_lint.masking import may_hold_shape, shape_spans
+
+    for text in SHAPE_TEXTS:
+        assert may_hold_shape(text) and shape_spans(text), text
+    for text in ["/nonexistent/proj/src/m1.py", "GITHUB_TOKEN=ghp_x", "rm -rf build", "ls -la"]:
+        assert not may_hold_shape(text) and shape_spans(text) == []
+    assert may_hold_shape("paſsword")  # not ASCII: the pattern decides

@@ -53,6 +53,7 @@ def make_findings(
     """The findings of `found` (engine/scan.py's candidates of `unit`, sorted by place);
     `lines`: scan._Lines of the unit's text."""
     text = unit.text
+    path = unit.path
     # a change as a whole (sources/git.py) is reported as part of the diff it belongs to
     source = unit.source._replace(kind="diff") if unit.source.kind in CHANGE_KINDS else unit.source
     # Every secret span is masked in every snippet, whichever finding the snippet belongs to.
@@ -69,68 +70,107 @@ def make_findings(
         occurrences = {}
     findings = []
     masker = ruleset.masker()
+    allow_comments = ruleset.allow_comments
+    # what the findings on one line share (the candidates come sorted by place)
+    line_start = line_end = -1
+    line_text = ""
+    names: tuple[str, ...] | None = None
     for cand in found:
-        rule, hit = cand.rule, cand.hit
-        line_start, line_text = lines.line_text(cand.anchor)
-        line_end = line_start + len(line_text)
-        spans = [
-            (s - line_start, e - line_start, keep)
-            for s, e, keep in secret_spans
-            if s < line_end and e > line_start
-        ]
+        rule, hit, anchor = cand.rule, cand.hit, cand.anchor
+        if not line_start <= anchor <= line_end:
+            line_start, line_text = lines.line_text(anchor)
+            line_end = line_start + len(line_text)
+            names = suppress.parse_ignore(line_text)
+        if secret_spans:
+            spans = [
+                (s - line_start, e - line_start, keep)
+                for s, e, keep in secret_spans
+                if s < line_end and e > line_start
+            ]
+        else:
+            spans = []
         # every secret near the column is masked too, whichever rules ran (masking.py)
-        snippet = masker.snippet(line_text, spans, cand.anchor - line_start)
-        matched = (
-            text[hit.secret_start : hit.secret_end] if rule.redact else text[hit.start : hit.end]
-        )
-        match_hash = sha256_hex(matched)
+        snippet = masker.snippet(line_text, spans, anchor - line_start)
+        redacted = rule.redact
+        matched = text[hit.secret_start : hit.secret_end] if redacted else text[hit.start : hit.end]
+        match_hash = _hash(matched)
         key = (rule.id, match_hash)
         occurrence = occurrences.get(key, 0)
         occurrences[key] = occurrence + 1
-        names = suppress.parse_ignore(line_text)
         suppressed = names is not None and suppress.covers(names, rule.id, rule.category)
-        if not suppressed and ruleset.allow_comments:
+        if not suppressed and allow_comments:
             # other scanners' allow comments, when the config asks: gitleaks and
             # detect-secrets on secret rules, bandit's `# nosec` on the code rules
             if rule.category == "secret":
-                suppressed = suppress.foreign_allowed(text, line_start, ruleset.allow_comments)
+                suppressed = suppress.foreign_allowed(text, line_start, allow_comments)
             elif rule.category in suppress.NOSEC_CATEGORIES:
-                bandit = "bandit" in ruleset.allow_comments
-                ruff = "ruff" in ruleset.allow_comments
+                bandit = "bandit" in allow_comments
+                ruff = "ruff" in allow_comments
                 if bandit or ruff:
                     suppressed = suppress.nosec_allowed(line_text, rule.tags, ruff, bandit)
         line = _real_line(unit, cand.line)
+        end_line = line if cand.end_line == cand.line else _real_line(unit, cand.end_line)
+        note = hit.note
+        message = _shared(f"{rule.message} ({masker.mask(note)})") if note else rule.message
+        # a secret's fingerprint holds a slow salted hash of it (keyed_hash.py)
+        value = (
+            fingerprint_secret(rule.id, path, match_hash)
+            if redacted and _guessable(matched, match_hash)
+            else match_hash
+        )
+        # (the fields in Finding's order: a tuple made by tuple.__new__, no Python frame)
         findings.append(
-            Finding(
-                rule_id=rule.id,
-                category=rule.category,
-                severity=_SEVERITY[cand.severity or rule.severity],
-                message=(
-                    _shared(f"{rule.message} ({masker.mask(hit.note)})")
-                    if hit.note
-                    else rule.message
-                ),
-                path=unit.path,
-                line=line,
-                column=cand.column,
-                end_line=line if cand.end_line == cand.line else _real_line(unit, cand.end_line),
-                snippet=_shared(snippet),
-                fingerprint=fingerprint(
+            _new_finding(
+                (
                     rule.id,
-                    unit.path,
-                    # a secret's fingerprint holds a slow salted hash of it (keyed_hash.py)
-                    fingerprint_secret(rule.id, unit.path, match_hash)
-                    if rule.redact and guessable(matched)
-                    else match_hash,
-                    occurrence,
-                ),
-                source=source,
-                match_hash=match_hash,
-                suppressed=suppressed,
-                suppressed_by="inline" if suppressed else "",
+                    rule.category,
+                    _SEVERITY[cand.severity or rule.severity],
+                    message,
+                    path,
+                    line,
+                    cand.column,
+                    end_line,
+                    _shared(snippet),
+                    fingerprint(rule.id, path, value, occurrence),
+                    source,
+                    match_hash,
+                    suppressed,
+                    "inline" if suppressed else "",
+                )
             )
         )
     return findings
+
+
+# Memos of what findings repeat (the same command, file name or token over a long session),
+# each cleared when full. A text longer than this is hashed each time (hashing it for the
+# memo costs about as much as the SHA-256).
+_MEMO_MAX = 8192
+_MEMO_TEXT = 512
+_HASHES: dict[str, str] = {}
+_GUESSABLE: dict[str, bool] = {}
+
+
+def _hash(matched: str) -> str:
+    """`sha256_hex(matched)`, memoised for short texts."""
+    if len(matched) > _MEMO_TEXT:
+        return sha256_hex(matched)
+    found = _HASHES.get(matched)
+    if found is None:
+        if len(_HASHES) >= _MEMO_MAX:
+            _HASHES.clear()
+        found = _HASHES[matched] = sha256_hex(matched)
+    return found
+
+
+def _guessable(value: str, value_hash: str) -> bool:
+    """`guessable(value)`, memoised by the value's hash (its entropy takes a Counter)."""
+    found = _GUESSABLE.get(value_hash)
+    if found is None:
+        if len(_GUESSABLE) >= _MEMO_MAX:
+            _GUESSABLE.clear()
+        found = _GUESSABLE[value_hash] = guessable(value)
+    return found
 
 
 # --- findings between processes ------------------------------------------------------------
