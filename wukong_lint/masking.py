@@ -104,6 +104,7 @@ class Masker:
         self.ruleset = RuleSet(list(rules))
         self.scanned = scanned
         self._memo: dict[Any, str] = {}
+        self._notes: dict[tuple[str, str], str] = {}
 
     def spans(self, text: str) -> list[tuple[int, int, int]]:
         """(start, end, keep) of every secret in `text` (keep: the public prefix shown)."""
@@ -135,6 +136,18 @@ class Masker:
                 self._memo.clear()
             found = mask_spans(text, self.spans(text))
             self._memo[text] = found
+        return found
+
+    def with_note(self, message: str, note: str) -> str:
+        """`message (note)`, the note masked: what a structured check adds to a rule's
+        message ("read .env.local") may quote a secret. One string for each pair: findings
+        are kept until the report, and a long session repeats the same notes."""
+        key = (message, note)
+        found = self._notes.get(key)
+        if found is None:
+            if len(self._notes) >= 4096:
+                self._notes.clear()
+            found = self._notes[key] = f"{message} ({self.mask(note)})"
         return found
 
     def snippet(self, line: str, spans: list[tuple[int, int, int]], column: int) -> str:

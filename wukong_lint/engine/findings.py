@@ -43,34 +43,40 @@ def _shared(text: str) -> str:
     return found
 
 
+def _line_text(text: str, offset: int) -> tuple[int, str]:
+    """Where the line of `text` holding `offset` starts, and the line (without its end)."""
+    start = text.rfind("\n", 0, offset) + 1
+    end = text.find("\n", offset)
+    if end < 0:
+        end = len(text)
+    line = text[start:end]
+    return start, line[:-1] if line.endswith("\r") else line
+
+
 def make_findings(
     ruleset: Any,
     unit: Unit,
-    lines: Any,
     found: list[Any],
     occurrences: dict[tuple[str, str], int] | None,
 ) -> list[Finding]:
-    """The findings of `found` (engine/scan.py's candidates of `unit`, sorted by place);
-    `lines`: scan._Lines of the unit's text."""
+    """The findings of `found` (engine/scan.py's candidates of `unit`, sorted by place)."""
     text = unit.text
     path = unit.path
     # a change as a whole (sources/git.py) is reported as part of the diff it belongs to
     source = unit.source._replace(kind="diff") if unit.source.kind in CHANGE_KINDS else unit.source
     # Every secret span is masked in every snippet, whichever finding the snippet belongs to.
-    secret_spans = [
-        (
-            c.hit.secret_start,
-            c.hit.secret_end,
-            redact.public_prefix(text[c.hit.secret_start : c.hit.secret_end], c.rule.keywords),
-        )
-        for c in found
-        if c.rule.redact
-    ]
+    secret_spans = []
+    for c in found:  # (a loop: most units have one candidate, a comprehension is a call)
+        if c.rule.redact:
+            s, e = c.hit.secret_start, c.hit.secret_end
+            secret_spans.append((s, e, redact.public_prefix(text[s:e], c.rule.keywords)))
     if occurrences is None:
         occurrences = {}
     findings = []
     masker = ruleset.masker()
     allow_comments = ruleset.allow_comments
+    # a unit's line as a line of its file (_real_line, inline for text of adjacent lines)
+    first_line, numbered = unit.first_line - 1, unit.line_numbers is not None
     # what the findings on one line share (the candidates come sorted by place)
     line_start = line_end = -1
     line_text = ""
@@ -78,7 +84,7 @@ def make_findings(
     for cand in found:
         rule, hit, anchor = cand.rule, cand.hit, cand.anchor
         if not line_start <= anchor <= line_end:
-            line_start, line_text = lines.line_text(anchor)
+            line_start, line_text = _line_text(text, anchor)
             line_end = line_start + len(line_text)
             names = suppress.parse_ignore(line_text)
         if secret_spans:
@@ -108,10 +114,13 @@ def make_findings(
                 ruff = "ruff" in allow_comments
                 if bandit or ruff:
                     suppressed = suppress.nosec_allowed(line_text, rule.tags, ruff, bandit)
-        line = _real_line(unit, cand.line)
-        end_line = line if cand.end_line == cand.line else _real_line(unit, cand.end_line)
+        if numbered:
+            line = _real_line(unit, cand.line)
+            end_line = line if cand.end_line == cand.line else _real_line(unit, cand.end_line)
+        else:
+            line, end_line = cand.line + first_line, cand.end_line + first_line
         note = hit.note
-        message = _shared(f"{rule.message} ({masker.mask(note)})") if note else rule.message
+        message = masker.with_note(rule.message, note) if note else rule.message
         # a secret's fingerprint holds a slow salted hash of it (keyed_hash.py)
         value = (
             fingerprint_secret(rule.id, path, match_hash)

@@ -37,14 +37,6 @@ class _Lines:
         line_start = self.text.rfind("\n", 0, offset) + 1
         return self._line, offset - line_start + 1
 
-    def line_text(self, offset: int) -> tuple[int, str]:
-        start = self.text.rfind("\n", 0, offset) + 1
-        end = self.text.find("\n", offset)
-        if end < 0:
-            end = len(self.text)
-        line = self.text[start:end]
-        return start, line[:-1] if line.endswith("\r") else line
-
 
 class _Candidate(NamedTuple):
     rule: CompiledRule
@@ -56,12 +48,17 @@ class _Candidate(NamedTuple):
     severity: int = 0  # when set, lower than the rule's (engine/doc_context.py)
 
 
+_new_candidate = partial(tuple.__new__, _Candidate)
+
+
 def _is_generic(rule: CompiledRule) -> bool:
     return "generic" in rule.tags
 
 
 def _drop_overlaps(found: list[_Candidate]) -> list[_Candidate]:
     """One secret, one finding: where secret spans overlap, keep the most specific rule."""
+    if len(found) < 2:
+        return found
     secrets = [c for c in found if c.rule.category == "secret"]
     if len(secrets) < 2:
         return found
@@ -172,7 +169,8 @@ def _gather(
             else:
                 line, column = lines.locate(start)  # type: ignore[union-attr]
                 end_line = line + text.count("\n", start, max(start, end - 1))
-            found.append(_Candidate(rule, hit, line, column, end_line, start))
+            # (_Candidate's fields in order, its severity 0: tuple.__new__ runs no Python)
+            found.append(_new_candidate((rule, hit, line, column, end_line, start, 0)))
     except RuleTimeout as err:
         count = _TIMEOUTS[rule.id] = _TIMEOUTS.get(rule.id, 0) + 1
         message = str(err)
@@ -227,14 +225,16 @@ def scan_unit(
             _gather(rule, run, unit, lines, pinned, found, errors)
     if not found:
         return [], errors
-    if lines is None:
-        lines = _Lines(text)
     found = _drop_overlaps(found)
     found = _drop_superseded(found)
     found = _in_context(unit, found)
-    found.sort(key=lambda c: (c.anchor, c.rule.id))
+    if len(found) > 1:  # (most units with a finding have one)
+        found.sort(key=_place)
+    return make_findings(ruleset, unit, found, occurrences), errors
 
-    return make_findings(ruleset, unit, lines, found, occurrences), errors
+
+def _place(cand: _Candidate) -> tuple[int, str]:
+    return cand.anchor, cand.rule.id
 
 
 class Tally(NamedTuple):
