@@ -200,3 +200,10 @@ def test_the_prefilter_lets_each_shape_through() -> None:
     for text in ["/nonexistent/proj/src/m1.py", "GITHUB_TOKEN=ghp_x", "rm -rf build", "ls -la"]:
         assert not may_hold_shape(text) and shape_spans(text) == []
     assert may_hold_shape("paſsword")  # not ASCII: the pattern decides
+
+
+@given(findings())
+def test_the_reports_sort_key_is_findings_own(finding: Finding) -> None:
+    from wukong_lint.engine.scan import _SORT_KEY
+
+    assert _SORT_KEY(finding) == finding.sort_key()

@@ -107,9 +107,10 @@ ERROR_CLASSES = (
 def tool_errors(findings: tuple[Finding, ...]) -> dict[str, int]:
     counts = dict.fromkeys(ERROR_CLASSES, 0)
     for finding in findings:
-        name = finding.rule_id.removeprefix("transcript-integrity.")
-        if finding.category == "transcript-integrity" and name in counts:
-            counts[name] += 1
+        if finding.category == "transcript-integrity":
+            name = finding.rule_id.removeprefix("transcript-integrity.")
+            if name in counts:
+                counts[name] += 1
     return counts
 
 
