@@ -207,3 +207,15 @@ def test_the_reports_sort_key_is_findings_own(finding: Finding) -> None:
     from wukong_lint.engine.scan import _SORT_KEY
 
     assert _SORT_KEY(finding) == finding.sort_key()
+
+
+SPAN = st.tuples(st.integers(-5, 30), st.integers(-5, 30), st.integers(0, 8))
+
+
+@given(st.text(alphabet="ab\u00e9\U0001f600 ", max_size=25), SPAN)
+def test_one_span_masks_as_the_general_way(line: str, span: tuple[int, int, int]) -> None:
+    """redact.mask_spans' single-span path gives what its loop gives (two copies of the span:
+    the loop merges them into the same one)."""
+    from wukong_lint.redact import mask_spans
+
+    assert mask_spans(line, [span]) == mask_spans(line, [span, span])
