@@ -77,17 +77,22 @@ def finding_line(finding: Finding) -> str:
         return json_text(_FINDING_ENCODER.encode(finding_to_dict(finding)))
     try:
         tool, agent, commit = src.tool, src.agent, src.commit
+        # (a memo hit without a call of _text: an encoded string is never empty)
+        get = _ENCODED.get
         return (
-            f'{{"rule_id": {_text(finding.rule_id)}, "category": {_text(finding.category)}, '
-            f'"severity": {_LABELS[finding.severity]}, "message": {_text(finding.message)}, '
-            f'"path": {_text(finding.path)}, "line": {line}, "column": {column}, '
-            f'"end_line": {end_line}, "snippet": {_text(finding.snippet)}, '
+            f'{{"rule_id": {get(finding.rule_id) or _text(finding.rule_id)}, '
+            f'"category": {get(finding.category) or _text(finding.category)}, '
+            f'"severity": {_LABELS[finding.severity]}, '
+            f'"message": {get(finding.message) or _text(finding.message)}, '
+            f'"path": {get(finding.path) or _text(finding.path)}, '
+            f'"line": {line}, "column": {column}, "end_line": {end_line}, '
+            f'"snippet": {get(finding.snippet) or _text(finding.snippet)}, '
             f'"fingerprint": {json_text(_string(finding.fingerprint))}, '
-            f'"source": {{"kind": {_text(src.kind)}, '
-            f'"tool": {"null" if tool is None else _text(tool)}, '
-            f'"agent": {"null" if agent is None else _text(agent)}, '
+            f'"source": {{"kind": {get(src.kind) or _text(src.kind)}, '
+            f'"tool": {"null" if tool is None else get(tool) or _text(tool)}, '
+            f'"agent": {"null" if agent is None else get(agent) or _text(agent)}, '
             f'"record": {"null" if record is None else record}, '
-            f'"commit": {"null" if commit is None else _text(commit)}}}}}'
+            f'"commit": {"null" if commit is None else get(commit) or _text(commit)}}}}}'
         )
     except TypeError:  # a string field that holds something else: the encoder says what
         return json_text(_FINDING_ENCODER.encode(finding_to_dict(finding)))
