@@ -19,6 +19,8 @@ from wukong_lint.model import (
     sha256_hex,
 )
 
+# Finding(*fields) without the Python frame of the NamedTuple's __new__ (the same record)
+_new_finding = partial(tuple.__new__, Finding)
 _SHARED: dict[str, str] = {}
 # a rule's severity number -> its Severity (the enum's call costs a microsecond a finding)
 _SEVERITY = {int(s): s for s in Severity}
@@ -189,7 +191,6 @@ def _guessable(value: str, value_hash: str) -> bool:
 # tuples, and the records are rebuilt by `tuple.__new__` mapped over the rows (no Python
 # frame a record): ~2 us. The records come back equal, of the same classes.
 _SOURCE_AT = Finding._fields.index("source")
-_new_finding = partial(tuple.__new__, Finding)
 _new_source = partial(tuple.__new__, Source)
 
 
