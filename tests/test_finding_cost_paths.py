@@ -219,3 +219,58 @@ def test_one_span_masks_as_the_general_way(line: str, span: tuple[int, int, int]
     from wukong_lint.redact import mask_spans
 
     assert mask_spans(line, [span]) == mask_spans(line, [span, span])
+
+
+# --- SARIF through orjson (report/sarif.py `dumps`) ----------------------------------------
+KEY = st.text(alphabet=st.sampled_from(_ODD) | st.characters(), max_size=8)
+LEAF = st.none() | st.booleans() | st.integers(-(2**70), 2**70) | TEXT
+DOCUMENT = st.recursive(
+    LEAF,
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.tuples(inner, inner)
+        | st.dictionaries(KEY | st.integers(0, 3), inner, max_size=4)
+    ),
+    max_leaves=25,
+)
+
+
+@given(DOCUMENT)
+def test_sarif_dumps_is_the_standard_librarys(document) -> None:
+    from wukong_lint.report.sarif import dumps
+
+    assert dumps(document) == json.dumps(document, ensure_ascii=False, indent=2)
+
+
+def test_a_sarif_document_holds_no_float(tmp_path, monkeypatch) -> None:
+    """What makes orjson's indented text the standard library's: no float anywhere in a
+    real document (a transcript with every kind of finding, a secret among them)."""
+    from wukong_lint.cli import main
+    from wukong_lint.report.sarif import dumps
+
+    session = tmp_path / "s.jsonl"
+    session.write_text(
+        json.dumps({"type": "assistant", "message": {"role": "assistant", "content": [
+            {"type": "tool_use", "id": "t1", "name": "Bash",
+             "input": {"command": "export GITHUB_TOKEN=ghp_" + "a1B2" * 9 + "; rm -rf /"}}]}})
+        + "\n"
+    )  # fmt: skip
+    out = tmp_path / "r.sarif"
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", "--format", "sarif", "-q", "-o", str(out), str(session)]) == 1
+    text = out.read_text(encoding="utf-8")
+    document = json.loads(text)
+    assert document["runs"][0]["results"]
+
+    def walk(value) -> None:
+        assert not isinstance(value, float), value
+        if isinstance(value, dict):
+            for item in value.values():
+                walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+
+    walk(document)
+    assert text == dumps(document) + "\n"
+    assert text == json.dumps(document, ensure_ascii=False, indent=2) + "\n"
