@@ -168,7 +168,7 @@ def _candidates_only(ruleset, unit, occurrences=None):
             found = scan._drop_superseded(found)
             found = scan._in_context(unit, found)
             if len(found) > 1:
-                found.sort(key=scan._place)
+                found.sort(key=lambda c: (c.anchor, c.rule.id))
         return [], errors
 
 
