@@ -42,8 +42,48 @@ def _shape_pattern() -> Any:
     return compile_pattern(SHAPES_PATTERN)
 
 
+# What a text must hold for any of the SHAPES (redact.py) to match it, read from each
+# alternative's literal parts (the patterns are case-insensitive: for a text in ASCII, its
+# lower case holds them exactly when the text can match; any other text runs the pattern):
+#   scheme://user:password@ and scheme://TOKEN@          "://"
+#   -u/--user/--proxy-user/--http-user/--auth/-a ...:X    ("-u" or "-a") and ":"
+#   --password/--token/--api-key ... X                    "-" + a keyword (_OPTION_WORDS)
+#   mysql ... -pX                                         "mysql" and "-p"
+#   Authorization: / Proxy-Authorization=                 "authorization" and (":" or "=")
+#   X-Api-Key: / apikey= / X-...-Token: / Ocp-Apim-...    _HEADER_WORDS and (":" or "=")
+#   Cookie: / Set-Cookie:                                 "cookie" and ":"
+# (tests/test_finding_cost_paths.py holds SHAPES as they were read: a new shape fails it.)
+_OPTION_WORDS = ("-pass", "-pwd", "-token", "-secret", "-api", "-access", "-auth", "-client",
+                 "-http-password", "-proxy-password")  # fmt: skip
+_HEADER_WORDS = ("api-key", "apikey", "-token", "ocp-apim")
+
+
+def may_hold_shape(text: str) -> bool:
+    """False only when no credential shape can match `text` (see above): most snippets
+    (a path, a command without options) need not run the shapes' pattern."""
+    if not text.isascii():
+        return True
+    lower = text.lower()
+    if "://" in lower:
+        return True
+    colon, equals = ":" in lower, "=" in lower
+    if "-" in lower and (
+        (colon and ("-u" in lower or "-a" in lower))
+        or any(word in lower for word in _OPTION_WORDS)
+        or ("mysql" in lower and "-p" in lower)
+    ):
+        return True
+    if colon or equals:
+        if "authorization" in lower or any(word in lower for word in _HEADER_WORDS):
+            return True
+        return colon and "cookie" in lower
+    return False
+
+
 def shape_spans(text: str) -> list[tuple[int, int, int]]:
     """(start, end, 0) of every credential shape's value in `text`."""
+    if not may_hold_shape(text):
+        return []
     spans = []
     for match in _shape_pattern().finditer(text):
         for start, end in match.regs[1:]:  # every alternative names its value group `v`
@@ -63,7 +103,8 @@ class Masker:
 
         self.ruleset = RuleSet(list(rules))
         self.scanned = scanned
-        self._memo: dict[str, str] = {}
+        self._memo: dict[Any, str] = {}
+        self._notes: dict[tuple[str, str], str] = {}
 
     def spans(self, text: str) -> list[tuple[int, int, int]]:
         """(start, end, keep) of every secret in `text` (keep: the public prefix shown)."""
@@ -97,6 +138,18 @@ class Masker:
             self._memo[text] = found
         return found
 
+    def with_note(self, message: str, note: str) -> str:
+        """`message (note)`, the note masked: what a structured check adds to a rule's
+        message ("read .env.local") may quote a secret. One string for each pair: findings
+        are kept until the report, and a long session repeats the same notes."""
+        key = (message, note)
+        found = self._notes.get(key)
+        if found is None:
+            if len(self._notes) >= 4096:
+                self._notes.clear()
+            found = self._notes[key] = f"{message} ({self.mask(note)})"
+        return found
+
     def snippet(self, line: str, spans: list[tuple[int, int, int]], column: int) -> str:
         """The snippet of `line` around the 0-based `column`: `spans` (the secrets the scan
         found) and every secret the masker finds near the column masked, then clipped."""
@@ -104,7 +157,7 @@ class Masker:
         window = line[start : column + MARGIN]
         if start:
             spans = [(s - start, e - start, k) for s, e, k in spans]
-        key = f"{column - start}\0{window}\0{spans}"
+        key = (column - start, window, tuple(spans))  # (mask's keys are strings)
         found = self._memo.get(key)
         if found is None:
             if len(self._memo) >= 4096:

@@ -164,5 +164,7 @@ def fingerprint(rule_id: str, path: str, match_hash: str, occurrence: int) -> st
     value in the same file, so that moving a secret keeps its fingerprint while a second copy
     gets a new one.
     """
-    raw = f"{rule_id}\0{path}\0{match_hash}\0{occurrence}"
-    return _sha256(raw.encode("utf-8", "surrogatepass"))[:32]
+    raw = f"{rule_id}\0{path}\0{match_hash}\0{occurrence}".encode("utf-8", "surrogatepass")
+    if _SHA256 is None:  # (resolved by the first hash; after it, no call of _sha256)
+        return _sha256(raw)[:32]
+    return _SHA256(raw).hexdigest()[:32]

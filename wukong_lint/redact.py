@@ -19,6 +19,13 @@ def mask_spans(line: str, spans: list[tuple[int, int, int]]) -> str:
     mask. Spans may overlap and may reach outside the line (multi-line secrets)."""
     if not spans:
         return line
+    if len(spans) == 1:  # (most snippets: the loop below with one span, without its lists)
+        start, end, keep = spans[0]
+        keep = max(0, keep - max(0, -start))
+        start, end = max(0, start), min(len(line), end)
+        if start >= end:
+            return line
+        return line[:start] + line[start : start + min(keep, end - start)] + MASK + line[end:]
     merged: list[list[int]] = []
     # at one start, the span showing a provider prefix wins (a generic rule's span of the
     # same secret keeps nothing)

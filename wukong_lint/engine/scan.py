@@ -6,22 +6,19 @@ import contextlib
 import time
 from collections.abc import Iterable, Iterator
 from functools import partial
+from operator import itemgetter
 from typing import Any, NamedTuple
 
-from wukong_lint import redact, suppress
+from wukong_lint.engine.findings import make_findings, pack, unpack
 from wukong_lint.engine.matchers import Hit, RuleTimeout, match_regex
 from wukong_lint.engine.rules import CompiledRule, RuleSet
-from wukong_lint.keyed_hash import fingerprint_secret, guessable
 from wukong_lint.model import (
     CHANGE_KINDS,
     Finding,
     Report,
     ScanError,
-    Severity,
     Stats,
     Unit,
-    fingerprint,
-    sha256_hex,
 )
 from wukong_lint.sources.text import Skipped
 
@@ -42,14 +39,6 @@ class _Lines:
         line_start = self.text.rfind("\n", 0, offset) + 1
         return self._line, offset - line_start + 1
 
-    def line_text(self, offset: int) -> tuple[int, str]:
-        start = self.text.rfind("\n", 0, offset) + 1
-        end = self.text.find("\n", offset)
-        if end < 0:
-            end = len(self.text)
-        line = self.text[start:end]
-        return start, line[:-1] if line.endswith("\r") else line
-
 
 class _Candidate(NamedTuple):
     rule: CompiledRule
@@ -61,12 +50,17 @@ class _Candidate(NamedTuple):
     severity: int = 0  # when set, lower than the rule's (engine/doc_context.py)
 
 
+_new_candidate = partial(tuple.__new__, _Candidate)
+
+
 def _is_generic(rule: CompiledRule) -> bool:
     return "generic" in rule.tags
 
 
 def _drop_overlaps(found: list[_Candidate]) -> list[_Candidate]:
     """One secret, one finding: where secret spans overlap, keep the most specific rule."""
+    if len(found) < 2:
+        return found
     secrets = [c for c in found if c.rule.category == "secret"]
     if len(secrets) < 2:
         return found
@@ -124,17 +118,6 @@ def _in_context(unit: Unit, found: list[_Candidate]) -> list[_Candidate]:
     return kept
 
 
-def _real_line(unit: Unit, line: int) -> int:
-    """A line of the unit's text as a line of the file it came from."""
-    if unit.line_numbers is not None and 0 < line <= len(unit.line_numbers):
-        return unit.line_numbers[line - 1]
-    return line + unit.first_line - 1
-
-
-_SHARED: dict[str, str] = {}
-# a rule's severity number -> its Severity (the enum's call costs a microsecond a finding)
-_SEVERITY = {int(s): s for s in Severity}
-
 # A rule whose regex ran out of time this often (in this process) is not run again in the
 # scan: a pathological pattern against many files cost a time limit per file.
 MAX_RULE_TIMEOUTS = 3
@@ -153,18 +136,6 @@ def is_out_of_memory(error: ScanError) -> bool:
     """Whether `error` says an input was not scanned (or not to its end) for want of memory:
     a MemoryError, or its worker process killed (engine/worker_pool.py)."""
     return error.message.startswith((OUT_OF_MEMORY, "not scanned: the process scanning it"))
-
-
-def _shared(text: str) -> str:
-    """One copy of a snippet or message that many findings repeat (the same command or file
-    name over a long transcript): findings are kept until the report, so their size is the
-    scan's memory."""
-    found = _SHARED.get(text)
-    if found is None:
-        if len(_SHARED) >= 50000:
-            _SHARED.clear()
-        found = _SHARED[text] = text
-    return found
 
 
 def _gather(
@@ -200,7 +171,8 @@ def _gather(
             else:
                 line, column = lines.locate(start)  # type: ignore[union-attr]
                 end_line = line + text.count("\n", start, max(start, end - 1))
-            found.append(_Candidate(rule, hit, line, column, end_line, start))
+            # (_Candidate's fields in order, its severity 0: tuple.__new__ runs no Python)
+            found.append(_new_candidate((rule, hit, line, column, end_line, start, 0)))
     except RuleTimeout as err:
         count = _TIMEOUTS[rule.id] = _TIMEOUTS.get(rule.id, 0) + 1
         message = str(err)
@@ -232,8 +204,6 @@ def scan_unit(
     parts gets the fingerprints of a whole read (Counter.occurrences)."""
     text = unit.text
     kind = unit.source.kind
-    # a change as a whole (sources/git.py) is reported as part of the diff it belongs to
-    source = unit.source._replace(kind="diff") if kind in CHANGE_KINDS else unit.source
     errors: list[ScanError] = []
     found: list[_Candidate] = []
     # A transcript unit is one record: every finding in it is on the record's JSONL line.
@@ -257,89 +227,16 @@ def scan_unit(
             _gather(rule, run, unit, lines, pinned, found, errors)
     if not found:
         return [], errors
-    if lines is None:
-        lines = _Lines(text)
     found = _drop_overlaps(found)
     found = _drop_superseded(found)
     found = _in_context(unit, found)
-    found.sort(key=lambda c: (c.anchor, c.rule.id))
+    if len(found) > 1:  # (most units with a finding have one)
+        found.sort(key=_place)
+    return make_findings(ruleset, unit, found, occurrences), errors
 
-    # Every secret span is masked in every snippet, whichever finding the snippet belongs to.
-    secret_spans = [
-        (
-            c.hit.secret_start,
-            c.hit.secret_end,
-            redact.public_prefix(text[c.hit.secret_start : c.hit.secret_end], c.rule.keywords),
-        )
-        for c in found
-        if c.rule.redact
-    ]
-    if occurrences is None:
-        occurrences = {}
-    findings = []
-    masker = ruleset.masker()
-    for cand in found:
-        rule, hit = cand.rule, cand.hit
-        line_start, line_text = lines.line_text(cand.anchor)
-        line_end = line_start + len(line_text)
-        spans = [
-            (s - line_start, e - line_start, keep)
-            for s, e, keep in secret_spans
-            if s < line_end and e > line_start
-        ]
-        # every secret near the column is masked too, whichever rules ran (masking.py)
-        snippet = masker.snippet(line_text, spans, cand.anchor - line_start)
-        matched = (
-            text[hit.secret_start : hit.secret_end] if rule.redact else text[hit.start : hit.end]
-        )
-        match_hash = sha256_hex(matched)
-        key = (rule.id, match_hash)
-        occurrence = occurrences.get(key, 0)
-        occurrences[key] = occurrence + 1
-        names = suppress.parse_ignore(line_text)
-        suppressed = names is not None and suppress.covers(names, rule.id, rule.category)
-        if not suppressed and ruleset.allow_comments:
-            # other scanners' allow comments, when the config asks: gitleaks and
-            # detect-secrets on secret rules, bandit's `# nosec` on the code rules
-            if rule.category == "secret":
-                suppressed = suppress.foreign_allowed(text, line_start, ruleset.allow_comments)
-            elif rule.category in suppress.NOSEC_CATEGORIES:
-                bandit = "bandit" in ruleset.allow_comments
-                ruff = "ruff" in ruleset.allow_comments
-                if bandit or ruff:
-                    suppressed = suppress.nosec_allowed(line_text, rule.tags, ruff, bandit)
-        line = _real_line(unit, cand.line)
-        findings.append(
-            Finding(
-                rule_id=rule.id,
-                category=rule.category,
-                severity=_SEVERITY[cand.severity or rule.severity],
-                message=(
-                    _shared(f"{rule.message} ({masker.mask(hit.note)})")
-                    if hit.note
-                    else rule.message
-                ),
-                path=unit.path,
-                line=line,
-                column=cand.column,
-                end_line=line if cand.end_line == cand.line else _real_line(unit, cand.end_line),
-                snippet=_shared(snippet),
-                fingerprint=fingerprint(
-                    rule.id,
-                    unit.path,
-                    # a secret's fingerprint holds a slow salted hash of it (keyed_hash.py)
-                    fingerprint_secret(rule.id, unit.path, match_hash)
-                    if rule.redact and guessable(matched)
-                    else match_hash,
-                    occurrence,
-                ),
-                source=source,
-                match_hash=match_hash,
-                suppressed=suppressed,
-                suppressed_by="inline" if suppressed else "",
-            )
-        )
-    return findings, errors
+
+def _place(cand: _Candidate) -> tuple[int, str]:
+    return cand.anchor, cand.rule.id
 
 
 class Quiet(tuple):  # type: ignore[type-arg]
@@ -388,6 +285,14 @@ class Tally(NamedTuple):
     bytes: int
     skipped: int
     units: int = 0  # a transcript is one file of many units
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # a worker's tally goes to the parent pickled: its findings in columns (findings.py)
+        return (_unpickle_tally, (pack(self.findings), *self[1:]))
+
+
+def _unpickle_tally(packed: Any, *rest: Any) -> Tally:
+    return Tally(unpack(packed), *rest)
 
 
 class Counter:
@@ -492,6 +397,12 @@ def tally(ruleset: RuleSet, items: Iterable[Unit | ScanError | Skipped]) -> Tall
     return counter.tally()
 
 
+# Finding.sort_key's tuple (path, line, column, rule_id) without a Python call a finding
+_SORT_KEY = itemgetter(
+    *(Finding._fields.index(name) for name in ("path", "line", "column", "rule_id"))
+)
+
+
 class Scanner:
     """Accumulates findings, errors and stats over batches of units."""
 
@@ -515,7 +426,7 @@ class Scanner:
         self.skipped += batch.skipped
 
     def report(self) -> Report:
-        findings = tuple(sorted(self.findings, key=Finding.sort_key))
+        findings = tuple(sorted(self.findings, key=_SORT_KEY))
         stats = Stats(
             files=self.files,
             bytes=self.bytes,

@@ -6,14 +6,22 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from wukong_lint.model import Finding, Report
+from wukong_lint.model import Finding, Report, Severity
 from wukong_lint.report.safe import json_text  # undecodable names as \udcff escapes
 
 # json.dumps(..., ensure_ascii=False) builds a new encoder per call: one per finding (same
 # output: the default separators, no indent)
 _FINDING_ENCODER = json.JSONEncoder(ensure_ascii=False)
+# the JSON string of a str as that encoder writes it (with ensure_ascii=False: the C one)
+_string: Any = json.encoder.encode_basestring  # type: ignore[attr-defined]
+# Severity -> its label, by the severity's number (a list: an IntEnum's hash is Python code)
+_LABELS = [""] + [_string(s.label) for s in sorted(Severity)]
+# encoded strings that many findings repeat (rule ids, messages, paths, snippets, tools)
+_ENCODED: dict[str, str] = {}
+_ENCODED_MAX = 8192
 
 JSON_VERSION = 1
+_BATCH = 256  # findings per piece of `chunks`
 
 
 def finding_to_dict(finding: Finding) -> dict[str, Any]:
@@ -39,6 +47,57 @@ def finding_to_dict(finding: Finding) -> dict[str, Any]:
     }
 
 
+def _text(value: str) -> str:
+    """`value` as the finding encoder writes it, made safe as `json_text` makes a document
+    (it replaces single characters of string literals: piece by piece is the same)."""
+    found = _ENCODED.get(value)
+    if found is None:
+        if len(_ENCODED) >= _ENCODED_MAX:
+            _ENCODED.clear()
+        found = _ENCODED[value] = json_text(_string(value))
+    return found
+
+
+def finding_line(finding: Finding) -> str:
+    """`finding_to_dict(finding)` as `_FINDING_ENCODER` and `json_text` write it, the same
+    bytes built directly: the keys in their order, ", " and ": " separators, strings through
+    the encoder's own string function, ints as `int.__repr__`, None as null. A value of
+    another type (a bool is an int to f-strings, "True" where JSON has "true") takes the
+    encoder's way."""
+    src = finding.source
+    line, column, end_line, record = finding.line, finding.column, finding.end_line, src.record
+    if (
+        type(finding.severity) is not Severity
+        or type(line) is not int
+        or type(column) is not int
+        or type(end_line) is not int
+        or (record is not None and type(record) is not int)
+        or type(finding.fingerprint) is not str
+    ):
+        return json_text(_FINDING_ENCODER.encode(finding_to_dict(finding)))
+    try:
+        tool, agent, commit = src.tool, src.agent, src.commit
+        # (a memo hit without a call of _text: an encoded string is never empty)
+        get = _ENCODED.get
+        return (
+            f'{{"rule_id": {get(finding.rule_id) or _text(finding.rule_id)}, '
+            f'"category": {get(finding.category) or _text(finding.category)}, '
+            f'"severity": {_LABELS[finding.severity]}, '
+            f'"message": {get(finding.message) or _text(finding.message)}, '
+            f'"path": {get(finding.path) or _text(finding.path)}, '
+            f'"line": {line}, "column": {column}, "end_line": {end_line}, '
+            f'"snippet": {get(finding.snippet) or _text(finding.snippet)}, '
+            f'"fingerprint": {json_text(_string(finding.fingerprint))}, '
+            f'"source": {{"kind": {get(src.kind) or _text(src.kind)}, '
+            f'"tool": {"null" if tool is None else get(tool) or _text(tool)}, '
+            f'"agent": {"null" if agent is None else get(agent) or _text(agent)}, '
+            f'"record": {"null" if record is None else record}, '
+            f'"commit": {"null" if commit is None else get(commit) or _text(commit)}}}}}'
+        )
+    except TypeError:  # a string field that holds something else: the encoder says what
+        return json_text(_FINDING_ENCODER.encode(finding_to_dict(finding)))
+
+
 # The six error classes of the 戒 module (seed 004), counted from transcript-integrity findings.
 ERROR_CLASSES = (
     "edit-failure",
@@ -53,9 +112,10 @@ ERROR_CLASSES = (
 def tool_errors(findings: tuple[Finding, ...]) -> dict[str, int]:
     counts = dict.fromkeys(ERROR_CLASSES, 0)
     for finding in findings:
-        name = finding.rule_id.removeprefix("transcript-integrity.")
-        if finding.category == "transcript-integrity" and name in counts:
-            counts[name] += 1
+        if finding.category == "transcript-integrity":
+            name = finding.rule_id.removeprefix("transcript-integrity.")
+            if name in counts:
+                counts[name] += 1
     return counts
 
 
@@ -83,11 +143,13 @@ def chunks(report: Report) -> Iterator[str]:
         "errors": [{"path": e.path, "message": e.message} for e in report.errors],
     }
     yield f'{{\n  "version": {JSON_VERSION},\n  "tool": "wukong-lint",\n  "findings": ['
-    separator = "\n    "
-    for finding in report.active:
-        yield separator + json_text(_FINDING_ENCODER.encode(finding_to_dict(finding)))
-        separator = ",\n    "
-    if separator != "\n    ":
+    active = report.active
+    # a few hundred findings a piece: one write (and one UTF-8 encoding) for each, not one
+    # per finding
+    for start in range(0, len(active), _BATCH):
+        lines = ",\n    ".join(map(finding_line, active[start : start + _BATCH]))
+        yield ("\n    " if start == 0 else ",\n    ") + lines
+    if active:
         yield "\n  "
     rest = json_text(json.dumps(tail, ensure_ascii=False, indent=2))[1:-2]  # the tail's keys
     yield f"],{rest}\n}}\n"
