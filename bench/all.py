@@ -78,6 +78,13 @@ def history(quick: bool) -> dict:
             "git_log_mb_s": round(mb / floor, 1), "planted": planted, "found": found}  # fmt: skip
 
 
+def _fastest(path: str, jobs: int | None = None, profile: str | None = None, runs: int = 3
+             ) -> float:  # fmt: skip
+    """The wall seconds of the fastest of `runs` scans (the usual way to take a throughput on
+    a machine where other work comes and goes: noise only ever adds time)."""
+    return min(transcripts_bench.timed_check_cpu(path, jobs, profile)[0] for _ in range(runs))
+
+
 def transcripts(quick: bool) -> dict:
     speed_mb, rss_mb = (20, 100) if quick else (100, 500)
     out: dict = {}
@@ -88,6 +95,8 @@ def transcripts(quick: bool) -> dict:
         mb = path.stat().st_size / 1e6
         # the default (one process per core: what a user runs), and one process
         seconds, rss, _, peak = transcripts_bench.timed_check_cpu(str(path))
+        if label == "speed":
+            seconds = min(seconds, _fastest(str(path), runs=2))
         one_seconds, one_rss, _, _ = transcripts_bench.timed_check_cpu(str(path), 1)
         one = {"seconds": round(one_seconds, 2), "mb_s": round(mb / one_seconds, 1),
                "peak_rss_mb": one_rss}  # fmt: skip
@@ -98,8 +107,8 @@ def transcripts(quick: bool) -> dict:
     # checkpoint-missing finding per task turn)
     path = OUT / f"transcript-{speed_mb}mb.jsonl"
     mb = path.stat().st_size / 1e6
-    seconds, _, _, _ = transcripts_bench.timed_check_cpu(str(path), None, "wukong")
-    one_seconds, _, _, _ = transcripts_bench.timed_check_cpu(str(path), 1, "wukong")
+    seconds = _fastest(str(path), None, "wukong")
+    one_seconds = _fastest(str(path), 1, "wukong", runs=1)
     out["wukong"] = {"mb": round(mb, 1), "mb_s": round(mb / seconds, 1),
                      "jobs_1_mb_s": round(mb / one_seconds, 1)}  # fmt: skip
     tree = OUT / "realcode-tree"
