@@ -215,3 +215,28 @@ def test_line_numbers_are_stripped_as_the_multiline_pattern_strips_them():
     for text in samples:
         assert session._without_line_numbers(text) == plain.sub("", text), repr(text)
         assert session._has_line_numbers(text) == bool(plain.search(text)), repr(text)
+
+
+@pytest.mark.parametrize("cut", range(0, 120, 7))
+def test_a_spawn_across_the_parts_of_a_parallel_search_is_found(cut, tmp_path, monkeypatch):
+    """A long file's avatar search on several processes (engine/offload.py): a spawn that
+    straddles where one process's part ends is found, and a file without one is not."""
+    from wukong_lint.engine import offload
+    from wukong_lint.engine.loader import load_rules
+
+    monkeypatch.setattr(environment, "_CHUNK", 64)
+    head = '{"type":"assistant","message":{"content":[{"type":"text","text":"' + "x" * 150
+    record = '"}]}}\n{"input":{"prompt":"look","subagent_type":"eye"}}\n'
+    tail = "\n" + "y" * (cut * 3)
+    path = tmp_path / "s.jsonl"
+    offloader = offload._Offloader(load_rules(), 2)
+    try:
+        for spawn, expected in (('"eye"', True), ('"general-purpose"', False)):
+            text = head[: 150 + cut] + record.replace('"eye"', spawn) + tail
+            path.write_text(text, "utf-8")
+            size = path.stat().st_size
+            assert offloader.search(str(path), size) is expected
+            halves = [(0, size // 2), (size // 2, size)]
+            assert any(environment.spawns_avatar_in(str(path), a, b) for a, b in halves) is expected
+    finally:
+        offloader.close()

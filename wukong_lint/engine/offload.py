@@ -69,6 +69,12 @@ def _scan_part_with(ruleset: RuleSet, part: transcripts.Part) -> Result:
     return result, session.snapshot() if part.hand_back else None
 
 
+def _search_part(path: str, start: int, end: int) -> bool:
+    from wukong_lint.sources.transcripts.environment import spawns_avatar_in
+
+    return spawns_avatar_in(path, start, end)
+
+
 class _Offloader:
     def __init__(self, ruleset: RuleSet, workers: int) -> None:
         self.ruleset = ruleset
@@ -97,19 +103,41 @@ class _Offloader:
         future = None
         if not self.broken:
             try:
-                if self.pool is None:
-                    self.pool = ProcessPoolExecutor(
-                        self.workers,
-                        multiprocessing.get_context("fork"),
-                        initializer=_init,
-                        initargs=(self.ruleset,),  # (forked: inherited, not pickled)
-                    )
-                future = self.pool.submit(_scan_part, item)
+                future = self._pool().submit(_scan_part, item)
             except BrokenProcessPool:
                 self.broken = True
         self.sent.append((item, future))
         while len(self.sent) > IN_FLIGHT * self.workers:
             self._join()
+
+    def _pool(self) -> ProcessPoolExecutor:
+        if self.pool is None:
+            self.pool = ProcessPoolExecutor(
+                self.workers,
+                multiprocessing.get_context("fork"),
+                initializer=_init,
+                initargs=(self.ruleset,),  # (forked: inherited, not pickled)
+            )
+        return self.pool
+
+    def search(self, path: str, size: int) -> bool:
+        """Whether a long transcript spawns an avatar (the profile `wukong` is then its
+        default), its parts searched on every worker at once; here when they cannot be."""
+        from wukong_lint.sources.transcripts.environment import spawns_avatar_in
+
+        if self.broken:
+            return spawns_avatar_in(path)
+        step = -(-size // self.workers)
+        try:
+            pool = self._pool()
+            futures = [
+                pool.submit(_search_part, path, start, min(size, start + step))
+                for start in range(0, size, step)
+            ]
+            return any(future.result() for future in futures)
+        except BrokenProcessPool:
+            self.broken = True
+            return spawns_avatar_in(path)
 
     def _join(self) -> None:
         """Take the oldest part's results (scanning it here if its worker died)."""
@@ -143,8 +171,9 @@ def tally_offloaded(ruleset: RuleSet, items: Iterable[Any], workers: int) -> Tal
     if "fork" not in multiprocessing.get_all_start_methods():
         return tally(ruleset, items)  # each worker would have to reload the rules
     offloader = _Offloader(ruleset, workers)
-    before = transcripts.OPTIONS["parts"]
+    before = transcripts.OPTIONS["parts"], transcripts.OPTIONS["search"]
     transcripts.OPTIONS["parts"] = workers
+    transcripts.OPTIONS["search"] = offloader.search
     # (a file read here, under SPLIT_MIN, makes no unit that no rule can reach: scan.reaching)
     try:
         with scanning_with(ruleset):
@@ -152,5 +181,5 @@ def tally_offloaded(ruleset: RuleSet, items: Iterable[Any], workers: int) -> Tal
                 offloader.add(item)
         return offloader.finish()
     finally:
-        transcripts.OPTIONS["parts"] = before
+        transcripts.OPTIONS["parts"], transcripts.OPTIONS["search"] = before
         offloader.close()

@@ -14,7 +14,8 @@ MEMORY_FILES = ("memory-bank/MEMORY.md", "memory-bank/patterns.md")
 
 FORMATS = ("auto", "claude", "codex", "openai", "react")
 # Options of `check` (set by the CLI before a scan; forked workers inherit them).
-OPTIONS: dict[str, Any] = {"profile": None, "agents": None, "format": None, "parts": 0}
+OPTIONS: dict[str, Any] = {"profile": None, "agents": None, "format": None, "parts": 0,
+                           "search": None}  # fmt: skip
 # Words that name the avatars of the 戒 table: spawning one makes a transcript `wukong`.
 AVATAR_NAMES = frozenset(
     n.lower()
@@ -46,6 +47,26 @@ _OVERLAP = 256  # bytes carried to the next chunk: longer than the needle and a 
 
 
 def _spawns_avatar(path: str) -> bool:
+    """Whether the file spawns an avatar anywhere (a `subagent_type` naming one). A scan on
+    several processes searches a long file's parts on all of them (`OPTIONS["search"]`, set
+    by engine/offload.py): this search is on the serial path before any part is read."""
+    search = OPTIONS.get("search")
+    if search is not None:
+        try:
+            size = os.path.getsize(path)
+        except OSError:
+            return False
+        if size >= SEARCH_SPLIT:
+            return bool(search(path, size))
+    return spawns_avatar_in(path)
+
+
+SEARCH_SPLIT = 8 << 20  # bytes: a shorter file is searched here
+
+
+def spawns_avatar_in(path: str, start: int = 0, end: int = -1) -> bool:
+    """Whether bytes `start` to `end` of the file (-1: its end) spawn an avatar; a match that
+    starts before `end` is found even when it ends after it."""
     # Chunked reads, not mmap: touched mmap pages count in the resident set (a 500 MB file
     # would show as 500 MB of RSS). One buffer read into again and again (no new bytes object
     # and no copy per chunk: this read is on the serial path of every transcript scan); the
@@ -53,17 +74,26 @@ def _spawns_avatar(path: str) -> bool:
     buffer = bytearray(_OVERLAP + _CHUNK)
     view = memoryview(buffer)
     keep = 0
+    left = -1 if end < 0 else end - start + _OVERLAP  # bytes still to read (-1: all)
     try:
         with open(path, "rb") as handle:
-            while count := handle.readinto(view[keep : keep + _CHUNK]):
-                end = keep + count
-                if buffer.find(_NEEDLE, 0, end) >= 0:
-                    for match in _SPAWN_TYPE.finditer(buffer, 0, end):
+            if start:
+                handle.seek(start)
+            while left:
+                want = _CHUNK if left < 0 else min(_CHUNK, left)
+                count = handle.readinto(view[keep : keep + want])
+                if not count:
+                    break
+                if left > 0:
+                    left -= count
+                end_at = keep + count
+                if buffer.find(_NEEDLE, 0, end_at) >= 0:
+                    for match in _SPAWN_TYPE.finditer(buffer, 0, end_at):
                         name = match.group(1).decode("utf-8", "replace").lstrip("@").lower()
                         if name in AVATAR_NAMES:
                             return True
-                keep = min(_OVERLAP, end)
-                buffer[:keep] = buffer[end - keep : end]
+                keep = min(_OVERLAP, end_at)
+                buffer[:keep] = buffer[end_at - keep : end_at]
     except OSError:
         return False
     finally:
