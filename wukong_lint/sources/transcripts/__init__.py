@@ -264,17 +264,17 @@ def _untested(session: Any, identity: tuple[str, str | None], unseen: tuple[Any,
     return make_unit(session.path, event, "", 0)
 
 
-def _share(sub_session: Any, session: Any) -> None:
-    """What the session's sub-agent files share with it: the agents and their types, the
-    background agents, the context (a whole read shares the very objects, so that what one
-    file learns the next one knows; after a part's state is handed back they are shared
-    again)."""
-    sub_session.ctx = session.ctx
-    sub_session.spawn_types = session.spawn_types
-    sub_session.prompt_types = session.prompt_types
-    sub_session.agent_types = session.agent_types
-    if session.protocol is not None and sub_session.protocol is not None:
-        sub_session.protocol.async_agents = session.protocol.async_agents
+def _share(target: Any, source: Any) -> None:
+    """What a session and its sub-agent files share: the agents and their types, the
+    background agents, the context. A whole read shares the very objects, so that what one
+    file learns the next one knows; a file read in parts hands its state back as a copy,
+    which is then shared again (`_share(session, sub_session)`)."""
+    target.ctx = source.ctx
+    target.spawn_types = source.spawn_types
+    target.prompt_types = source.prompt_types
+    target.agent_types = source.agent_types
+    if source.protocol is not None and target.protocol is not None:
+        target.protocol.async_agents = source.protocol.async_agents
 
 
 def transcript_units(full: str, display: str, fmt: str) -> Iterator[Any]:
@@ -311,12 +311,7 @@ def transcript_units(full: str, display: str, fmt: str) -> Iterator[Any]:
                 yield ScanError(sub_display, f"cannot read: {err.strerror or err}")
                 continue
             if sub_session.part_size:  # read in parts: its state came back as a copy
-                session.ctx = sub_session.ctx
-                session.spawn_types = sub_session.spawn_types
-                session.prompt_types = sub_session.prompt_types
-                session.agent_types = sub_session.agent_types
-                if session.protocol is not None and sub_session.protocol is not None:
-                    session.protocol.async_agents = sub_session.protocol.async_agents
+                _share(session, sub_session)
             unseen = session.unseen_runs.pop(identity[0], None)
             protocol = sub_session.protocol
             if (
