@@ -92,3 +92,18 @@ def repo(tmp_path: Path) -> Path:
     git(path, "config", "user.name", "Dev")
     git(path, "config", "commit.gpgsign", "false")
     return path
+
+
+def wukong_report(path: Path, *options: str) -> list[dict]:
+    """The findings of `wukong-lint check PATH --profile wukong --format json OPTIONS`, run
+    as a user runs it (a new process); any exit but 0 or 1 fails the test."""
+    import json
+    import sys
+
+    proc = subprocess.run(
+        [sys.executable, "-m", "wukong_lint", "check", str(path), "--profile", "wukong",
+         "--format", "json", *options],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert proc.returncode in (0, 1), proc.stderr
+    return json.loads(proc.stdout)["findings"]

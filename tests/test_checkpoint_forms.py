@@ -4,12 +4,11 @@ read as the numbered questions, with the same Layer 1 and Layer 2 verdicts."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.conftest import wukong_report
 from wukong_lint.checks.checkpoint import parse_checkpoint
 
 YAML = """```yaml
@@ -63,13 +62,7 @@ def _session(tmp: Path, text: str) -> Path:
 
 
 def _rules(path: Path) -> set[str]:
-    proc = subprocess.run(
-        [sys.executable, "-m", "wukong_lint", "check", str(path), "--profile", "wukong",
-         "--format", "json", "--select", "body-boundary"],
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
-    assert proc.returncode in (0, 1), proc.stderr
-    return {f["rule_id"] for f in json.loads(proc.stdout)["findings"]}
+    return {f["rule_id"] for f in wukong_report(path, "--select", "body-boundary")}
 
 
 @pytest.mark.parametrize("form", [YAML, JSON])

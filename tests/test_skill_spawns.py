@@ -6,12 +6,11 @@ to `subagent_type="eye"`. A real session file, the real command line."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.conftest import wukong_report
 from wukong_lint.sources.spawn_types import skill_avatar, spawn_type
 
 CHECKPOINT = (
@@ -50,13 +49,7 @@ def _session(tmp: Path, prompt: str, background: bool, sub_tool: str) -> Path:
 
 
 def _rules(path: Path) -> set[str]:
-    proc = subprocess.run(
-        [sys.executable, "-m", "wukong_lint", "check", str(path), "--profile", "wukong",
-         "--format", "json"],
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
-    assert proc.returncode in (0, 1), proc.stderr
-    return {f["rule_id"] for f in json.loads(proc.stdout)["findings"]}
+    return {f["rule_id"] for f in wukong_report(path)}
 
 
 def test_an_explorer_skill_spawned_as_general_purpose_is_the_eye(tmp_path):

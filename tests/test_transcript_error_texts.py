@@ -11,15 +11,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.conftest import wukong_report
+
 
 def findings(path: Path) -> list[tuple[str, str]]:
-    proc = subprocess.run(
-        [sys.executable, "-m", "wukong_lint", "check", str(path), "--profile", "wukong",
-         "--format", "json"],
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
-    assert proc.returncode in (0, 1), proc.stderr
-    report = json.loads(proc.stdout)["findings"]
+    report = wukong_report(path)
     # (the sessions skip their CHECKPOINT: only the error classes are looked at here)
     return [(f["rule_id"], f["message"]) for f in report if f["category"] == "transcript-integrity"]
 
