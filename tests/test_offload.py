@@ -239,3 +239,51 @@ def test_a_state_that_cannot_come_back_is_followed_here(tmp_path, monkeypatch):
     one, two = _wukong_reports(path, tmp_path, monkeypatch)
     assert "avatar-boundary.body-untested" in {f["rule_id"] for f in one}
     assert two == one
+
+
+def test_a_subagent_file_typed_by_its_prompt_keeps_its_type_in_every_part(tmp_path, monkeypatch):
+    """A subagents/ file without a .meta.json: its agent's type is learned from its first
+    record (the spawning call's prompt). A part read after that record follows it and keeps
+    the type, so 眼's forbidden edits are found in every part, as on one process."""
+    base = {"sessionId": "s", "cwd": "/nonexistent/proj"}
+    spawn = {"subagent_type": "eye", "prompt": "look around", "run_in_background": True}
+    main = [
+        {"type": "user", "message": {"role": "user", "content": "where is x?"}},
+        {"type": "assistant", "message": {"content": [
+            {"type": "tool_use", "id": "t1", "name": "Agent", "input": spawn}]}},
+        {"type": "user", "message": {"content": [
+            {"type": "tool_result", "tool_use_id": "t1", "content": "Async agent launched"}]}},
+    ]  # fmt: skip
+    path = tmp_path / "s.jsonl"
+    path.write_text("".join(json.dumps({**base, **r}) + "\n" for r in main), "utf-8")
+    sub = [
+        {"type": "user", "parentUuid": None, "message": {"role": "user", "content": "look around"}}
+    ]
+    for i in range(40):
+        edit = {"file_path": f"/nonexistent/proj/f{i}.py", "old_string": "a", "new_string": "b"}
+        sub.append({"type": "assistant", "message": {"content": [
+            {"type": "tool_use", "id": f"c{i}", "name": "Edit", "input": edit}]}})  # fmt: skip
+        sub.append({"type": "user", "message": {"content": [
+            {"type": "tool_result", "tool_use_id": f"c{i}", "content": "ok"}]}})  # fmt: skip
+    folder = tmp_path / "s" / "subagents"
+    folder.mkdir(parents=True)
+    (folder / "agent-x1.jsonl").write_text(
+        "".join(json.dumps({**base, "isSidechain": True, **r}) + "\n" for r in sub), "utf-8"
+    )
+    one, two = _wukong_reports(path, tmp_path, monkeypatch)
+    forbidden = [f for f in one if f["rule_id"] == "avatar-boundary.forbidden-tool"]
+    assert len(forbidden) == 40
+    assert two == one
+    # every unit of every part speaks as the same agent as in a whole read (the results too,
+    # which no finding above shows)
+    monkeypatch.setitem(transcripts.OPTIONS, "parts", 0)
+    whole = [(u.event.kind, u.event.line, u.event.agent) for u in units_for_file(str(path), path.name)
+             if getattr(u, "event", None) is not None and u.event.kind != "end"]  # fmt: skip
+    monkeypatch.setitem(transcripts.OPTIONS, "parts", 2)
+    parts = [i for i in units_for_file(str(path), path.name) if isinstance(i, transcripts.Part)]
+    assert len(parts) > 20
+    read = [(u.event.kind, u.event.line, u.event.agent) for part in parts
+            for u in transcripts.part_units(part)
+            if getattr(u, "event", None) is not None and u.event.kind != "end"]  # fmt: skip
+    assert read == whole
+    assert ("result", 81, "eye:x1") in read

@@ -115,6 +115,10 @@ def claude_units(
         if sub_agent is not None:
             agent_id, agent_type = sub_agent
             is_main = False
+            if agent_type is None:  # learned from its prompt below (by a part read later:
+                agent_type = session.agent_types.get(agent_id)  # while following the lines)
+                if agent_type is not None:
+                    sub_agent = (agent_id, agent_type)
             if agent_type is None and kind == "user" and record.get("parentUuid") is None:
                 # no meta file or result naming it: the spawning call's prompt does
                 prompt = text_of(message.get("content")).strip()
