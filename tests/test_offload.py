@@ -192,9 +192,10 @@ def test_a_file_gone_before_its_parts_are_read_is_an_error_not_a_crash(tmp_path,
     assert state is None
 
 
-def _wukong_reports(path: Path, tmp_path: Path, monkeypatch) -> tuple[list, list]:
-    """The `--profile wukong` report of `path` on one process, then with every file of the
-    session (its subagents/ file too) cut into parts on two."""
+def _wukong_reports(path: Path, tmp_path: Path, monkeypatch, stats: list | None = None
+                    ) -> tuple[list, list]:  # fmt: skip
+    """The `--profile wukong` findings of `path` on one process, then with every file of the
+    session (its subagents/ file too) cut into parts on two (`stats`: their stats added)."""
     from wukong_lint.cli import main
 
     out = tmp_path / "report.json"
@@ -208,7 +209,11 @@ def _wukong_reports(path: Path, tmp_path: Path, monkeypatch) -> tuple[list, list
         code = main(["check", "--profile", "wukong", "--format", "json", "--jobs", jobs,
                      "-o", str(out), str(path)])  # fmt: skip
         assert code == 1
-        reports.append(json.loads(out.read_text(encoding="utf-8"))["findings"])
+        report = json.loads(out.read_text(encoding="utf-8"))
+        report["stats"].pop("seconds")
+        if stats is not None:
+            stats.append(report["stats"])
+        reports.append(report["findings"])
     return reports[0], reports[1]
 
 
@@ -277,7 +282,8 @@ def test_a_subagent_file_typed_by_its_prompt_keeps_its_type_in_every_part(tmp_pa
     # every unit of every part speaks as the same agent as in a whole read (the results too,
     # which no finding above shows)
     monkeypatch.setitem(transcripts.OPTIONS, "parts", 0)
-    whole = [(u.event.kind, u.event.line, u.event.agent) for u in units_for_file(str(path), path.name)
+    units = units_for_file(str(path), path.name)
+    whole = [(u.event.kind, u.event.line, u.event.agent) for u in units
              if getattr(u, "event", None) is not None and u.event.kind != "end"]  # fmt: skip
     monkeypatch.setitem(transcripts.OPTIONS, "parts", 2)
     parts = [i for i in units_for_file(str(path), path.name) if isinstance(i, transcripts.Part)]
@@ -287,3 +293,35 @@ def test_a_subagent_file_typed_by_its_prompt_keeps_its_type_in_every_part(tmp_pa
             if getattr(u, "event", None) is not None and u.event.kind != "end"]  # fmt: skip
     assert read == whole
     assert ("result", 81, "eye:x1") in read
+
+
+def test_background_outputs_due_at_a_cut_count_their_bytes_once(tmp_path, monkeypatch):
+    """More than 32 background avatars: the oldest one's final output falls due and is
+    checked at the next call. A part that starts right after that call followed it without a
+    unit; the bytes a whole read gives the contract unit must not be counted again."""
+    records: list[dict] = [{"type": "user", "message": {"role": "user", "content": "explore"}}]
+    for i in range(40):
+        spawn = {"subagent_type": "eye", "prompt": f"look at part {i}", "run_in_background": True}
+        records += [
+            {"type": "assistant", "message": {"content": [
+                {"type": "tool_use", "id": f"t{i}", "name": "Task", "input": spawn}]}},
+            {"type": "user", "toolUseResult": {"isAsync": True, "agentId": f"bg{i}"},
+             "message": {"content": [{"type": "tool_result", "tool_use_id": f"t{i}",
+                                      "content": f"Async agent launched. agentId: bg{i}"}]}},
+            {"type": "assistant", "isSidechain": True, "agentId": f"bg{i}",
+             "message": {"content": [{"type": "text", "text": f"report {i}: nothing"}]}},
+        ]  # fmt: skip
+    for i in range(40):
+        read = {"file_path": f"/tmp/x{i}.py"}
+        records += [
+            {"type": "assistant", "message": {"content": [
+                {"type": "tool_use", "id": f"r{i}", "name": "Read", "input": read}]}},
+            {"type": "user", "message": {"content": [
+                {"type": "tool_result", "tool_use_id": f"r{i}", "content": "x = 1"}]}},
+        ]  # fmt: skip
+    path = tmp_path / "bg.jsonl"
+    path.write_text("".join(json.dumps({"cwd": "/tmp", **r}) + "\n" for r in records), "utf-8")
+    stats: list = []
+    one, two = _wukong_reports(path, tmp_path, monkeypatch, stats)
+    assert stats[0]["bytes"] == path.stat().st_size
+    assert stats[1] == stats[0] and two == one

@@ -240,3 +240,19 @@ def test_a_spawn_across_the_parts_of_a_parallel_search_is_found(cut, tmp_path, m
             assert any(environment.spawns_avatar_in(str(path), a, b) for a, b in halves) is expected
     finally:
         offloader.close()
+
+
+def test_a_spawn_with_wide_whitespace_is_found_alike_by_both_searches(tmp_path, monkeypatch):
+    """JSON allows any whitespace around a colon: a spawn is a match only with at most 64
+    spaces each side, so the serial search (4 MB chunks) and the parallel one (a share and a
+    look past its end) agree wherever it falls."""
+    monkeypatch.setattr(environment, "_CHUNK", 64)
+    path = tmp_path / "s.jsonl"
+    for spaces, expected in ((64, True), (65, False)):
+        text = "x" * 100 + '\n{"subagent_type"' + " " * spaces + ': "eye"}\n' + "y" * 100
+        path.write_text(text, "utf-8")
+        size = path.stat().st_size
+        assert environment.spawns_avatar_in(str(path)) is expected
+        for cut in range(100, 190, 5):
+            halves = ((0, cut), (cut, size))
+            assert any(environment.spawns_avatar_in(str(path), a, b) for a, b in halves) is expected

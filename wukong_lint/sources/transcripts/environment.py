@@ -25,7 +25,9 @@ AVATAR_NAMES = frozenset(
         "analyst", "reviewer", "tester", "implementer", "impl", "architect",
     )
 )  # fmt: skip
-_SPAWN_TYPE = re.compile(rb'"subagent_type"\s*:\s*"([^"\\]{1,80})"')
+# (whitespace bounded: a match is at most 226 bytes, so the `_OVERLAP` carried from one
+# chunk, or searched past a share's end, always holds a match that starts before it)
+_SPAWN_TYPE = re.compile(rb'"subagent_type"\s{0,64}:\s{0,64}"([^"\\]{1,80})"')
 
 
 def configure(

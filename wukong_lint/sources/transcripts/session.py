@@ -420,7 +420,10 @@ class Session:
             due += [(agent, *value) for agent, value in sorted(state.last_text.items())]
             state.last_text.clear()
         for agent, line, text, agent_type in due:
-            if not agent_type or self.follow:
+            if not agent_type:
+                continue
+            if self.follow:  # (no unit: but a whole read's unit takes the bytes carried)
+                self.carry = 0
                 continue
             event = Event("contract", line, self.ctx)
             event.agent, event.agent_type, event.is_main = agent, agent_type, False
