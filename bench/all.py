@@ -81,8 +81,11 @@ def history(quick: bool) -> dict:
 def _fastest(path: str, jobs: int | None = None, profile: str | None = None, runs: int = 3
              ) -> float:  # fmt: skip
     """The wall seconds of the fastest of `runs` scans (the usual way to take a throughput on
-    a machine where other work comes and goes: noise only ever adds time)."""
-    return min(transcripts_bench.timed_check_cpu(path, jobs, profile)[0] for _ in range(runs))
+    a machine where other work comes and goes: noise only ever adds time), their memory not
+    polled (the polling takes CPU from the scan)."""
+    return min(
+        transcripts_bench.timed_check_cpu(path, jobs, profile, watch=False)[0] for _ in range(runs)
+    )
 
 
 def transcripts(quick: bool) -> dict:
