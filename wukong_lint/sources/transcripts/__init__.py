@@ -200,12 +200,11 @@ def _parts(fmt: str, path: str, session: Any, starts: list[int], sub: Any, hand_
 
     state = session.snapshot()
     if state is None:
-        return None
+        return  # (read whole here)
     ends = [*starts[1:], -1]
     for start, end in zip(starts, ends, strict=True):
         last = end == -1
         yield Part(fmt, path, session.path, start, end, state, last, sub, hand_back and last)
-    return None
 
 
 class HandBack:

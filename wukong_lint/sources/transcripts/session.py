@@ -101,8 +101,8 @@ def result_text(content: Any, extra: Any) -> str:
 
 
 # What a record reader yields that is no record, to hand on as it is: a unit (a malformed
-# line's), a unit no rule reaches (`Session.unit`), a part of the file (engine/offload.py).
-NOT_RECORDS = (EventUnit, Quiet, Part)
+# line's), a unit no rule reaches (`Session.unit`).
+NOT_RECORDS = (EventUnit, Quiet)
 
 MAX_TURN_WRITES = 64  # writes of a turn remembered (the gate's first low-risk one is early)
 
