@@ -235,11 +235,11 @@ def _read(make: Any, fmt: str, path: str, session: Any, not_jsonl: Any, sub: Any
     starts = _split(path, not_jsonl)
     parts = list(_parts(fmt, path, session, starts, sub, reads_on)) if starts else []
     if not parts:
-        session.part_size = 0
+        session.in_parts = False
         yield from make()
         yield from session.finish()
         return
-    session.part_size = 1
+    session.in_parts = True
     yield from parts
     if reads_on:
         asked = HandBack()
@@ -309,7 +309,7 @@ def transcript_units(full: str, display: str, fmt: str) -> Iterator[Any]:
             except OSError as err:
                 yield ScanError(sub_display, f"cannot read: {err.strerror or err}")
                 continue
-            if sub_session.part_size:  # read in parts: its state came back as a copy
+            if sub_session.in_parts:  # read in parts: its state came back as a copy
                 _share(session, sub_session)
             unseen = session.unseen_runs.pop(identity[0], None)
             protocol = sub_session.protocol
@@ -345,7 +345,7 @@ def part_units(part: Any, session: Any = None) -> Iterator[EventUnit]:
     if session is None:
         session = Session(part.display, Context())
     session.restore(part.state)
-    session.part_size = 1  # (a reader then never reads the file as one JSON document)
+    session.in_parts = True  # (a reader then never reads the file as one JSON document)
 
     def read(span: tuple[int, int, int]) -> Iterator[Any]:
         if part.fmt == "claude":

@@ -85,7 +85,7 @@ def claude_units(
     # a session exported as one JSON object, {"loglines": [records...]}, or JSONL
     records = (
         array_records(session, path, LOGLINES)
-        if span is None and not session.part_size and is_loglines(path)
+        if span is None and not session.in_parts and is_loglines(path)
         else jsonl_records(session, path, span, "claude", sub_agent)
     )
     for number, record in records:

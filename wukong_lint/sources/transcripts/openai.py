@@ -27,7 +27,7 @@ _FAILED = re.compile(r"(?i)\s*(?:error\b|<tool_use_error>)")
 
 def openai_units(session: Session, path: str, span: Span | None = None) -> Iterator[Any]:
     records: Iterator[tuple[int, Any]]
-    if span is None and not session.part_size and is_array(path):
+    if span is None and not session.in_parts and is_array(path):
         records = array_records(session, path)
     else:
         records = jsonl_records(session, path, span, "openai")

@@ -132,7 +132,7 @@ class Session:
         self.roots: OrderedDict[str, str] = OrderedDict()
         # Whether the file is read in parts on other processes (engine/offload.py), and the
         # number of the line after a read that stopped at its span's end (records.py).
-        self.part_size = 0
+        self.in_parts = False
         self.next_line = 0
         # Only follow the state (the file is read in parts, which make the units): no unit,
         # and no text that the state does not need, is made.
