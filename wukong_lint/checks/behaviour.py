@@ -110,6 +110,42 @@ def _budget_tool(check: str, tool: str | None) -> bool:
 
 _BUDGET_KEYS = frozenset({"reads", "searches", "edit"})
 match_turn_budget.gate = lambda unit: not _BUDGET_KEYS.isdisjoint(unit.event.protocol or ())  # type: ignore[attr-defined]
+
+
+def _budget_gate(rules: list[CompiledRule]) -> Any:
+    """The gate of these turn-budget rules: a call whose running total reaches none of their
+    limits is turned away before any rule runs (a check fires once, on the call that goes
+    over its limit, so most calls of a turn reach none). Exact: `match_turn_budget` finds
+    nothing on what it turns away."""
+    limits: dict[str, list[int]] = {}
+    for rule in rules:
+        limits.setdefault(rule.params["check"], []).append(rule.params["limit"])
+    # reads: the count is 1 + the files read before that are not exempt, so at most
+    # 1 + len(before): below the smallest limit no rule's `limit + 1` is reached
+    fewest = min(limits["reads"]) if "reads" in limits else None
+    searches = frozenset(limit + 1 for limit in limits.get("searches", ()))
+    edit_limits = tuple(sorted(set(limits.get("edit-lines", ()))))
+
+    def gate(unit: Unit) -> bool:
+        facts = unit.event.protocol  # type: ignore[attr-defined]
+        if not facts:
+            return False
+        if fewest is not None:
+            reads = facts.get("reads")
+            if reads is not None and len(reads[0]) >= fewest:
+                return True
+        if searches and facts.get("searches") in searches:
+            return True
+        edit = facts.get("edit")
+        if edit is not None and edit_limits:
+            before, size = edit
+            return any(before <= limit < before + size and size <= limit for limit in edit_limits)
+        return False
+
+    return gate
+
+
+match_turn_budget.gate_for = _budget_gate  # type: ignore[attr-defined]
 match_turn_budget.accepts = lambda rule, event: (  # type: ignore[attr-defined]
     event.kind == "call"
     and _budget_tool(rule.params["check"], event.tool)
@@ -261,6 +297,29 @@ def match_long_operation(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterat
 
 
 match_long_operation.gate = lambda unit: unit.event.command is not None  # type: ignore[attr-defined]
+
+
+def _long_memo_key(unit: Unit) -> tuple[Any, ...] | None:
+    """What a long-operation rule's hit on a call depends on besides its event signature and
+    its params: the command, the input's background flag and timeout (`long_reason`), and
+    where the call's first line ends (`_hit`). A session runs the same commands many times.
+    Short commands only: the memo holds its keys."""
+    event = unit.event  # type: ignore[attr-defined]
+    command = event.command
+    if command is None or len(command) > 1024:
+        return None
+    data = event.input
+    background = timeout = None
+    if isinstance(data, dict):
+        background = data.get("run_in_background") is True
+        timeout = data.get("timeout")
+        if not isinstance(timeout, (int, float)):
+            timeout = None  # (not a number: `long_reason` ignores it)
+    end = unit.text.find("\n")
+    return (end if end >= 0 else len(unit.text), command, background, timeout)
+
+
+match_long_operation.memo_key = _long_memo_key  # type: ignore[attr-defined]
 match_long_operation.accepts = lambda rule, event: (  # type: ignore[attr-defined]
     event.kind == "call" and _wukong_main(rule, event)
 )

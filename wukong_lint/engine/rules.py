@@ -536,7 +536,9 @@ class RuleSet:
         transcript event, found once per event signature (its kind, problem, tool, agent and
         profile): a matcher's optional `accepts(rule, event)` may read only those fields, and
         the rules of a matcher with `memo_key(unit)` are memoized on it within the signature
-        (`memo`, a `_GroupMemo`; else None)."""
+        (`memo`, a `_GroupMemo`; else None). A matcher's optional `gate_for(rules)` makes
+        the group's gate from its rules (a pure test of the unit that is false when none of
+        those rules can match it), in place of the kind's `gate`."""
         ctx = event.ctx
         key = (kind, path, event.kind, event.problem, event.tool, event.is_main,
                ctx.profile, ctx.memory_bank, ctx.single_agent)  # fmt: skip
@@ -562,6 +564,11 @@ class RuleSet:
                     and not (ctx.single_agent and r.category == "body-boundary")
                 ]
                 if rules:
+                    # a gate that knows the group's rules (their parameters) can turn away
+                    # more: e.g. a count that reaches none of their limits
+                    gate_for = getattr(matcher, "gate_for", None)
+                    if gate_for is not None:
+                        gate = gate_for(rules)
                     memo_key = getattr(matcher, "memo_key", None)
                     memo = None if memo_key is None else _GroupMemo(matcher, memo_key, rules)
                     found.append((matcher, gate, rules, memo))

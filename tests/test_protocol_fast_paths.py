@@ -1,0 +1,87 @@
+"""The short cuts of the 戒 protocol checks find exactly what the plain checks find.
+
+- A turn-budget group's gate made from its rules' limits (`gate_for`) turns away only calls on
+  which none of those rules finds anything.
+- The long-operation rules' memo (`memo_key`) gives the hits that running them gives.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from wukong_lint.checks import behaviour
+from wukong_lint.engine.loader import load_rules
+from wukong_lint.engine.rules import RuleSet
+from wukong_lint.sources.transcript_events import Context, Event, make_unit
+
+RULES = load_rules()
+BUDGET = [r for r in RULES.rules if r.kind == "turn-budget"]
+LONG = [r for r in RULES.rules if r.kind == "long-operation"]
+
+
+def _call(tool: str, facts: dict | None, command: str | None = None, data=None) -> object:
+    event = Event("call", 3, Context("wukong"))
+    event.tool, event.agent, event.is_main = tool, "main", True
+    event.command, event.input, event.protocol = command, data, facts
+    return make_unit("s.jsonl", event, command or tool)
+
+
+def _facts() -> list[dict | None]:
+    paths = ["a.py", "memory-bank/x.md", "b.py", "anchors.md", "c.py", "d.py"]
+    found: list[dict | None] = [None, {}, {"first": True}]
+    for n in range(len(paths)):
+        found.append({"reads": (tuple(paths[:n]), paths[n])})
+        found.append({"reads": (tuple(paths[: n + 1]), "memory-bank/y.md")})
+    found += [{"searches": n} for n in range(6)]
+    found += [{"edit": (b, s)} for b, s in itertools.product(range(0, 25, 3), range(0, 25, 2))]
+    return found
+
+
+def _budget_rules(limits: tuple[int, int, int]) -> list:
+    """The three built-in turn-budget rules with other limits (a team's rule-params)."""
+    by_check = {"reads": limits[0], "searches": limits[1], "edit-lines": limits[2]}
+    return [
+        rule._replace(params={**rule.params, "limit": by_check[rule.params["check"]]})
+        for rule in BUDGET
+    ]
+
+
+def test_the_budget_gate_turns_away_only_calls_no_rule_reports() -> None:
+    assert {r.params["check"] for r in BUDGET} == {"reads", "searches", "edit-lines"}
+    turned_away = 0
+    for limits in [(2, 1, 10), (0, 0, 0), (1, 3, 4), (5, 2, 20)]:
+        rules = _budget_rules(limits)
+        gate = behaviour.match_turn_budget.gate_for(rules)
+        for facts, tool in itertools.product(_facts(), ["Read", "Grep", "Edit", "Bash"]):
+            unit = _call(tool, facts)
+            found = [h for r in rules for h in behaviour.match_turn_budget(r, unit, None)]
+            if not gate(unit):
+                turned_away += 1
+                assert not found, (limits, facts, tool)
+    assert turned_away > 100  # (the gate does turn calls away)
+
+
+def test_the_budget_gate_lets_through_the_call_that_goes_over() -> None:
+    gate = behaviour.match_turn_budget.gate_for(_budget_rules((2, 1, 10)))
+    assert gate(_call("Read", {"reads": (("a.py", "b.py"), "c.py")}))
+    assert not gate(_call("Read", {"reads": (("a.py",), "b.py")}))
+    assert gate(_call("Grep", {"searches": 2}))
+    assert not gate(_call("Grep", {"searches": 3}))  # (reported on the 2nd already)
+    assert gate(_call("Edit", {"edit": (8, 4)}))
+    assert not gate(_call("Edit", {"edit": (12, 4)}))
+
+
+def test_the_long_operation_memo_gives_the_hits_of_the_rules() -> None:
+    ruleset = RuleSet(LONG)
+    commands = ["sleep 45", "sleep 5", "npm install", "docker build .", "ls", "sleep 60 &",
+                "pip install -r req.txt", "terraform apply", "make"]  # fmt: skip
+    inputs = [None, {}, {"run_in_background": True}, {"timeout": 60000}, {"timeout": 5},
+              {"timeout": True}, {"timeout": "60000"}, {"run_in_background": "yes"}]  # fmt: skip
+    for _ in range(2):  # (the second round answers from the memo)
+        for command, extra in itertools.product(commands, inputs):
+            data = None if extra is None else {"command": command, **extra}
+            unit = _call("Bash", {}, command, data)
+            memo = list(ruleset.runnable(unit))
+            plain = [(r, list(behaviour.match_long_operation(r, unit, None))) for r in LONG]
+            got = [(rule, list(matcher(rule, unit, offsets))) for rule, matcher, offsets in memo]
+            assert got == [(r, hits) for r, hits in plain if hits], (command, extra)
