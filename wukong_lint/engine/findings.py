@@ -4,6 +4,7 @@ inline comment suppresses it."""
 
 from __future__ import annotations
 
+import gc
 from functools import partial
 from typing import Any
 
@@ -209,4 +210,13 @@ def unpack(packed: tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]) -> list[
         return []
     fields: list[Any] = list(columns)
     fields.insert(_SOURCE_AT, map(_new_source, zip(*sources, strict=True)))
-    return list(map(_new_finding, zip(*fields, strict=True)))
+    # Two new tuples a finding, none of them in a cycle: the collector's passes that so many
+    # allocations trigger find nothing to free, and they traverse the parent's whole heap
+    # (measured: 0.025-0.1 s against 0.012 s for 38,573 findings).
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return list(map(_new_finding, zip(*fields, strict=True)))
+    finally:
+        if enabled:
+            gc.enable()
