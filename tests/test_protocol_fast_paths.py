@@ -85,3 +85,33 @@ def test_the_long_operation_memo_gives_the_hits_of_the_rules() -> None:
             plain = [(r, list(behaviour.match_long_operation(r, unit, None))) for r in LONG]
             got = [(rule, list(matcher(rule, unit, offsets))) for rule, matcher, offsets in memo]
             assert got == [(r, hits) for r, hits in plain if hits], (command, extra)
+
+
+def test_a_checkpoint_read_again_is_the_one_read_first() -> None:
+    from wukong_lint.checks.checkpoint import parse_checkpoint
+    from wukong_lint.sources.transcripts import protocol
+
+    texts = [
+        "📋 TASK CHECKPOINT\nQ1. 探索/研究？ 否\nQ2. 代码修改？ 是 预估 40 行\n"
+        "⚡ 决策: 召唤分身: @身",
+        "Q1: yes\nQ2: no\nDecision: delegate to @eye",
+        "no checkpoint here",
+        "Q1: no\nQ2: 3 lines\nQ3: no\nQ4: 1\nDecision: 本体执行" + " pad" * 2000,  # (too long)
+    ]
+    for _ in range(2):
+        for text in texts:
+            assert protocol._parse([text]) == parse_checkpoint(text)
+    assert texts[0] in protocol._PARSED and texts[3] not in protocol._PARSED
+
+
+def test_sections_read_again_follow_the_contract_asked() -> None:
+    from wukong_lint.checks import contracts
+
+    output = "## Files\n- a.py\n## Summary\nDone.\n"
+    eye, body = contracts.CONTRACTS["eye"], contracts.CONTRACTS["body"]
+    for _ in range(2):
+        assert contracts.sections(output, eye) == contracts._sections(output, eye)
+        assert contracts.sections(output, body) == contracts._sections(output, body)
+    assert contracts.sections(output, eye) != contracts.sections(output, body)
+    declared = contracts._declared(("files", "notes"))
+    assert contracts.sections(output, declared) == {"files": "- a.py", "notes": None}

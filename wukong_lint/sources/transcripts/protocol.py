@@ -50,12 +50,28 @@ _KEEP_PATHS = 64  # paths read in a turn handed to a check (more: it has fired a
 
 
 def _parse(texts: list[str]) -> Any:
-    """The CHECKPOINT in an agent's texts (None: none)."""
+    """The CHECKPOINT in an agent's texts (None: none). Remembered by text: a session
+    repeats its CHECKPOINTs (the same self-check for the same kind of task; measured on the
+    bench's compliant session: 934 distinct of 6,200, at ~29 us a parse)."""
     if not texts:
         return None
-    from wukong_lint.checks.checkpoint import parse_checkpoint
+    text = "\n".join(texts)
+    found = _PARSED.get(text, _UNSEEN)
+    if found is _UNSEEN:
+        from wukong_lint.checks.checkpoint import parse_checkpoint
 
-    return parse_checkpoint("\n".join(texts))
+        found = parse_checkpoint(text)  # (an immutable record: shared safely)
+        if len(text) <= _PARSED_TEXT:
+            if len(_PARSED) >= _PARSED_MAX:
+                _PARSED.clear()
+            _PARSED[text] = found
+    return found
+
+
+_PARSED: dict[str, Any] = {}
+_PARSED_MAX = 1024  # CHECKPOINTs remembered (then the memo starts over)
+_PARSED_TEXT = 4096  # characters: a longer text is parsed each time (the memo holds its keys)
+_UNSEEN = object()
 
 
 def _read_paths(tool: str | None, event: Any) -> list[str]:
