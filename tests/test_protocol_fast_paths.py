@@ -115,3 +115,23 @@ def test_sections_read_again_follow_the_contract_asked() -> None:
     assert contracts.sections(output, eye) != contracts.sections(output, body)
     declared = contracts._declared(("files", "notes"))
     assert contracts.sections(output, declared) == {"files": "- a.py", "notes": None}
+
+
+def test_the_usage_gate_turns_away_only_rises_no_rule_reports() -> None:
+    from wukong_lint.checks import context_budget
+
+    rules = [r for r in RULES.rules if r.kind == "context-usage"]
+    assert len(rules) == 3
+    gate = context_budget.match_context_usage.gate_for(rules)
+    window = 200_000
+    marks = sorted({window * r.params[k] // 100 + d for r in rules
+                    for k in ("threshold", "below") for d in (-1, 0, 1)} | {0, 5000})  # fmt: skip
+    passed = 0
+    for before, used, known in itertools.product(marks, marks, [None, window, 1_000_000]):
+        event = Event("context", 9, Context("wukong"))
+        event.protocol = {"usage": (before, used, known)}
+        unit = make_unit("s.jsonl", event, "")
+        found = [h for r in rules for h in context_budget.match_context_usage(r, unit, None)]
+        assert gate(unit) == bool(found), (before, used, known)
+        passed += bool(found)
+    assert passed > 10

@@ -53,6 +53,31 @@ match_context_usage.accepts = lambda rule, event: (  # type: ignore[attr-defined
 )
 
 
+def _usage_gate(rules: list[CompiledRule]) -> Any:
+    """The gate of these usage rules: a rise of the context that crosses none of their
+    thresholds (most rises: a session reports its usage every message) is turned away
+    before any rule runs. Exact: it is `match_context_usage`'s own test, for each rule."""
+    levels = tuple((r.params["window"], r.params["threshold"], r.params["below"]) for r in rules)
+
+    def gate(unit: Unit) -> bool:
+        facts = _facts(unit)
+        usage = facts.get("usage") if facts else None
+        if usage is None:
+            return False
+        before, used, known = usage
+        for window, threshold, below in levels:
+            window = known or window
+            # (the matcher's arithmetic, in its order: the same floats at a boundary)
+            if before < window * threshold / 100 <= used < window * below / 100:
+                return True
+        return False
+
+    return gate
+
+
+match_context_usage.gate_for = _usage_gate  # type: ignore[attr-defined]
+
+
 def match_repeated_call(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit]:
     facts = _facts(unit)
     repeat = facts.get("repeat") if facts else None
