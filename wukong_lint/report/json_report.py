@@ -19,6 +19,9 @@ _LABELS = [""] + [_string(s.label) for s in sorted(Severity)]
 # encoded strings that many findings repeat (rule ids, messages, paths, snippets, tools)
 _ENCODED: dict[str, str] = {}
 _ENCODED_MAX = 8192
+# the encoded start of a finding (rule, message, path) and of its source (kind, tool, agent)
+_HEADS: dict[tuple[Any, ...], str] = {}
+_SOURCES: dict[tuple[Any, ...], str] = {}
 
 JSON_VERSION = 1
 _BATCH = 256  # findings per piece of `chunks`
@@ -77,25 +80,45 @@ def finding_line(finding: Finding) -> str:
         return json_text(_FINDING_ENCODER.encode(finding_to_dict(finding)))
     try:
         tool, agent, commit = src.tool, src.agent, src.commit
+        severity = _LABELS[finding.severity]
+        # What findings share is encoded once: the fields before the place (rule, message,
+        # path) and the source's fields before its record (a long session repeats them).
+        key = (finding.rule_id, finding.category, severity, finding.message, finding.path)
+        head = _HEADS.get(key)
+        if head is None:
+            head = _remember(_HEADS, key, (
+                f'{{"rule_id": {_text(finding.rule_id)}, '
+                f'"category": {_text(finding.category)}, '
+                f'"severity": {severity}, '
+                f'"message": {_text(finding.message)}, '
+                f'"path": {_text(finding.path)}, '
+            ))  # fmt: skip
+        where = (src.kind, tool, agent)
+        source = _SOURCES.get(where)
+        if source is None:
+            source = _remember(_SOURCES, where, (
+                f'"source": {{"kind": {_text(src.kind)}, '
+                f'"tool": {"null" if tool is None else _text(tool)}, '
+                f'"agent": {"null" if agent is None else _text(agent)}, '
+                f'"record": '
+            ))  # fmt: skip
         # (a memo hit without a call of _text: an encoded string is never empty)
-        get = _ENCODED.get
         return (
-            f'{{"rule_id": {get(finding.rule_id) or _text(finding.rule_id)}, '
-            f'"category": {get(finding.category) or _text(finding.category)}, '
-            f'"severity": {_LABELS[finding.severity]}, '
-            f'"message": {get(finding.message) or _text(finding.message)}, '
-            f'"path": {get(finding.path) or _text(finding.path)}, '
-            f'"line": {line}, "column": {column}, "end_line": {end_line}, '
-            f'"snippet": {get(finding.snippet) or _text(finding.snippet)}, '
+            f'{head}"line": {line}, "column": {column}, "end_line": {end_line}, '
+            f'"snippet": {_ENCODED.get(finding.snippet) or _text(finding.snippet)}, '
             f'"fingerprint": {json_text(_string(finding.fingerprint))}, '
-            f'"source": {{"kind": {get(src.kind) or _text(src.kind)}, '
-            f'"tool": {"null" if tool is None else get(tool) or _text(tool)}, '
-            f'"agent": {"null" if agent is None else get(agent) or _text(agent)}, '
-            f'"record": {"null" if record is None else record}, '
-            f'"commit": {"null" if commit is None else get(commit) or _text(commit)}}}}}'
+            f"{source}{'null' if record is None else record}, "
+            f'"commit": {"null" if commit is None else _text(commit)}}}}}'
         )
     except TypeError:  # a string field that holds something else: the encoder says what
         return json_text(_FINDING_ENCODER.encode(finding_to_dict(finding)))
+
+
+def _remember(memo: dict[Any, str], key: Any, text: str) -> str:
+    if len(memo) >= _ENCODED_MAX:
+        memo.clear()
+    memo[key] = text
+    return text
 
 
 # The six error classes of the 戒 module (seed 004), counted from transcript-integrity findings.
