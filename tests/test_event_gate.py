@@ -35,7 +35,7 @@ RULES = _rules_by_kind()
 
 def _event(kind, tool, is_main, profile, memory_bank, problem):
     ctx = SimpleNamespace(profile=profile, memory_bank=memory_bank, cwd=None, agent_defs={},
-                          contracts={}, seen_paths=set())  # fmt: skip
+                          contracts={}, seen_paths={})  # fmt: skip
     event = Event(kind, 1, ctx)  # type: ignore[arg-type]
     event.tool, event.is_main, event.problem = tool, is_main, problem
     return event
@@ -75,7 +75,7 @@ def test_the_command_entry_is_implied_by_the_command_gate():
     for tool in (*TOOLS[:-1], *sorted(SHELL_TOOLS)):
         for data in ({"command": "rm -rf /"}, {"cmd": ["bash", "-c", "rm -rf /"]}, {}):
             ctx = SimpleNamespace(profile="generic", memory_bank=False, cwd=None,
-                                  agent_defs={}, contracts={}, seen_paths=set())  # fmt: skip
+                                  agent_defs={}, contracts={}, seen_paths={})  # fmt: skip
             event, text = call_event(ctx, 1, tool, data, None, "main", None, True)
             unit = make_unit("<hook>", event, text)
             if gate(unit):

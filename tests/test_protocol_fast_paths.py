@@ -135,3 +135,36 @@ def test_the_usage_gate_turns_away_only_rises_no_rule_reports() -> None:
         assert gate(unit) == bool(found), (before, used, known)
         passed += bool(found)
     assert passed > 10
+
+
+def _record(kind: str, content: object, n: int) -> str:
+    import json
+
+    return json.dumps({"type": kind, "uuid": f"{kind[0]}{n}", "message": {"role": kind,
+                       "content": content}, "cwd": "/proj"})  # fmt: skip
+
+
+def test_a_file_created_through_the_shell_counts_however_far_the_scan_reads_ahead(
+    tmp_path,
+) -> None:
+    """The scan takes units in batches (engine/scan.py `_batches`), so the transcript has been
+    read past a call when its unit is scanned: a later call touching the file the shell
+    created must not make that file 'seen before' (body-boundary.shell-create)."""
+    from tests.conftest import wukong_report
+
+    lines = [_record("user", "add a config file", 0)]
+    for n, (tool, data) in enumerate([
+        ("Bash", {"command": "touch notes/new-config.yaml"}),
+        ("Read", {"file_path": "notes/new-config.yaml"}),
+        ("Bash", {"command": "echo hi > notes/other.txt"}),
+    ], 1):  # fmt: skip
+        use = [{"type": "tool_use", "id": f"t{n}", "name": tool, "input": data}]
+        lines.append(_record("assistant", use, n))
+        done = [{"type": "tool_result", "tool_use_id": f"t{n}", "content": "ok"}]
+        lines.append(_record("user", done, n))
+    path = tmp_path / "session.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    for jobs in ("1", "2"):  # (read in one process and batched, or read by the parent)
+        found = wukong_report(path, "--jobs", jobs)
+        created = sorted(f["snippet"] for f in found if f["rule_id"].endswith(".shell-create"))
+        assert created == ["echo hi > notes/other.txt", "touch notes/new-config.yaml"], jobs

@@ -192,12 +192,17 @@ def _seen(path: str, event: Any, live: bool) -> bool:
     if live:
         full = os.path.join(event.ctx.cwd or ".", os.path.expanduser(path))
         return os.path.lexists(full)
+    # (paths the transcript touched after this call was read do not count: a scan may read
+    # ahead of the unit it scans, see engine/scan.py `_batches`)
     seen = event.ctx.seen_paths
-    if path in seen:
+    mark = event.seen_mark
+    order = seen.get(path)
+    if order is not None and (mark is None or order < mark):
         return True
     cwd = event.ctx.cwd
     if cwd and not os.path.isabs(path):
-        return os.path.normpath(os.path.join(cwd, path)) in seen
+        order = seen.get(os.path.normpath(os.path.join(cwd, path)))
+        return order is not None and (mark is None or order < mark)
     return False
 
 

@@ -381,17 +381,49 @@ class Counter:
         return Tally(self.findings, self.errors, self.files, self.size, self.skipped, self.units)
 
 
+# A source's items are taken a batch at a time and then scanned: reading records and
+# scanning units each keep their own code and data in the CPU's caches for a whole batch
+# instead of taking turns at every unit (measured on the bench session: 8 % of a transcript
+# scan's time). A batch ends at this many items or once its units hold this many characters
+# (a folder's files are units too: the batch holds their texts).
+BATCH_ITEMS = 4096
+BATCH_CHARS = 4 << 20
+
+
+def _batches(items: Iterable[Any]) -> Iterator[list[Any]]:
+    """`items` in lists, in order, each within BATCH_ITEMS items and (but for its last unit)
+    BATCH_CHARS characters. Sources must not change what they yielded once they read on:
+    the transcript readers make every fact a rule reads before they yield its unit."""
+    iterator = iter(items)
+    while True:
+        batch: list[Any] = []
+        chars = 0
+        for item in iterator:
+            batch.append(item)
+            if type(item) is not Quiet and isinstance(item, Unit):
+                chars += len(item.text)
+                if chars >= BATCH_CHARS:
+                    break
+            if len(batch) >= BATCH_ITEMS:
+                break
+        if not batch:
+            return
+        yield batch
+
+
 def tally(ruleset: RuleSet, items: Iterable[Unit | ScanError | Skipped]) -> Tally:
     """Scan the units a source yields; its errors and skips are recorded, never fatal."""
     counter = Counter()
     _REACHING.append(ruleset)  # (`items` is lazy: its sources are made in the loop)
     try:
-        for item in items:
-            if counter.count(item):
-                try:
-                    counter.add(*scan_unit(ruleset, item, counter.occurrences(item)))  # type: ignore[arg-type]
-                except MemoryError:  # this unit only: the others are still scanned
-                    counter.out_of_memory(item.path)  # type: ignore[union-attr]
+        for batch in _batches(items):
+            for item in batch:
+                if counter.count(item):
+                    try:
+                        counter.add(*scan_unit(ruleset, item, counter.occurrences(item)))  # type: ignore[arg-type]
+                    except MemoryError:  # this unit only: the others are still scanned
+                        counter.out_of_memory(item.path)  # type: ignore[union-attr]
+            del batch  # (its units are not held while the next batch is read)
     finally:
         _REACHING.pop()
     return counter.tally()

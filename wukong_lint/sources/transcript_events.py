@@ -47,7 +47,9 @@ class Context:
         self.memory_bank = memory_bank
         self.agent_defs = agent_defs or {}
         self.cwd = cwd
-        self.seen_paths: set[str] = set()
+        # every path a tool call touched -> how many were touched before it (the order: a
+        # unit remembers how many there were when it was made, `Event.seen_mark`)
+        self.seen_paths: dict[str, int] = {}
         # agent name -> the sections of the output contract its definition declares
         self.contracts: dict[str, tuple[str, ...]] = {}
         # a ReAct history: one agent with no avatars to delegate to, so the body-boundary
@@ -74,6 +76,7 @@ class Event:
         "protocol",
         "result",
         "role",
+        "seen_mark",
         "tool",
         "turn_reads",
         "turn_writes",
@@ -105,6 +108,9 @@ class Event:
         # the 戒 protocol facts of the turn a check needs (transcripts/protocol.py; None:
         # none, or the generic profile)
         self.protocol: dict[str, Any] | None = None
+        # how many paths the transcript had touched when the unit of this call was made
+        # (None: not known, e.g. the live hook): `Context.seen_paths` may have grown since
+        self.seen_mark: int | None = None
 
 
 class EventUnit(Unit):

@@ -170,6 +170,10 @@ class Session:
         size, self.carry = self.carry, 0
         if self.follow:
             return None  # type: ignore[return-value]
+        if event.kind == "call":
+            # what the transcript had touched by now: the scan of this unit may come after
+            # more records are read (engine/scan.py `_batches`)
+            event.seen_mark = len(self.ctx.seen_paths)
         unit = make_unit(self.path, event, text, size)
         rules = reaching()  # the rules that scan the units made now (engine/scan.py `tally`)
         if rules is not None:
@@ -222,9 +226,10 @@ class Session:
             event.turn_writes = tuple(writes)
             if len(writes) < MAX_TURN_WRITES:
                 writes.append((tool, tuple(paths)))
+        seen = self.ctx.seen_paths
         for path in paths:
-            if len(self.ctx.seen_paths) < 100000:
-                self.ctx.seen_paths.add(path)
+            if len(seen) < 100000:
+                seen.setdefault(path, len(seen))
         if tool in READ_TOOLS:
             reads.update(paths)
         if event.command is not None:
