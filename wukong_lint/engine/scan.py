@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import gc
 import time
 from collections.abc import Iterable, Iterator
 from functools import partial
@@ -415,6 +416,11 @@ def tally(ruleset: RuleSet, items: Iterable[Unit | ScanError | Skipped]) -> Tall
     """Scan the units a source yields; its errors and skips are recorded, never fatal."""
     counter = Counter()
     _REACHING.append(ruleset)  # (`items` is lazy: its sources are made in the loop)
+    # A scan makes and frees a lot and keeps few cycles (352 unreachable objects after the
+    # whole bench session): the collector still runs, a hundred times less often (3 % of a
+    # transcript scan's time). Restored after: tests run many scans in one process.
+    thresholds = gc.get_threshold()
+    gc.set_threshold(max(thresholds[0], 100_000), *thresholds[1:])
     try:
         for batch in _batches(items):
             for item in batch:
@@ -425,6 +431,7 @@ def tally(ruleset: RuleSet, items: Iterable[Unit | ScanError | Skipped]) -> Tall
                         counter.out_of_memory(item.path)  # type: ignore[union-attr]
             del batch  # (its units are not held while the next batch is read)
     finally:
+        gc.set_threshold(*thresholds)
         _REACHING.pop()
     return counter.tally()
 
