@@ -96,6 +96,20 @@ def test_chunks_join_to_one_finding_a_line() -> None:
     assert empty["findings"] == []
 
 
+def test_encoded_chunks_are_the_chunks_in_utf8() -> None:
+    from wukong_lint.model import Report, ScanError, Stats
+
+    many = tuple(
+        Finding("r", "secret", Severity.LOW, "跳过 CHECKPOINT" if n % 3 else "m", "p/é\udcff",
+                n, 1, n, "s", f"{n:032x}", Source("transcript", "Bash", "main", n))
+        for n in range(1, 600)
+    )  # fmt: skip
+    for findings in (many, many[:1], ()):
+        report = Report(findings, Stats(files=1), (ScanError("é", "x"),))
+        text = "".join(json_report.chunks(report))
+        assert b"".join(json_report.encoded_chunks(report)) == text.encode("utf-8")
+
+
 def test_a_tally_crosses_processes_unchanged(tmp_path) -> None:
     """A worker's Tally is pickled in columns (engine/findings.py `pack`): what the parent
     gets back is equal, of the same classes, the severities the enum's own members."""

@@ -192,11 +192,11 @@ def emit(report: Any, args: Any, context: dict[str, Any], *, notes: Any = ()) ->
             raise UsageError(f"-o {args.output} is one of the files scanned; not overwriting it")
         try:
             if fmt == "json":  # written as it is encoded: no copy of the whole report
-                from wukong_lint.report.json_report import chunks
+                from wukong_lint.report.json_report import encoded_chunks
 
                 with atomic_writer(args.output) as handle:
-                    for chunk in chunks(report):
-                        handle.write(chunk.encode("utf-8"))
+                    for chunk in encoded_chunks(report):
+                        handle.write(chunk)
             else:
                 atomic_write_text(args.output, render(report, fmt, quiet=quiet, **context))
         except OSError as err:

@@ -152,6 +152,18 @@ def chunks(report: Report) -> Iterator[str]:
     the C encoder and can be written as it comes: an indented dump of the whole document would
     hold every finding as a dict and run the pure-Python encoder, and even one string of the
     whole document is several tens of MB on a big transcript."""
+    return _pieces(report, False)  # type: ignore[return-value]
+
+
+def encoded_chunks(report: Report) -> Iterator[bytes]:
+    """`chunks` encoded as UTF-8, for a file: each finding's line is encoded on its own and
+    the lines joined as bytes. (Joined first, one line in a language other than English
+    makes the whole piece a string of wide characters to copy and then encode: measured
+    0.106 s against 0.078 s for the bench session's 38,573 findings.)"""
+    return _pieces(report, True)  # type: ignore[return-value]
+
+
+def _pieces(report: Report, encoded: bool) -> Iterator[str | bytes]:
     stats = report.stats
     tail = {
         "stats": {
@@ -165,14 +177,21 @@ def chunks(report: Report) -> Iterator[str]:
         },
         "errors": [{"path": e.path, "message": e.message} for e in report.errors],
     }
-    yield f'{{\n  "version": {JSON_VERSION},\n  "tool": "wukong-lint",\n  "findings": ['
+    head = f'{{\n  "version": {JSON_VERSION},\n  "tool": "wukong-lint",\n  "findings": ['
+    yield head.encode() if encoded else head
     active = report.active
     # a few hundred findings a piece: one write (and one UTF-8 encoding) for each, not one
     # per finding
     for start in range(0, len(active), _BATCH):
-        lines = ",\n    ".join(map(finding_line, active[start : start + _BATCH]))
-        yield ("\n    " if start == 0 else ",\n    ") + lines
+        batch = active[start : start + _BATCH]
+        if encoded:
+            lines = b",\n    ".join([finding_line(f).encode() for f in batch])
+            yield (b"\n    " if start == 0 else b",\n    ") + lines
+        else:
+            text = ",\n    ".join(map(finding_line, batch))
+            yield ("\n    " if start == 0 else ",\n    ") + text
     if active:
-        yield "\n  "
+        yield b"\n  " if encoded else "\n  "
     rest = json_text(json.dumps(tail, ensure_ascii=False, indent=2))[1:-2]  # the tail's keys
-    yield f"],{rest}\n}}\n"
+    end = f"],{rest}\n}}\n"
+    yield end.encode() if encoded else end
