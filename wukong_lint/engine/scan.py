@@ -241,11 +241,16 @@ def _place(cand: _Candidate) -> tuple[int, str]:
 
 
 class Quiet(tuple):  # type: ignore[type-arg]
-    """A transcript unit that no rule can reach, counted but neither handed on nor scanned: its
-    file and the bytes of its records (`Session.unit` asks `RuleSet.unit_hits` while a
-    `tally` runs). The stats are those of the unit it stands for."""
+    """Transcript units that no rule can reach, counted but neither handed on nor scanned:
+    their file, the bytes of their records and how many they are (`Session.unit` asks
+    `RuleSet.unit_hits` while a `tally` runs, and hands them on together). The stats are
+    those of the units it stands for."""
 
     __slots__ = ()
+
+    @property
+    def units(self) -> int:
+        return self[2]  # type: ignore[no-any-return]
 
     @property
     def path(self) -> str:
@@ -319,9 +324,11 @@ class Counter:
 
     def count(self, item: Unit | ScanError | Skipped | Quiet) -> bool:
         """Count `item`; whether it is a unit to scan."""
-        if type(item) is Quiet:  # a transcript unit no rule reaches: counted only
-            self.units += 1
-            self.size += item.size
+        if item is None:  # (a transcript reader's unit that is counted in its `Quiet`)
+            return False
+        if type(item) is Quiet:  # transcript units no rule reaches: counted only
+            self.units += item[2]
+            self.size += item[1]
             if item.path not in self._transcripts:
                 self._transcripts.add(item.path)
                 self.files += 1

@@ -311,6 +311,7 @@ def transcript_units(full: str, display: str, fmt: str) -> Iterator[Any]:
                     fmt, sub, sub_session, is_loglines, identity, reads_on=True,
                 )  # fmt: skip
             except OSError as err:
+                yield from sub_session.quiet()  # (what it read before counts)
                 yield ScanError(sub_display, f"cannot read: {err.strerror or err}")
                 continue
             if sub_session.in_parts:  # read in parts: its state came back as a copy
@@ -368,6 +369,7 @@ def part_units(part: Any, session: Any = None) -> Iterator[EventUnit]:
     yield from read((part.start, part.end, first))
     if part.last:
         yield from session.finish()
+    yield from session.quiet()
 
 
 def example_units(text: str, rule: Any) -> list[EventUnit]:

@@ -152,7 +152,9 @@ def claude_units(
         if kind == "user":
             if isinstance(content, str):
                 session.new_turn(agent)
-                yield session.message(number, "user", content, agent, agent_type, is_main)
+                unit = session.message(number, "user", content, agent, agent_type, is_main)
+                if unit is not None:  # (most: a unit no rule reaches, counted by the session)
+                    yield unit
                 continue
             if not isinstance(content, list):
                 continue
@@ -229,7 +231,9 @@ def claude_units(
                     if btype == "thinking" and not block.get("signature"):
                         problem = "thinking-block-error"  # the API rejects it when replayed
                     role = "thinking" if btype == "thinking" else "assistant"
-                    yield session.message(number, role, text, agent, agent_type, is_main, problem)
+                    unit = session.message(number, role, text, agent, agent_type, is_main, problem)
+                    if unit is not None:
+                        yield unit
             elif btype not in ("redacted_thinking", "image"):
                 parts = []
                 strings(block, parts)

@@ -140,6 +140,11 @@ class Session:
         # The 戒 protocol facts of the turns (profile `wukong` only: nothing to pay otherwise).
         self.protocol = ProtocolState() if ctx.profile == "wukong" else None
         self.fmt = ""  # the reader's format, for checks that only one format's records allow
+        # Units no rule can reach, counted and not handed on one by one (most units of a
+        # long session: each would travel up the readers' generators to be counted): `quiet`
+        # hands them on together. Not part of the state handed to another process.
+        self.quiet_units = 0
+        self.quiet_bytes = 0
 
     _STATE = ("ctx", "pending", "done", "spawn_types", "prompt_types", "agent_types",
               "turn_reads", "carry", "roots", "protocol", "fmt", "mb_confirm",
@@ -167,6 +172,8 @@ class Session:
             setattr(self, name, value)
 
     def unit(self, event: Event, text: str) -> EventUnit:
+        """The unit of `event`, or None: following the state only, or a unit no rule of the
+        scan can reach (counted, for `quiet` to hand on). Readers hand on what is not None."""
         size, self.carry = self.carry, 0
         if self.follow:
             return None  # type: ignore[return-value]
@@ -182,8 +189,10 @@ class Session:
                 hits = rules.unit_hits(unit)
             except MemoryError:  # (the scan of this unit reports it, as without the test)
                 return unit
-            if hits is None:
-                return _new_tuple(Quiet, (self.path, size))  # type: ignore[return-value]
+            if hits is None:  # (counted here, handed on by `quiet`: see `unit`)
+                self.quiet_units += 1
+                self.quiet_bytes += size
+                return None  # type: ignore[return-value]
             unit.hits = hits  # type: ignore[attr-defined]  # (the scan does not search again)
         return unit
 
@@ -299,7 +308,9 @@ class Session:
                 event.protocol = self._spawned(call_id, avatar, line, content, extra, text)
             if self.fmt == "react" and self.protocol is not None:
                 event.protocol = {"react": call.tool, "content": content}
-            yield self.unit(call, made if made is not None else call_text(call))
+            unit = self.unit(call, made if made is not None else call_text(call))
+            if unit is not None:
+                yield unit
         self._done(call_id)
         if is_error or (isinstance(extra, str) and extra.startswith("Error")):
             event.problem = classify_error(text)
@@ -308,7 +319,9 @@ class Session:
             if self.protocol is not None and self.protocol.compactions:
                 # seed 002 A4: compaction keeps tool_use / tool_result pairs together
                 event.protocol = {"broken_pair": True}
-        yield self.unit(event, text)
+        unit = self.unit(event, text)
+        if unit is not None:
+            yield unit
 
     def _settle(self, call: Event, content: Any, is_error: bool, extra: Any) -> None:
         """What a call's result tells about the call (and the turn's protocol totals)."""
@@ -412,6 +425,14 @@ class Session:
         if self.protocol is not None:
             yield from self._outputs()
         yield self.unit(Event("end", 0, self.ctx), "")
+        yield from self.quiet()
+
+    def quiet(self) -> Iterator[Any]:
+        """The units counted as no rule can reach them since the last call, as one `Quiet`
+        (at the end of a file or of a part)."""
+        if self.quiet_units:
+            yield _new_tuple(Quiet, (self.path, self.quiet_bytes, self.quiet_units))
+            self.quiet_units = self.quiet_bytes = 0
 
     def _outputs(self, every: bool = True) -> Iterator[EventUnit]:
         """The final output of sub-agents spawned in the background (their last message: no
