@@ -15,7 +15,7 @@ from wukong_lint.checks.scope import in_scope
 from wukong_lint.engine.matchers import Hit
 from wukong_lint.engine.rules import CompiledRule
 from wukong_lint.model import Unit
-from wukong_lint.sources.transcript_events import patch_files, target_paths
+from wukong_lint.sources.transcript_events import event_paths, patch_files
 
 
 def _event(unit: Unit) -> Any:
@@ -102,7 +102,7 @@ def match_edit(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit]:
         return
     if not in_scope(params["scope"], unit):
         return
-    paths = target_paths(event.tool, event.input)
+    paths = event_paths(event)
     needle = paths[0] if paths else None
     if params["creates_file"]:
         if event.new_file and (event.tool == "Write" or event.tool == "apply_patch"):
@@ -202,7 +202,7 @@ def match_avatar(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit]:
         role = _roles(params).get(key)
         if role is None:
             return
-        verdict = _role_verdict(role, tool, canonical, params, target_paths(tool, event.input))
+        verdict = _role_verdict(role, tool, canonical, params, event_paths(event))
     if verdict:
         yield _hit(unit, f"{event.agent_type} used {tool}: {verdict}")
 
@@ -235,7 +235,7 @@ def match_memory_gate(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[
             yield _hit(unit, note, needle)
         return
     tool = event.tool or ""
-    paths = [_relative(p, event.ctx.cwd) for p in target_paths(tool, event.input)]
+    paths = [_relative(p, event.ctx.cwd) for p in event_paths(event)]
     if event.command is not None:
         from wukong_lint.checks.paths import shell_accesses
 

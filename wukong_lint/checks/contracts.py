@@ -24,7 +24,7 @@ from wukong_lint.engine.matchers import Hit
 from wukong_lint.engine.rules import CompiledRule
 from wukong_lint.model import Unit
 from wukong_lint.sources.spawn_types import spawn_type
-from wukong_lint.sources.transcript_events import SPAWN_TOOLS, target_paths
+from wukong_lint.sources.transcript_events import SPAWN_TOOLS, event_paths
 
 # The six roles and the names teams spawn them by (subagent_type, @mentions).
 ROLES: dict[str, tuple[str, ...]] = {
@@ -340,7 +340,7 @@ def match_role_paths(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[H
     if role is None or role not in rule.params["avatars"]:
         return
     allowed = rule.params["allowed"]
-    for path in target_paths(event.tool, event.input):
+    for path in event_paths(event):
         norm = path.replace("\\", "/")
         if not any(fnmatch.fnmatchcase(norm, g) or fnmatch.fnmatchcase(norm, "*/" + g)
                    for g in allowed):  # fmt: skip

@@ -24,7 +24,7 @@ from wukong_lint.checks.shell_unwrap import VALUE_OPTIONS
 from wukong_lint.engine.matchers import Hit
 from wukong_lint.engine.rules import CompiledRule
 from wukong_lint.model import Unit
-from wukong_lint.sources.transcript_events import EDIT_TOOLS, target_paths
+from wukong_lint.sources.transcript_events import EDIT_TOOLS, event_paths
 from wukong_lint.star_globs import any_glob
 
 # Programs whose arguments are not files.
@@ -166,7 +166,7 @@ def accesses(unit: Unit) -> list[tuple[str, str]]:
             found = _SHELL_ACCESSES[event.command] = shell_accesses(event.command)
     else:
         mode = "write" if event.tool in EDIT_TOOLS else "read"
-        found = [(p, mode) for p in target_paths(event.tool, event.input)]
+        found = [(p, mode) for p in event_paths(event)]
     unit.accesses = found  # type: ignore[attr-defined]  # an EventUnit has a __dict__
     return found
 
@@ -260,7 +260,7 @@ def _memo_key(unit: Unit) -> tuple[Any, ...] | None:
         return None
     if event.command is not None:
         return (event.command, unit.text)
-    return (unit.text, tuple(target_paths(event.tool, event.input)))
+    return (unit.text, tuple(event_paths(event)))
 
 
 match_path.memo_key = _memo_key  # type: ignore[attr-defined]

@@ -143,7 +143,7 @@ def make_findings(
                     cand.column,
                     end_line,
                     _shared(snippet),
-                    fingerprint(rule.id, path, value, occurrence),
+                    _fingerprint(rule.id, path, value, occurrence),
                     source,
                     match_hash,
                     suppressed,
@@ -173,6 +173,23 @@ def _hash(matched: str) -> str:
             _HASHES.clear()
         found = _HASHES[matched] = sha256_hex(matched)
     return found
+
+
+def _fingerprint(rule_id: str, path: str, value: str, occurrence: int) -> str:
+    """`fingerprint(...)`, memoised for a first occurrence (a long session reports the same
+    rule on the same command or file many times: one SHA-256 each)."""
+    if occurrence:
+        return fingerprint(rule_id, path, value, occurrence)
+    key = (rule_id, path, value)
+    found = _FINGERPRINTS.get(key)
+    if found is None:
+        if len(_FINGERPRINTS) >= _MEMO_MAX:
+            _FINGERPRINTS.clear()
+        found = _FINGERPRINTS[key] = fingerprint(rule_id, path, value, 0)
+    return found
+
+
+_FINGERPRINTS: dict[tuple[str, str, str], str] = {}
 
 
 def _guessable(value: str, value_hash: str) -> bool:

@@ -72,6 +72,7 @@ class Event:
         "line",
         "mb_confirm",
         "new_file",
+        "paths",
         "problem",
         "protocol",
         "result",
@@ -108,6 +109,8 @@ class Event:
         # the 戒 protocol facts of the turn a check needs (transcripts/protocol.py; None:
         # none, or the generic profile)
         self.protocol: dict[str, Any] | None = None
+        # the files a call's input names (`event_paths`: made once, several checks ask)
+        self.paths: list[str] | None = None
         # how many paths the transcript had touched when the unit of this call was made
         # (None: not known, e.g. the live hook): `Context.seen_paths` may have grown since
         self.seen_mark: int | None = None
@@ -198,6 +201,14 @@ def shell_command(tool: str | None, data: Any) -> str | None:
                 return value[2]
             return shlex.join(value)
     return None
+
+
+def event_paths(event: Event) -> list[str]:
+    """`target_paths` of a call event, made once (the list is shared: not to be changed)."""
+    found = event.paths
+    if found is None:
+        found = event.paths = target_paths(event.tool, event.input)
+    return found
 
 
 def target_paths(tool: str | None, data: Any) -> list[str]:

@@ -20,7 +20,7 @@ import zlib
 from typing import Any
 
 from wukong_lint.sources.spawn_types import spawn_type
-from wukong_lint.sources.transcript_events import EDIT_TOOLS, SPAWN_TOOLS, target_paths
+from wukong_lint.sources.transcript_events import EDIT_TOOLS, SPAWN_TOOLS, event_paths
 
 # User messages that are not a new task from the user: Claude Code's local-command echoes,
 # the resumed-session summary, hook reminders, background-task notifications, interruptions.
@@ -78,7 +78,7 @@ def _read_paths(tool: str | None, event: Any) -> list[str]:
     """The files a main-agent call reads: a Read tool's path, or a shell command that only
     prints files (Codex and OpenAI-style agents read through the shell)."""
     if tool in FILE_READS and event.input:
-        return list(target_paths(tool, event.input))[:1]
+        return event_paths(event)[:1]
     if event.command is not None and not event.is_error:
         from wukong_lint.sources.transcripts.shell_reads import shell_read_paths
 

@@ -218,7 +218,7 @@ class Session:
         # (following the state only: the text is made if the call is still waiting for its
         # result when the state is handed on, in `snapshot`)
         text = None if self.follow else call_text(event)
-        paths = target_paths(tool, data)
+        paths = event.paths = target_paths(tool, data)
         reads = self.turn_reads.setdefault(agent, set())
         if tool in EDIT_TOOLS or event.command is not None:
             event.turn_reads = tuple(sorted(reads))
