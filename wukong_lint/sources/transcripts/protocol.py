@@ -21,6 +21,7 @@ from typing import Any
 
 from wukong_lint.sources.spawn_types import spawn_type
 from wukong_lint.sources.transcript_events import EDIT_TOOLS, SPAWN_TOOLS, event_paths
+from wukong_lint.sources.transcripts.shell_reads import shell_read_paths
 
 # User messages that are not a new task from the user: Claude Code's local-command echoes,
 # the resumed-session summary, hook reminders, background-task notifications, interruptions.
@@ -80,8 +81,6 @@ def _read_paths(tool: str | None, event: Any) -> list[str]:
     if tool in FILE_READS and event.input:
         return event_paths(event)[:1]
     if event.command is not None and not event.is_error:
-        from wukong_lint.sources.transcripts.shell_reads import shell_read_paths
-
         return shell_read_paths(event.command)
     return []
 
@@ -122,6 +121,18 @@ class Turn:
 
 
 _KEEP_AGENTS = 256  # agents whose turn is followed; the oldest sub-agents are forgotten
+_FIRST_TEXT = re.compile(r"\S")
+_EDIT_SIZE: list[Any] = []
+
+
+def _edit_size() -> Any:
+    """checks/agents.py `edit_size`, imported on first use (an import statement in the loop
+    costs a lookup in the import machinery a call)."""
+    if not _EDIT_SIZE:
+        from wukong_lint.checks.agents import edit_size
+
+        _EDIT_SIZE.append(edit_size)
+    return _EDIT_SIZE[0]
 
 
 class ProtocolState:
@@ -156,8 +167,8 @@ class ProtocolState:
 
     def user(self, agent: str, text: str) -> None:
         """A user message to `agent`: a new task turn, unless it is not the user's task."""
-        stripped = text.lstrip()
-        if stripped.startswith(_NOT_A_TASK):
+        first = _FIRST_TEXT.search(text)  # (where its text starts: no copy of a long message)
+        if first is not None and text.startswith(_NOT_A_TASK, first.start()):
             return
         old = self.turns.pop(agent, None)
         # A CHECKPOINT written in a turn that ended without a call (the agent asked the user
@@ -245,9 +256,7 @@ class ProtocolState:
                 turn.searches += 1
                 facts["searches"] = turn.searches
             elif tool in EDIT_TOOLS and not event.is_error:
-                from wukong_lint.checks.agents import edit_size
-
-                size = edit_size(tool, event.input, event.result, event.new_file)
+                size = _edit_size()(tool, event.input, event.result, event.new_file)
                 facts["edit"] = (turn.edit_lines, size)
                 turn.edit_lines += size
                 if turn.task and turn.called and not follow:
