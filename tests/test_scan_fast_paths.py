@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import random
+import string
 from collections import Counter
 
 import pytest
@@ -256,3 +257,21 @@ def test_a_spawn_with_wide_whitespace_is_found_alike_by_both_searches(tmp_path, 
         for cut in range(100, 190, 5):
             halves = ((0, cut), (cut, size))
             assert any(environment.spawns_avatar_in(str(path), a, b) for a, b in halves) is expected
+
+
+def test_placeholder_words_are_found_as_the_in_tests_find_them() -> None:
+    rng = random.Random(7)
+    words = filters.PLACEHOLDER_WORDS + filters.KNOWN_SAMPLES
+    alphabet = string.ascii_lowercase + string.digits + "-_"
+    texts = ["", "x\ud800example", "ÉXAMPLE-ünicode"]
+    for _ in range(3000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 40)))
+        if rng.random() < 0.3:  # a word inside (whole or cut short)
+            word = rng.choice(words)
+            cut = word[: rng.randrange(1, len(word) + 1)]
+            at = rng.randrange(0, len(text) + 1)
+            text = text[:at] + cut + text[at:]
+        texts.append(text.lower())
+    for text in texts:
+        for group in (filters.PLACEHOLDER_WORDS, filters.KNOWN_SAMPLES):
+            assert filters._holds_any(text, group) == any(w in text for w in group), text
