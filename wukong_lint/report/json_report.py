@@ -79,30 +79,15 @@ def finding_line(finding: Finding) -> str:
     ):
         return json_text(_FINDING_ENCODER.encode(finding_to_dict(finding)))
     try:
-        tool, agent, commit = src.tool, src.agent, src.commit
+        commit = src.commit
         severity = _LABELS[finding.severity]
         # What findings share is encoded once: the fields before the place (rule, message,
         # path) and the source's fields before its record (a long session repeats them).
+        # (a memo hit without a call: an encoded text is never empty)
         key = (finding.rule_id, finding.category, severity, finding.message, finding.path)
-        head = _HEADS.get(key)
-        if head is None:
-            head = _remember(_HEADS, key, (
-                f'{{"rule_id": {_text(finding.rule_id)}, '
-                f'"category": {_text(finding.category)}, '
-                f'"severity": {severity}, '
-                f'"message": {_text(finding.message)}, '
-                f'"path": {_text(finding.path)}, '
-            ))  # fmt: skip
-        where = (src.kind, tool, agent)
-        source = _SOURCES.get(where)
-        if source is None:
-            source = _remember(_SOURCES, where, (
-                f'"source": {{"kind": {_text(src.kind)}, '
-                f'"tool": {"null" if tool is None else _text(tool)}, '
-                f'"agent": {"null" if agent is None else _text(agent)}, '
-                f'"record": '
-            ))  # fmt: skip
-        # (a memo hit without a call of _text: an encoded string is never empty)
+        head = _HEADS.get(key) or _remember(_HEADS, key, _head(finding, severity))
+        where = (src.kind, src.tool, src.agent)
+        source = _SOURCES.get(where) or _remember(_SOURCES, where, _source(src))
         return (
             f'{head}"line": {line}, "column": {column}, "end_line": {end_line}, '
             f'"snippet": {_ENCODED.get(finding.snippet) or _text(finding.snippet)}, '
@@ -112,6 +97,28 @@ def finding_line(finding: Finding) -> str:
         )
     except TypeError:  # a string field that holds something else: the encoder says what
         return json_text(_FINDING_ENCODER.encode(finding_to_dict(finding)))
+
+
+def _head(finding: Finding, severity: str) -> str:
+    """A finding's JSON line up to its place (rule, category, severity, message, path)."""
+    return (
+        f'{{"rule_id": {_text(finding.rule_id)}, '
+        f'"category": {_text(finding.category)}, '
+        f'"severity": {severity}, '
+        f'"message": {_text(finding.message)}, '
+        f'"path": {_text(finding.path)}, '
+    )
+
+
+def _source(src: Any) -> str:
+    """A finding's source in JSON, up to its record number."""
+    tool, agent = src.tool, src.agent
+    return (
+        f'"source": {{"kind": {_text(src.kind)}, '
+        f'"tool": {"null" if tool is None else _text(tool)}, '
+        f'"agent": {"null" if agent is None else _text(agent)}, '
+        f'"record": '
+    )
 
 
 def _remember(memo: dict[Any, str], key: Any, text: str) -> str:
