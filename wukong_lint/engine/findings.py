@@ -163,16 +163,21 @@ _HASHES: dict[str, str] = {}
 _GUESSABLE: dict[str, bool] = {}
 
 
+def _remembered(memo: dict[Any, Any], key: Any, make: Any, *args: Any) -> Any:
+    """`make(*args)`, remembered in `memo` under `key` (cleared when full)."""
+    found = memo.get(key)
+    if found is None:
+        if len(memo) >= _MEMO_MAX:
+            memo.clear()
+        found = memo[key] = make(*args)
+    return found
+
+
 def _hash(matched: str) -> str:
     """`sha256_hex(matched)`, memoised for short texts."""
     if len(matched) > _MEMO_TEXT:
         return sha256_hex(matched)
-    found = _HASHES.get(matched)
-    if found is None:
-        if len(_HASHES) >= _MEMO_MAX:
-            _HASHES.clear()
-        found = _HASHES[matched] = sha256_hex(matched)
-    return found
+    return _remembered(_HASHES, matched, sha256_hex, matched)  # type: ignore[no-any-return]
 
 
 def _fingerprint(rule_id: str, path: str, value: str, occurrence: int) -> str:
@@ -181,12 +186,7 @@ def _fingerprint(rule_id: str, path: str, value: str, occurrence: int) -> str:
     if occurrence:
         return fingerprint(rule_id, path, value, occurrence)
     key = (rule_id, path, value)
-    found = _FINGERPRINTS.get(key)
-    if found is None:
-        if len(_FINGERPRINTS) >= _MEMO_MAX:
-            _FINGERPRINTS.clear()
-        found = _FINGERPRINTS[key] = fingerprint(rule_id, path, value, 0)
-    return found
+    return _remembered(_FINGERPRINTS, key, fingerprint, rule_id, path, value, 0)  # type: ignore[no-any-return]
 
 
 _FINGERPRINTS: dict[tuple[str, str, str], str] = {}
@@ -194,12 +194,7 @@ _FINGERPRINTS: dict[tuple[str, str, str], str] = {}
 
 def _guessable(value: str, value_hash: str) -> bool:
     """`guessable(value)`, memoised by the value's hash (its entropy takes a Counter)."""
-    found = _GUESSABLE.get(value_hash)
-    if found is None:
-        if len(_GUESSABLE) >= _MEMO_MAX:
-            _GUESSABLE.clear()
-        found = _GUESSABLE[value_hash] = guessable(value)
-    return found
+    return _remembered(_GUESSABLE, value_hash, guessable, value)  # type: ignore[no-any-return]
 
 
 # --- findings between processes ------------------------------------------------------------
