@@ -37,19 +37,23 @@ def _facts() -> list[dict | None]:
     return found
 
 
-def _budget_rules(limits: tuple[int, int, int]) -> list:
-    """The three built-in turn-budget rules with other limits (a team's rule-params)."""
+def _budget_rules(limits: tuple) -> list:
+    """The three built-in turn-budget rules with other limits (a team's rule-params); a
+    fourth item renames the edit rule's check (the matcher reads any other check as edits)."""
     by_check = {"reads": limits[0], "searches": limits[1], "edit-lines": limits[2]}
-    return [
-        rule._replace(params={**rule.params, "limit": by_check[rule.params["check"]]})
-        for rule in BUDGET
-    ]
+    rules = []
+    for rule in BUDGET:
+        params = {**rule.params, "limit": by_check[rule.params["check"]]}
+        if len(limits) > 3 and rule.params["check"] == "edit-lines":
+            params["check"] = limits[3]
+        rules.append(rule._replace(params=params))
+    return rules
 
 
 def test_the_budget_gate_turns_away_only_calls_no_rule_reports() -> None:
     assert {r.params["check"] for r in BUDGET} == {"reads", "searches", "edit-lines"}
     turned_away = 0
-    for limits in [(2, 1, 10), (0, 0, 0), (1, 3, 4), (5, 2, 20)]:
+    for limits in [(2, 1, 10), (0, 0, 0), (1, 3, 4), (5, 2, 20), (2, 1, 10, "edits")]:
         rules = _budget_rules(limits)
         gate = behaviour.match_turn_budget.gate_for(rules)
         for facts, tool in itertools.product(_facts(), ["Read", "Grep", "Edit", "Bash"]):

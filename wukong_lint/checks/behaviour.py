@@ -119,7 +119,9 @@ def _budget_gate(rules: list[CompiledRule]) -> Any:
     nothing on what it turns away."""
     limits: dict[str, list[int]] = {}
     for rule in rules:
-        limits.setdefault(rule.params["check"], []).append(rule.params["limit"])
+        check = rule.params["check"]  # (as the matcher reads it: any other check is edits)
+        check = check if check in ("reads", "searches") else "edit-lines"
+        limits.setdefault(check, []).append(rule.params["limit"])
     # reads: the count is 1 + the files read before that are not exempt, so at most
     # 1 + len(before): below the smallest limit no rule's `limit + 1` is reached
     fewest = min(limits["reads"]) if "reads" in limits else None

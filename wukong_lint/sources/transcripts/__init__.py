@@ -232,6 +232,17 @@ def _follow(units: Iterator[Any], session: Any) -> None:
         session.follow = False
 
 
+def _counted(session: Any, units: Iterator[Any]) -> Iterator[Any]:
+    """`units`; when reading them fails midway (a file gone, out of memory), first the units
+    the session counted as no rule reaches them (`Session.quiet`): a read that stops there
+    still counts what it read."""
+    try:
+        yield from units
+    except (OSError, MemoryError):
+        yield from session.quiet()
+        raise
+
+
 def _read(make: Any, fmt: str, path: str, session: Any, not_jsonl: Any, sub: Any = None,
           reads_on: bool = False) -> Iterator[Any]:  # fmt: skip
     """The units of a file read whole here, or only its `Part`s when it is read in parts;
@@ -297,8 +308,8 @@ def transcript_units(full: str, display: str, fmt: str) -> Iterator[Any]:
     session = Session(display, ctx)
     if fmt == "claude":
         subs = subagent_files(full)
-        yield from _read(lambda: claude_units(session, full), fmt, full, session, is_loglines,
-                         reads_on=bool(subs))  # fmt: skip
+        yield from _counted(session, _read(lambda: claude_units(session, full), fmt, full,
+                                           session, is_loglines, reads_on=bool(subs)))  # fmt: skip
         base_display = os.path.splitext(display)[0]
         for sub in subs:
             identity = subagent_identity(session, sub)
@@ -306,12 +317,11 @@ def transcript_units(full: str, display: str, fmt: str) -> Iterator[Any]:
             sub_session = Session(sub_display, session.ctx)
             _share(sub_session, session)
             try:
-                yield from _read(
+                yield from _counted(sub_session, _read(
                     lambda s=sub_session, f=sub, i=identity: claude_units(s, f, i),
                     fmt, sub, sub_session, is_loglines, identity, reads_on=True,
-                )  # fmt: skip
+                ))  # fmt: skip
             except OSError as err:
-                yield from sub_session.quiet()  # (what it read before counts)
                 yield ScanError(sub_display, f"cannot read: {err.strerror or err}")
                 continue
             if sub_session.in_parts:  # read in parts: its state came back as a copy
@@ -335,7 +345,9 @@ def transcript_units(full: str, display: str, fmt: str) -> Iterator[Any]:
         yield from reader(session, full)
         yield from session.finish()
         return
-    yield from _read(lambda: reader(session, full), fmt, full, session, not_jsonl)
+    yield from _counted(
+        session, _read(lambda: reader(session, full), fmt, full, session, not_jsonl)
+    )
 
 
 def part_units(part: Any, session: Any = None) -> Iterator[EventUnit]:

@@ -199,15 +199,18 @@ def array_records(
                 value, end = decoder.raw_decode(buffer, pos)
             except RecursionError:  # nested too deeply to find where the element ends
                 session.carry += len(buffer) - pos
-                yield line, malformed(session, line, buffer[pos : pos + 200].encode(), "too deep")
+                unit = malformed(session, line, buffer[pos : pos + 200].encode(), "too deep")
+                if unit is not None:  # (None: a unit no rule reaches, counted by the session)
+                    yield line, unit
                 return
             except ValueError:
                 if eof:
                     session.carry += len(buffer) - pos
-                    yield (
-                        line,
-                        malformed(session, line, buffer[pos : pos + 200].encode(), "invalid JSON"),
+                    unit = malformed(
+                        session, line, buffer[pos : pos + 200].encode(), "invalid JSON"
                     )
+                    if unit is not None:
+                        yield line, unit
                     # the rest, cut short or broken, is still scanned as text
                     for unit in salvage(session, line, buffer[pos:].encode()):
                         if unit is not None:
