@@ -142,3 +142,85 @@ def test_a_unit_out_of_memory_is_reported_and_the_rest_scanned(tmp_path: Path, m
     got = tally(RULES, transcripts.open_transcript(str(path), str(path)))
     assert [e.path for e in got.errors if scan.is_out_of_memory(e)] == [str(path)]
     assert {f.line for f in got.findings if f.rule_id == "secret.github-pat"} == {7, 12}
+
+
+def _cut_arrays(folder: Path) -> list[Path]:
+    """JSON-array transcripts cut short in their last element (a Claude `loglines` export and
+    an OpenAI chat array): the reader reports the broken rest as a malformed record."""
+    loglines = folder / "export.json"
+    loglines.write_text(
+        '{"loglines": [\n' + _record("user", "hello there") + ",\n"
+        '{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"cut',
+        encoding="utf-8",
+    )
+    chat = folder / "chat.json"
+    chat.write_text(
+        '[\n{"role":"user","content":"hello there"},\n{"role":"assistant","content":"cut sho',
+        encoding="utf-8",
+    )
+    return [loglines, chat]
+
+
+def test_a_selection_that_leaves_integrity_units_quiet_changes_nothing(tmp_path: Path) -> None:
+    """With only the secret rules running, a malformed record's integrity unit meets no rule
+    and is counted, not made: the readers of JSON arrays must not hand on that absence as a
+    record (it crashed the Claude reader and made the OpenAI reader count a unit twice)."""
+    global RULES
+    saved = RULES
+    RULES = saved.select(lambda rule: rule.category == "secret")
+    try:
+        for path in [*_cases(tmp_path), *_cut_arrays(tmp_path)]:
+            fmt = "react" if path.suffix == ".txt" else None
+            transcripts.configure("wukong", None, fmt)
+            expected = _every_unit(path)
+            got = tally(RULES, transcripts.open_transcript(str(path), str(path)))
+            assert (got.findings, got.errors, got.files, got.bytes, got.units) == expected, path
+    finally:
+        RULES = saved
+        transcripts.configure()
+
+
+def _failing_read(monkeypatch, at: int) -> None:
+    """The JSONL decoder's input fails with a disk error at the `at`-th record: a real
+    mid-file read error cannot be made on this machine (root reads any file)."""
+    from wukong_lint.sources.transcripts import records
+
+    real, seen = records.loads, [0]
+
+    def loads(raw):  # type: ignore[no-untyped-def]
+        seen[0] += 1
+        if seen[0] == at:
+            raise OSError(5, "Input/output error")
+        return real(raw)
+
+    monkeypatch.setattr(records, "loads", loads)
+
+
+@pytest.mark.parametrize("at", [3, 10])
+def test_units_read_before_a_disk_error_still_count(tmp_path: Path, monkeypatch, at) -> None:
+    path = FIXTURES / "transcripts" / "session-1.jsonl"
+    transcripts.configure("generic", None, None)
+    try:
+        _failing_read(monkeypatch, at)
+        expected = _every_unit(path)  # (the error is the reader's own: ScanError, not raised)
+        _failing_read(monkeypatch, at)
+        got = tally(RULES, transcripts.open_transcript(str(path), str(path)))
+    finally:
+        transcripts.configure()
+    assert (got.findings, got.errors, got.files, got.bytes, got.units) == expected
+    assert got.units > 0 and [e.message for e in got.errors] == ["cannot read: Input/output error"]
+
+
+def test_a_transcript_unreadable_midway_fails_the_check(tmp_path: Path, monkeypatch, capsys):
+    """Fail closed: a file the user named that could not be read to its end is exit 2, unless
+    --allow-skipped accepts it."""
+    from wukong_lint.cli import main
+
+    path = FIXTURES / "transcripts" / "session-1.jsonl"
+    _failing_read(monkeypatch, 10)
+    assert main(["check", "--format", "json", "--jobs", "1", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "cannot read: Input/output error" in err and "1 input(s) not scanned: unreadable" in err
+    _failing_read(monkeypatch, 10)
+    code = main(["check", "--format", "json", "--jobs", "1", "--allow-skipped", str(path)])
+    assert code in (0, 1)

@@ -369,16 +369,18 @@ def _check(args: argparse.Namespace, started: StagedGit | None) -> int:
     if named and named.problems and not args.allow_skipped:
         return 2  # a named input was not scanned: never a pass (--allow-skipped: a warning)
     if report.errors and not args.allow_skipped:
-        from wukong_lint.engine.scan import is_out_of_memory
+        from wukong_lint.engine.scan import is_out_of_memory, is_unread
 
-        unscanned = sum(1 for error in report.errors if is_out_of_memory(error))
-        if unscanned:  # fail closed: a file the user asked for was not (fully) scanned
-            print(
-                f"wukong-lint: error: {unscanned} input(s) not scanned: out of memory (listed "
-                "in the report's errors; --allow-skipped accepts that)",
-                file=sys.stderr,
-            )
-            return 2
+        # fail closed: a file the user asked for was not (fully) scanned
+        for why, test in (("out of memory", is_out_of_memory), ("unreadable", is_unread)):
+            unscanned = sum(1 for error in report.errors if test(error))
+            if unscanned:
+                print(
+                    f"wukong-lint: error: {unscanned} input(s) not scanned: {why} (listed "
+                    "in the report's errors; --allow-skipped accepts that)",
+                    file=sys.stderr,
+                )
+                return 2
     if report.errors and not args.allow_rule_timeouts:
         from wukong_lint.engine.scan import is_rule_timeout
 

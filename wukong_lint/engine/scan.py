@@ -139,6 +139,12 @@ def is_out_of_memory(error: ScanError) -> bool:
     return error.message.startswith((OUT_OF_MEMORY, "not scanned: the process scanning it"))
 
 
+def is_unread(error: ScanError) -> bool:
+    """Whether `error` says an input could not be read (or not to its end) while it was
+    scanned: a disk error, a file gone or made unreadable during the scan."""
+    return error.message.startswith("cannot read")
+
+
 def _gather(
     rule: CompiledRule,
     run: Any,
