@@ -333,8 +333,8 @@ class Counter:
         if item is None:  # (a transcript reader's unit that is counted in its `Quiet`)
             return False
         if type(item) is Quiet:  # transcript units no rule reaches: counted only
-            self.units += item[2]
-            self.size += item[1]
+            self.units += item.units
+            self.size += item.size
             if item.path not in self._transcripts:
                 self._transcripts.add(item.path)
                 self.files += 1
