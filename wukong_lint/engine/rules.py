@@ -303,7 +303,22 @@ class Prefilter:
         if not self.keywords:
             return found
         if text.isascii():  # (known without reading the text)
-            by_keyword = self._ends(text.encode().lower(), True)
+            find = self._finders.get(True) if len(text) <= SLICE else None
+            if find is not None and self.dfa:
+                # (most texts: `_ends`' one-slice case without its call; every hit kept)
+                self.scanned += len(text)
+                matches = find(text.encode().lower(), overlapping=True)
+                if not matches:
+                    return found
+                by_keyword = {}
+                for number, _, end in matches:
+                    ends = by_keyword.get(number)
+                    if ends is None:
+                        by_keyword[number] = [end - 1]
+                    else:
+                        ends.append(end - 1)
+            else:
+                by_keyword = self._ends(text.encode().lower(), True)
             exact = True
         else:
             lowered = text.lower()
@@ -384,6 +399,8 @@ class RuleSet:
         self._no_keyword = tuple(i for i, rule in enumerate(rules) if not rule.keywords)
         self._prefilters: dict[str | None, Prefilter] = {}
         self._plans: dict[str, Any] = {}
+        # the transcript plan and its prefilter (`unit_hits`: asked of every unit)
+        self._transcript: tuple[Any, Any, Any] | None = None
         self._event_plans: dict[
             tuple[Any, ...], list[tuple[Any, Any, list[CompiledRule], Any]]
         ] = {}
@@ -517,11 +534,14 @@ class RuleSet:
         `runnable` then yields nothing (it asks the same gates first, and an event's unit
         runs no other group), so `scan_unit` would find nothing in it, and a reader need
         not hand it on (a gate is a pure test of the unit)."""
-        plan = self._plans.get("transcript")
-        if plan is None:
-            plan = self._plans["transcript"] = self._plan("transcript")
-        groups, keyword_rules = plan
-        hits = self.prefilter("transcript").hits(unit.text) if keyword_rules else {}
+        found = self._transcript
+        if found is None:
+            plan = self._plans.get("transcript")
+            if plan is None:
+                plan = self._plans["transcript"] = self._plan("transcript")
+            found = self._transcript = (*plan, self.prefilter("transcript"))
+        groups, keyword_rules, prefilter = found
+        hits = prefilter.hits(unit.text) if keyword_rules else {}
         if hits:
             return hits
         for _, gate, _, _ in self._event_plan("transcript", unit.path, unit.event, groups):

@@ -10,7 +10,7 @@ from collections import OrderedDict
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
-from wukong_lint.engine.scan import Quiet, reaching
+from wukong_lint.engine.scan import _REACHING, Quiet
 from wukong_lint.model import sha256_hex
 from wukong_lint.sources.spawn_types import spawn_type
 from wukong_lint.sources.transcript_events import (
@@ -182,7 +182,9 @@ class Session:
             # more records are read (engine/scan.py `_batches`)
             event.seen_mark = len(self.ctx.seen_paths)
         unit = make_unit(self.path, event, text, size)
-        rules = reaching()  # the rules that scan the units made now (engine/scan.py `tally`)
+        # the rules that scan the units made now (engine/scan.py `reaching`, inline: a call
+        # a unit)
+        rules = _REACHING[-1] if _REACHING else None
         if rules is not None:
             # Most records meet no rule (a message without a keyword): counted, not scanned.
             try:
