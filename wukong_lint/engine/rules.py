@@ -140,6 +140,19 @@ _SURROGATE = "[\ud800-\udfff]"  # compiled on first use: rare
 DENSE = 4096
 
 
+def _by_keyword(matches: list[tuple[int, int, int]]) -> dict[int, list[int]]:
+    """Keyword number -> end offsets (of their last character) of an automaton's matches,
+    every hit kept (a text of one slice: at most a slice's worth is stored)."""
+    by_keyword: dict[int, list[int]] = {}
+    for number, _, end in matches:
+        ends = by_keyword.get(number)
+        if ends is None:
+            by_keyword[number] = [end - 1]
+        else:
+            ends.append(end - 1)
+    return by_keyword
+
+
 def _collapse_dense(
     matches: list[tuple[int, int, int]], first: int, out: dict[int, list[int]]
 ) -> set[int]:
@@ -248,16 +261,10 @@ class Prefilter:
         find = self._finders.get(ascii)
         if find is None:
             find = self._finders[ascii] = self._finder(ascii, dfa=self.dfa)
-        by_keyword: dict[int, list[int]] = {}
         if len(lowered) <= SLICE:
             # one slice (most texts): every hit kept, as at most a slice's worth is stored
-            for number, _, end in find(lowered, overlapping=True):
-                ends = by_keyword.get(number)
-                if ends is None:
-                    by_keyword[number] = [end - 1]
-                else:
-                    ends.append(end - 1)
-            return by_keyword
+            return _by_keyword(find(lowered, overlapping=True))
+        by_keyword: dict[int, list[int]] = {}
         # Repetitive text (`aaaa…`, `pass[pass[…`) hits keywords densely: a keyword with more
         # than one hit per 64 characters (real code: one per 400 for all keywords together),
         # or one that hits all over a slice, has its hits dropped and its rules search the
@@ -305,18 +312,13 @@ class Prefilter:
         if text.isascii():  # (known without reading the text)
             find = self._finders.get(True) if len(text) <= SLICE else None
             if find is not None and self.dfa:
-                # (most texts: `_ends`' one-slice case without its call; every hit kept)
-                self.scanned += len(text)
+                # Most texts: `_ends`' one-slice case without its call (a unit a record of a
+                # long transcript). Its count of characters searched only decides when to
+                # build the DFA, which is built already.
                 matches = find(text.encode().lower(), overlapping=True)
                 if not matches:
                     return found
-                by_keyword = {}
-                for number, _, end in matches:
-                    ends = by_keyword.get(number)
-                    if ends is None:
-                        by_keyword[number] = [end - 1]
-                    else:
-                        ends.append(end - 1)
+                by_keyword = _by_keyword(matches)
             else:
                 by_keyword = self._ends(text.encode().lower(), True)
             exact = True
