@@ -50,6 +50,30 @@ def pytest_configure(config: pytest.Config) -> None:
     del os.environ["PYTHONDONTWRITEBYTECODE"]
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> bool | None:
+    """A test marked `pure_python` patches a class of a module that can run compiled
+    (wukong_lint/native.py): compiled callers never see the patch. When this process runs
+    the compiled build, the test runs in a new pytest process on the pure-Python modules,
+    whose source the compiled ones are built from, and must pass there."""
+    if pyfuncitem.get_closest_marker("pure_python") is None:
+        return None
+    from wukong_lint import native
+
+    if not native.status().startswith("compiled"):
+        return None  # (pure Python here: the test runs as it is)
+    import sys
+
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "0",
+         pyfuncitem.nodeid],
+        cwd=pyfuncitem.config.rootpath, env={**os.environ, native.PURE_ENV: "1"},
+        capture_output=True, text=True, timeout=600, check=False,
+    )  # fmt: skip
+    assert proc.returncode == 0, f"in pure Python:\n{proc.stdout[-4000:]}{proc.stderr[-2000:]}"
+    return True
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Tests marked slow, and with them their files (a parallel run deals out whole files in
     the order of their first test), start first: started last, one of them would keep a

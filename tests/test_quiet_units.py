@@ -125,6 +125,7 @@ def test_a_session_made_outside_a_scan_makes_every_unit(tmp_path: Path) -> None:
     assert units and not any(type(u) is Quiet for u in units)
 
 
+@pytest.mark.pure_python  # (patches Prefilter.hits)
 def test_a_unit_out_of_memory_is_reported_and_the_rest_scanned(tmp_path: Path, monkeypatch) -> None:
     """A MemoryError while the short cut searches a text is the scan's to report, for that
     unit only (as when the scan searched it): the records after it are still scanned."""

@@ -11,6 +11,7 @@ import sys
 
 from wukong_lint import __version__
 from wukong_lint.errors import UsageError, WukongError
+from wukong_lint.native import status as native_status
 
 # typing costs ~3 ms to import: the pre-commit path starts git before anything imports it
 TYPE_CHECKING = False
@@ -113,7 +114,9 @@ def _build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The parser; with `only`, just that sub-command's (argparse spends ~1 ms per parser it
     defines, and `check --staged` runs on every commit)."""
     parser = _parser_type()(prog="wukong-lint", description="Policy linter for AI-agent work.")
-    parser.add_argument("--version", action="version", version=f"wukong-lint {__version__}")
+    # (and whether the hottest modules run compiled: native.py)
+    version = f"wukong-lint {__version__} ({native_status()})"
+    parser.add_argument("--version", action="version", version=version)
     # An explicit prog keeps argparse from measuring the terminal (importing shutil) at start-up.
     sub = parser.add_subparsers(
         dest="command", metavar="COMMAND", parser_class=_parser_type(), prog="wukong-lint"

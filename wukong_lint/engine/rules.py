@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterable, Iterator
 from itertools import compress
 from operator import gt
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from wukong_lint.engine.patterns import compile_pattern
 from wukong_lint.star_globs import star_match, star_only
@@ -134,16 +134,16 @@ def _glob_shape(pattern: str) -> tuple[str, Any]:
 
 SLICE = 1 << 16  # characters given to the keyword automaton at a time
 DFA_AFTER = 1 << 20  # characters searched before the prefilter builds its faster automaton
-_SURROGATE = "[\ud800-\udfff]"  # compiled on first use: rare
+_SURROGATE = r"[\ud800-\udfff]"  # compiled on first use: rare
 # Keyword hits in one slice above which they are collapsed with C-level passes (real code
 # has some 2,500 hits per MB, at most ~700 in a slice; a run of one character, one a slice).
 DENSE = 4096
 
 
-def _by_keyword(matches: list[tuple[int, int, int]]) -> dict[int, list[int]]:
+def _by_keyword(matches: list[tuple[int, int, int]]) -> dict[int, list[int] | None]:
     """Keyword number -> end offsets (of their last character) of an automaton's matches,
     every hit kept (a text of one slice: at most a slice's worth is stored)."""
-    by_keyword: dict[int, list[int]] = {}
+    by_keyword: dict[int, list[int] | None] = {}
     for number, _, end in matches:
         ends = by_keyword.get(number)
         if ends is None:
@@ -192,14 +192,16 @@ def _collapse(matches: list[tuple[int, int, int]], first: int, out: dict[int, li
             else:
                 ends.append(first + end - 1)
         elif begin <= state[0]:  # overlaps or touches the previous hit: one run
+            assert ends is not None  # (its first hit made the list)
             if state[1] >= 2:
-                ends[-1] = first + end - 1  # type: ignore[index]
+                ends[-1] = first + end - 1
             else:
-                ends.append(first + end - 1)  # type: ignore[union-attr]
+                ends.append(first + end - 1)
             state[0] = end
             state[1] += 1
         else:
-            ends.append(first + end - 1)  # type: ignore[union-attr]
+            assert ends is not None
+            ends.append(first + end - 1)
             state[0], state[1] = end, 1
 
 
@@ -237,14 +239,14 @@ class Prefilter:
         kind = ahocorasick_rs.Implementation
         implementation = kind.DFA if dfa else kind.ContiguousNFA
         if ascii:
-            automaton = ahocorasick_rs.BytesAhoCorasick(
+            automaton: Any = ahocorasick_rs.BytesAhoCorasick(
                 [w.encode() for w in words], implementation=implementation
             )
         else:
             automaton = ahocorasick_rs.AhoCorasick(words, implementation=implementation)
         return automaton.find_matches_as_indexes
 
-    def _ends(self, lowered: str | bytes, ascii: bool = False) -> dict[int, list[int]]:
+    def _ends(self, lowered: str | bytes, ascii: bool = False) -> dict[int, list[int] | None]:
         """Keyword number -> end offsets (of their last character), ascending, of the keyword
         hits in `lowered`; overlapping hits of different keywords all count.
 
@@ -299,9 +301,11 @@ class Prefilter:
                 if len(ends) > cap:  # too many to keep: the rule searches everywhere
                     saturated.add(number)
                     ends.clear()
+        # (the same dict, its saturated keywords' offsets now unknown)
+        out = cast("dict[int, list[int] | None]", by_keyword)
         for number in saturated:
-            by_keyword[number] = None  # type: ignore[assignment]
-        return by_keyword
+            out[number] = None
+        return out
 
     def hits(self, text: str) -> dict[int, list[int] | None]:
         """Rule index -> keyword end offsets (of their last character), ascending, for the
@@ -337,9 +341,11 @@ class Prefilter:
                     found[index] = None
                 elif index not in found:
                     found[index] = ends
-                elif found[index] is not None:
-                    # a rule with several keywords: merge their hits in text order
-                    found[index] = sorted(found[index] + ends)  # type: ignore[operator]
+                else:
+                    known = found[index]
+                    if known is not None:
+                        # a rule with several keywords: merge their hits in text order
+                        found[index] = sorted(known + ends)
         return found
 
 

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from wukong_lint.model import sha256_hex
-from wukong_lint.sources.transcript_events import strings
+from wukong_lint.sources.transcript_events import EventUnit, strings
 from wukong_lint.sources.transcripts.errors import classify_error
 from wukong_lint.sources.transcripts.records import (
     Span,
@@ -82,6 +82,10 @@ def claude_units(
     """Units of one Claude Code session file (or of one sub-agent file when `sub_agent` is
     (agent id, agent type)), or of its lines `span`."""
     roots = session.roots
+    agent_id: str | None
+    agent_type: str | None
+    text: Any
+    unit: EventUnit | None
     # a session exported as one JSON object, {"loglines": [records...]}, or JSONL
     records = (
         array_records(session, path, LOGLINES)

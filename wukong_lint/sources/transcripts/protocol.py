@@ -85,13 +85,18 @@ def _read_paths(tool: str | None, event: Any) -> list[str]:
     return []
 
 
+# (a module constant: a compiled class has no `__slots__` to read back, native.py)
+_TURN_FIELDS = ("called", "checkpoint", "edit_lines", "maxes", "reads", "repeats",
+                "searches", "spawns", "task", "text", "unparsed")  # fmt: skip
+
+
 class Turn:
     """One agent's current turn."""
 
-    __slots__ = ("called", "checkpoint", "edit_lines", "maxes", "reads", "repeats",
-                 "searches", "spawns", "task", "text", "unparsed")  # fmt: skip
+    __slots__ = _TURN_FIELDS
 
-    def __init__(self, task: bool, text: list[str] | None = None) -> None:
+    def __init__(self, task: bool = False, text: list[str] | None = None) -> None:
+        # (defaults: a compiled class is unpickled by calling it with no argument, native.py)
         self.task = task  # started by a user's task (not a command echo or reminder)
         self.text: list[str] = text or []  # the agent's text before its first call
         self.called = False
@@ -107,10 +112,10 @@ class Turn:
         self.maxes: dict[str, int] = {}  # tool -> the most repeats of one of its calls
 
     def __getstate__(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, n) for n in self.__slots__)
+        return tuple(getattr(self, n) for n in _TURN_FIELDS)
 
     def __setstate__(self, state: tuple[Any, ...]) -> None:
-        for name, value in zip(self.__slots__, state, strict=True):
+        for name, value in zip(_TURN_FIELDS, state, strict=True):
             setattr(self, name, value)
 
     def point(self) -> Any:

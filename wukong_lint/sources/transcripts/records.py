@@ -39,7 +39,7 @@ def read_lines(path: str) -> Iterator[tuple[int, bytes]]:
 
 
 BOM = b"\xef\xbb\xbf"
-_SURROGATE = re.compile("[\ud800-\udfff]")
+_SURROGATE = re.compile(r"[\ud800-\udfff]")  # (re reads the escapes)
 # a shell command in a record cut short: `"command": "...` up to its closing quote or the end
 _COMMAND = re.compile(r'"(?:command|cmd)"\s*:\s*"((?:[^"\\]|\\.)*)"?')
 
@@ -77,7 +77,7 @@ def _unescape(body: str) -> str:
     return body
 
 
-def salvage(session: Session, number: int, raw: bytes) -> Iterator[EventUnit]:
+def salvage(session: Session, number: int, raw: bytes) -> Iterator[EventUnit | None]:
     """Units of a line that is not JSON (a record cut short by a crash, a truncated last
     record): its shell commands as calls (for the command rules) and the rest of its text as a
     message (for the secret rules), so that nothing in it goes unscanned."""
@@ -97,7 +97,7 @@ def salvage(session: Session, number: int, raw: bytes) -> Iterator[EventUnit]:
         yield session.message(number, "raw", rest, agent, None, is_main)
 
 
-def malformed(session: Session, number: int, raw: bytes, why: str) -> EventUnit:
+def malformed(session: Session, number: int, raw: bytes, why: str) -> EventUnit | None:
     if session.follow:
         return session.integrity(number, "", "")
     digest = sha256_hex(raw.decode("utf-8", "replace"))[:12]

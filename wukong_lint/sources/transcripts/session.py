@@ -171,12 +171,12 @@ class Session:
         for name, value in zip(self._STATE, pickle.loads(state), strict=True):
             setattr(self, name, value)
 
-    def unit(self, event: Event, text: str) -> EventUnit:
+    def unit(self, event: Event, text: str) -> EventUnit | None:
         """The unit of `event`, or None: following the state only, or a unit no rule of the
         scan can reach (counted, for `quiet` to hand on). Readers hand on what is not None."""
         size, self.carry = self.carry, 0
         if self.follow:
-            return None  # type: ignore[return-value]
+            return None
         if event.kind == "call":
             # what the transcript had touched by now: the scan of this unit may come after
             # more records are read (engine/scan.py `_batches`)
@@ -194,7 +194,7 @@ class Session:
             if hits is None:  # (counted here, handed on by `quiet`: see `unit`)
                 self.quiet_units += 1
                 self.quiet_bytes += size
-                return None  # type: ignore[return-value]
+                return None
             unit.hits = hits  # type: ignore[attr-defined]  # (the scan does not search again)
         return unit
 
@@ -213,7 +213,7 @@ class Session:
         agent: str,
         agent_type: str | None,
         is_main: bool,
-    ) -> Iterator[EventUnit]:
+    ) -> Iterator[EventUnit | None]:
         if self.protocol is not None and self.protocol.due:
             yield from self._outputs(every=False)
         event = new_call(self.ctx, line, tool, data, call_id, agent, agent_type, is_main)
@@ -281,7 +281,7 @@ class Session:
         agent: str,
         agent_type: str | None,
         is_main: bool,
-    ) -> Iterator[EventUnit]:
+    ) -> Iterator[EventUnit | None]:
         if self.protocol is not None and self.protocol.due:
             yield from self._outputs(every=False)
         if call_id and call_id in self.done:
@@ -387,7 +387,7 @@ class Session:
         agent_type: str | None,
         is_main: bool,
         problem: str | None = None,
-    ) -> EventUnit:
+    ) -> EventUnit | None:
         if role == "user" and is_main and "mb:" in text:
             from wukong_lint.sources.transcripts.turn import mb_confirmation
 
@@ -399,21 +399,21 @@ class Session:
                 self.protocol.text(agent, text, line, agent_type, is_main)
         if self.follow:
             self.carry = 0
-            return None  # type: ignore[return-value]
+            return None
         event = Event("message", line, self.ctx)
         event.role, event.problem = role, problem
         event.agent, event.agent_type, event.is_main = agent, agent_type, is_main
         return self.unit(event, text)
 
-    def integrity(self, line: int, problem: str, text: str) -> EventUnit:
+    def integrity(self, line: int, problem: str, text: str) -> EventUnit | None:
         if self.follow:
             self.carry = 0
-            return None  # type: ignore[return-value]
+            return None
         event = Event("integrity", line, self.ctx)
         event.problem = problem
         return self.unit(event, text)
 
-    def finish(self) -> Iterator[EventUnit]:
+    def finish(self) -> Iterator[EventUnit | None]:
         """Calls that never got a result, then a last unit carrying the remaining bytes."""
         for call_id, (call, text) in self.pending.items():
             if self.protocol is not None:
@@ -436,7 +436,7 @@ class Session:
             yield _new_tuple(Quiet, (self.path, self.quiet_bytes, self.quiet_units))
             self.quiet_units = self.quiet_bytes = 0
 
-    def _outputs(self, every: bool = True) -> Iterator[EventUnit]:
+    def _outputs(self, every: bool = True) -> Iterator[EventUnit | None]:
         """The final output of sub-agents spawned in the background (their last message: no
         tool result holds it), for their contract check: the ones due (`every`: all, at the
         end of the file). The text is carried in the event, not in the unit, so the other

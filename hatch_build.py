@@ -1,0 +1,142 @@
+"""Build hook: compile the hottest modules with mypyc (wukong_lint/native.py says which, and
+how the compiled build is used only when its sources are unchanged).
+
+- `pip install .` (a wheel): the compiled modules go into the wheel, which is then tagged
+  for this Python and platform.
+- `pip install -e .` (editable): they are written into the source tree's
+  `wukong_lint/_native/` (not tracked by git). Editing one of their sources turns the whole
+  set back to pure Python until the next build: run `python hatch_build.py` (or reinstall).
+- `WUKONG_LINT_PURE=1` at install time, or a machine without a C compiler and the Python
+  headers: a pure-Python install (a warning says why), with the same results, slower.
+
+mypyc is part of mypy (MIT), a build dependency only: the compiled modules need nothing at
+run time but the interpreter they were built for.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from importlib.machinery import EXTENSION_SUFFIXES
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+PACKAGE = ROOT / "wukong_lint"
+
+# mypyc's setup script, run by the build's interpreter in a copy of the package
+_SETUP = """
+import sys
+from setuptools import setup
+from mypyc.build import mypycify
+
+setup(
+    name="wukong-lint-native",
+    # (the modules it imports are type-checked only for what the compiled ones use of them)
+    ext_modules=mypycify(
+        ["--ignore-missing-imports", "--follow-imports=silent", *sys.argv[2:]],
+        opt_level="3",
+        group_name=sys.argv[1],
+    ),
+    script_args=["build_ext", "--inplace"],
+)
+"""
+
+
+def _native() -> dict:
+    """wukong_lint/native.py's constants, read without importing the package."""
+    namespace: dict = {"__file__": str(PACKAGE / "native.py"), "__name__": "native"}
+    exec(compile((PACKAGE / "native.py").read_text(encoding="utf-8"), "native.py", "exec"),
+         namespace)  # fmt: skip
+    return namespace
+
+
+def compile_native(dest: Path) -> str | None:
+    """Compile the modules into `dest` (replaced as a whole); None when done, else why not."""
+    native = _native()
+    if os.environ.get(native["PURE_ENV"], "") not in ("", "0"):
+        return f"{native['PURE_ENV']} is set"
+    suffix = EXTENSION_SUFFIXES[0]
+    modules: tuple[str, ...] = native["MODULES"]
+    group = native["GROUP"] + "__mypyc"
+    with tempfile.TemporaryDirectory(prefix="wukong-native-") as work:
+        skip = shutil.ignore_patterns("__pycache__", "_native", "*.so")
+        shutil.copytree(PACKAGE, Path(work) / "wukong_lint", ignore=skip)
+        (Path(work) / "build_native.py").write_text(_SETUP, encoding="utf-8")
+        paths = [m.replace(".", "/") + ".py" for m in modules]
+        try:
+            proc = subprocess.run(
+                [sys.executable, "build_native.py", native["GROUP"], *paths],
+                cwd=work, capture_output=True, text=True, check=False, timeout=900,
+            )  # fmt: skip
+        except (OSError, subprocess.TimeoutExpired) as err:
+            return f"mypyc could not run: {err}"
+        if proc.returncode != 0:
+            tail = (proc.stdout + proc.stderr).strip().splitlines()[-15:]
+            return "mypyc failed:\n  " + "\n  ".join(tail)
+        built = {m: Path(work, *m.split(".")).with_suffix(suffix) for m in modules}
+        built[group] = Path(work) / (group + suffix)
+        missing = [str(p) for p in built.values() if not p.is_file()]
+        if missing:
+            return f"mypyc did not make {', '.join(missing)}"
+        lines = [f"suffix {suffix}"]
+        staging = Path(tempfile.mkdtemp(prefix="_native-", dir=dest.parent))
+        try:
+            for name, path in built.items():
+                shutil.copy2(path, staging / (name + suffix))
+                line = f"{name} {name + suffix}"
+                if name in modules:
+                    source = Path(work, *name.split(".")).with_suffix(".py")
+                    line += " " + native["digest"](str(source))
+                lines.append(line)
+            # written last: a folder without its manifest is never used
+            (staging / native["MANIFEST"]).write_text("\n".join(lines) + "\n", encoding="utf-8")
+            if dest.exists():
+                shutil.rmtree(dest)
+            staging.rename(dest)
+        finally:
+            if staging.exists():
+                shutil.rmtree(staging)
+    return None
+
+
+try:
+    from hatchling.builders.hooks.plugin.interface import BuildHookInterface
+except ImportError:  # run as a script (`python hatch_build.py`), without hatchling
+    BuildHookInterface = object  # type: ignore[assignment,misc]
+
+
+class NativeBuildHook(BuildHookInterface):  # type: ignore[misc,valid-type]
+    PLUGIN_NAME = "custom"
+
+    def initialize(self, version: str, build_data: dict) -> None:
+        if self.target_name != "wheel":
+            return
+        if version == "editable":
+            dest = PACKAGE / _native()["FOLDER"]
+        else:
+            self._work = tempfile.mkdtemp(prefix="wukong-native-wheel-")
+            dest = Path(self._work) / "_native"
+        why = compile_native(dest)
+        if why is not None:
+            self.app.display_warning(f"wukong-lint: pure-Python build (slower): {why}")
+            return
+        if version != "editable":
+            folder = "wukong_lint/" + _native()["FOLDER"]
+            for path in dest.iterdir():
+                build_data["force_include"][str(path)] = f"{folder}/{path.name}"
+            build_data["pure_python"] = False
+            build_data["infer_tag"] = True
+
+    def finalize(self, version: str, build_data: dict, artifact_path: str) -> None:
+        work = getattr(self, "_work", None)
+        if work:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    reason = compile_native(PACKAGE / _native()["FOLDER"])
+    print(f"pure Python: {reason}" if reason else f"compiled into {PACKAGE / '_native'}")
+    sys.exit(1 if reason else 0)
