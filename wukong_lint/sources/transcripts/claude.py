@@ -82,8 +82,10 @@ def claude_units(
     """Units of one Claude Code session file (or of one sub-agent file when `sub_agent` is
     (agent id, agent type)), or of its lines `span`."""
     roots = session.roots
-    agent_id: str | None
-    agent_type: str | None
+    # (values read from the records: any JSON type until tested; a compiled module checks
+    # the type a variable declares, native.py)
+    agent_id: Any
+    agent_type: Any
     text: Any
     unit: EventUnit | None
     # a session exported as one JSON object, {"loglines": [records...]}, or JSONL
@@ -168,9 +170,10 @@ def claude_units(
                     continue
                 btype = block.get("type")
                 if btype == "tool_result":
+                    result_id = block.get("tool_use_id")
                     yield from session.result(
                         number,
-                        block.get("tool_use_id"),
+                        result_id if isinstance(result_id, str) else None,  # (else: missing-id)
                         block.get("content"),
                         bool(block.get("is_error")),
                         extra,
@@ -179,7 +182,7 @@ def claude_units(
                         is_main,
                     )
                     extra = None  # one toolUseResult per record
-                    if not isinstance(block.get("tool_use_id"), str):
+                    if not isinstance(result_id, str):
                         yield session.integrity(
                             number, "missing-id", "tool result has no tool_use_id"
                         )

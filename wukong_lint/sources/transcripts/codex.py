@@ -66,7 +66,7 @@ def codex_units(session: Session, path: str, span: Span | None = None) -> Iterat
         if not isinstance(payload, dict):
             continue
         ptype = payload.get("type")
-        if ptype not in _KNOWN:
+        if not isinstance(ptype, str) or ptype not in _KNOWN:
             text = rest_text(payload, _ENVELOPE)
             if text:
                 yield session.message(number, "other", text, "main", None, True)

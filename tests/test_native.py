@@ -1,0 +1,235 @@
+"""The compiled build of the hottest modules (wukong_lint/native.py, hatch_build.py).
+
+- The compiled modules give the reports the pure-Python ones give, on every transcript
+  fixture, hostile input and protocol fixture, read whole and in parts.
+- They are used only while their sources are the ones compiled, for this Python, and not
+  under WUKONG_LINT_PURE; `--version` says which.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from wukong_lint import native
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "tests" / "fixtures"
+COMPILED = native.status() == "compiled (mypyc)"
+
+
+def _run(args: list[str], pure: bool, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k != native.PURE_ENV}
+    if pure:
+        env[native.PURE_ENV] = "1"
+    return subprocess.run([sys.executable, "-m", "wukong_lint", *args], cwd=cwd or ROOT,
+                          env=env, capture_output=True, text=True, timeout=300, check=False)  # fmt: skip
+
+
+def _report(proc: subprocess.CompletedProcess) -> dict:
+    assert proc.returncode in (0, 1), proc.stderr[-2000:]
+    report = json.loads(proc.stdout)
+    report["stats"].pop("seconds")
+    return report
+
+
+def _transcripts() -> list[Path]:
+    found = [p for p in sorted(FIXTURES.rglob("*")) if p.suffix in (".jsonl", ".json", ".txt")]
+    return [p for p in found if "transcripts" in p.parts or "protocol" in p.parts]
+
+
+def test_the_fixture_set_is_not_empty():
+    assert len(_transcripts()) >= 20
+
+
+@pytest.mark.skipif(not COMPILED, reason=f"no compiled build here: {native.status()}")
+@pytest.mark.parametrize("profile", ["generic", "wukong"])
+def test_compiled_and_pure_python_give_the_same_reports(profile: str, tmp_path: Path):
+    """Every transcript fixture (Claude Code with sub-agents, Codex, OpenAI, ReAct, the
+    protocol's labelled sessions), as one `check` run each way."""
+    args = ["check", "--format", "json", "--profile", profile,
+            *(str(p) for p in _transcripts())]  # fmt: skip
+    compiled, pure = _report(_run(args, False)), _report(_run(args, True))
+    assert compiled["findings"], "the fixtures make findings"
+    assert compiled == pure
+
+
+@pytest.mark.skipif(not COMPILED, reason=f"no compiled build here: {native.status()}")
+def test_compiled_and_pure_python_agree_on_hostile_and_split_transcripts(tmp_path: Path):
+    """Malformed records, invalid UTF-8, lone surrogates, deep nesting, wrong types where a
+    reader expects strings or lists (a compiled module checks the types it declares), and a
+    session long enough to be read in parts on two processes."""
+    lines = [
+        b'{"type":"user","message":{"role":"user","content":"export TOKEN=ghp_' + b"a" * 36
+        + b'"}}',  # fmt: skip
+        b'{"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use",'
+        b'"id":1,"name":["Bash"],"input":{"command":7}}]}}',
+        b'{"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use",'
+        b'"id":"t1","name":"Bash","input":{"command":"rm -rf / --no-preserve-root"}}]}}',
+        b'{"type":"user","message":{"role":"user","content":[{"type":"tool_result",'
+        b'"tool_use_id":"t1","content":{"x":[1,2,{"y":"AKIA' + b"B" * 16 + b'"}]}}]},'
+        b'"toolUseResult":["not", "a", "dict"]}',
+        b'{"type":"user","message":{"role":"user","content":"\\ud800 lone \\udfff"}}',
+        b'{"type":"user","message":{"role":"user","content":"bad \xff\xfe bytes"}}',
+        b'{"type":"assistant","message":{"role":"assistant","content":"plain text"},'
+        b'"isSidechain":true,"agentId":5,"parentUuid":[]}',
+        b'{"type":"assistant","message":{"role":"assistant","content":[{"type":"thinking",'
+        b'"thinking":"no signature"}],"usage":{"input_tokens":"many"}}}',
+        b'{"type":"assistant","message":' + b'{"a":' * 300 + b"1" + b"}" * 300 + b"}",
+        b'{"type":"user","message":"not an object"}',
+        b'{"type":"user","message":{"role":"user","content":[{"type":"tool_result",'
+        b'"tool_use_id":null,"is_error":"yes","content":[{"type":"text","text":5}]}]}}',
+        b'{"type": "assistant", "message": {"content": [{"type": "tool_use", "id": "t2", "na',
+        b"[1, 2, 3]",
+        b"not json at all GITHUB_TOKEN=ghp_" + b"c" * 36,
+    ]
+    hostile = tmp_path / "hostile.jsonl"
+    hostile.write_bytes(b"\n".join(lines) + b"\n")
+    # a session over the size that is read in parts (sources/transcripts SPLIT_MIN)
+    turn = (
+        '{{"type":"user","message":{{"role":"user","content":"task {n}"}}}}\n'
+        '{{"type":"assistant","message":{{"role":"assistant","content":[{{"type":"tool_use",'
+        '"id":"c{n}","name":"Write","input":{{"file_path":"/p/f{m}.py","content":"{body}"}}}}]}}}}\n'
+        '{{"type":"user","message":{{"role":"user","content":[{{"type":"tool_result",'
+        '"tool_use_id":"c{n}","content":"ok GITHUB_TOKEN=ghp_{tok}"}}]}}}}\n'
+    )
+    body = "x = 1\\n" * 40
+    with open(tmp_path / "long.jsonl", "w", encoding="utf-8") as out:
+        for n in range(9000):
+            # (random-looking tokens: a guessable one takes a slow salted fingerprint)
+            token = hashlib.sha256(str(n).encode()).hexdigest()[:36]
+            out.write(turn.format(n=n, m=n % 97, body=body, tok=token))
+    assert (tmp_path / "long.jsonl").stat().st_size > 5 << 20
+    for profile in ("generic", "wukong"):
+        for jobs in ("1", "2"):
+            args = ["check", "--format", "json", "--profile", profile, "--jobs", jobs,
+                    str(hostile), str(tmp_path / "long.jsonl")]  # fmt: skip
+            compiled, pure = _report(_run(args, False)), _report(_run(args, True))
+            assert len(compiled["findings"]) > 9000
+            assert compiled == pure, (profile, jobs)
+
+
+_ODD_VALUES = (None, 7, -1, 3.5, True, "", "x", [], ["a", 1], {}, {"k": "v"}, "\ud800")
+
+
+def _mutated(rng: random.Random, value: object) -> object:
+    """`value` with some of its values (at any depth) replaced by one of another type."""
+    if isinstance(value, dict):
+        return {k: rng.choice(_ODD_VALUES) if rng.random() < 0.1 else _mutated(rng, v)
+                for k, v in value.items()}  # fmt: skip
+    if isinstance(value, list):
+        return [rng.choice(_ODD_VALUES) if rng.random() < 0.1 else _mutated(rng, v)
+                for v in value]  # fmt: skip
+    return value
+
+
+@pytest.mark.skipif(not COMPILED, reason=f"no compiled build here: {native.status()}")
+def test_compiled_and_pure_python_agree_on_records_of_unexpected_types(tmp_path: Path):
+    """Every JSONL fixture (Claude Code, Codex, OpenAI), each record with values of other
+    JSON types in random places (seeded: the same files each run). A compiled module checks
+    the types it declares: a value from a record must never meet a declaration it breaks."""
+    sources = [p for p in _transcripts() if p.suffix == ".jsonl"]
+    made = []
+    for number, source in enumerate(sources):
+        records = []
+        for line in source.read_text(encoding="utf-8").splitlines():
+            try:
+                records.append(json.loads(line))
+            except ValueError:
+                continue
+        for seed in range(4):
+            rng = random.Random(number * 10 + seed)
+            path = tmp_path / f"{source.stem}-{seed}.jsonl"
+            path.write_text("".join(json.dumps(_mutated(rng, r)) + "\n" for r in records))
+            made.append(str(path))
+    assert len(made) >= 60
+    for profile in ("generic", "wukong"):
+        args = ["check", "--format", "json", "--profile", profile, *made]
+        compiled, pure = _report(_run(args, False)), _report(_run(args, True))
+        assert compiled["findings"]
+        assert compiled == pure, profile
+
+
+def _package_copy(tmp_path: Path) -> Path:
+    """The package's sources (no build) in a folder of their own, to build a manifest for."""
+    copy = tmp_path / "site"
+    shutil.copytree(ROOT / "wukong_lint", copy / "wukong_lint",
+                    ignore=shutil.ignore_patterns("__pycache__", "_native"))  # fmt: skip
+    return copy
+
+
+def _status(site: Path, pure: bool = False) -> str:
+    env = {k: v for k, v in os.environ.items() if k != native.PURE_ENV}
+    env["PYTHONPATH"] = str(site)
+    if pure:
+        env[native.PURE_ENV] = "1"
+    proc = subprocess.run(
+        [sys.executable, "-c", "from wukong_lint import native; print(native.status())"],
+        cwd=site, env=env, capture_output=True, text=True, timeout=60, check=True,
+    )  # fmt: skip
+    return proc.stdout.strip()
+
+
+def _manifest(site: Path, suffix: str | None = None) -> Path:
+    """A manifest (and files) for every compiled module as a build writes them: the files
+    are empty, as only `status` is asked (nothing is imported from them)."""
+    folder = site / "wukong_lint" / native.FOLDER
+    folder.mkdir(parents=True, exist_ok=True)
+    suffix = suffix or native.EXTENSION_SUFFIXES[0]
+    lines = [f"suffix {suffix}"]
+    for name in native.MODULES:
+        source = site / Path(*name.split(".")).with_suffix(".py")
+        (folder / (name + suffix)).write_bytes(b"")
+        lines.append(f"{name} {name + suffix} {native.digest(str(source))}")
+    group = native.GROUP + "__mypyc"
+    (folder / (group + suffix)).write_bytes(b"")
+    lines.append(f"{group} {group + suffix}")
+    manifest = folder / native.MANIFEST
+    manifest.write_text("\n".join(lines) + "\n")
+    return manifest
+
+
+def test_a_build_of_these_sources_is_used(tmp_path: Path):
+    site = _package_copy(tmp_path)
+    assert _status(site) == "pure Python (no compiled build)"
+    _manifest(site)
+    assert _status(site) == "compiled (mypyc)"
+    assert _status(site, pure=True) == f"pure Python ({native.PURE_ENV} is set)"
+
+
+def test_an_edited_source_turns_the_whole_build_off(tmp_path: Path):
+    site = _package_copy(tmp_path)
+    _manifest(site)
+    source = site / "wukong_lint" / "sources" / "transcripts" / "session.py"
+    source.write_text(source.read_text() + "\n# edited\n")
+    assert _status(site) == (
+        "pure Python (wukong_lint.sources.transcripts.session changed since it was compiled)"
+    )
+
+
+def test_a_build_for_another_python_or_a_broken_manifest_is_not_used(tmp_path: Path):
+    site = _package_copy(tmp_path)
+    manifest = _manifest(site, ".cpython-39-x86_64-linux-gnu.so")
+    assert _status(site) == "pure Python (the compiled build is for another Python)"
+    manifest.write_bytes(b"\xff\xfe not a manifest")
+    assert _status(site).startswith("pure Python (unreadable build manifest")
+    _manifest(site)
+    (site / "wukong_lint" / native.FOLDER / (native.GROUP + "__mypyc"
+                                              + native.EXTENSION_SUFFIXES[0])).unlink()  # fmt: skip
+    assert _status(site) == "pure Python (the compiled build is incomplete)"
+    manifest.write_text(manifest.read_text().replace("wukong_lint.engine.rules ", "x.y "))
+    assert _status(site) == "pure Python (the compiled build is of other modules)"
+
+
+def test_version_says_which_modules_run():
+    out = _run(["--version"], pure=True).stdout
+    assert out.strip().endswith(f"(pure Python ({native.PURE_ENV} is set))")
+    assert f"({native.status()})" in _run(["--version"], pure=False).stdout
