@@ -30,8 +30,9 @@ def _run(args: list[str], pure: bool, cwd: Path | None = None) -> subprocess.Com
     env = {k: v for k, v in os.environ.items() if k != native.PURE_ENV}
     if pure:
         env[native.PURE_ENV] = "1"
-    return subprocess.run([sys.executable, "-m", "wukong_lint", *args], cwd=cwd or ROOT,
-                          env=env, capture_output=True, text=True, timeout=300, check=False)  # fmt: skip
+    command = [sys.executable, "-m", "wukong_lint", *args]
+    return subprocess.run(command, cwd=cwd or ROOT, env=env, capture_output=True, text=True,
+                          timeout=300, check=False)  # fmt: skip
 
 
 def _report(proc: subprocess.CompletedProcess) -> dict:
@@ -68,8 +69,9 @@ def test_compiled_and_pure_python_agree_on_hostile_and_split_transcripts(tmp_pat
     reader expects strings or lists (a compiled module checks the types it declares), and a
     session long enough to be read in parts on two processes."""
     lines = [
-        b'{"type":"user","message":{"role":"user","content":"export TOKEN=ghp_' + b"a" * 36
-        + b'"}}',  # fmt: skip
+        b'{"type":"user","message":{"role":"user","content":"export TOKEN=ghp_'
+        + b"a" * 36
+        + b'"}}',
         b'{"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use",'
         b'"id":1,"name":["Bash"],"input":{"command":7}}]}}',
         b'{"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use",'
