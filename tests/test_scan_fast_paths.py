@@ -48,6 +48,7 @@ def _units(text: str) -> list[Unit]:
     ]
 
 
+@pytest.mark.pure_python  # (patches scan._kept_specific)
 @pytest.mark.parametrize("text", TEXTS)
 def test_generic_rules_skipping_covered_matches_change_no_finding(text, monkeypatch):
     for unit in _units(text):
@@ -59,6 +60,7 @@ def test_generic_rules_skipping_covered_matches_change_no_finding(text, monkeypa
         assert fast == plain
 
 
+@pytest.mark.pure_python  # (patches matchers.is_filtered)
 def test_a_covered_generic_match_is_not_filtered(monkeypatch):
     seen: list[str] = []
     real = matchers.is_filtered

@@ -5,6 +5,7 @@ so it uses only the standard library.
 """
 
 import enum
+from collections.abc import Set as AbstractSet
 from typing import Any, NamedTuple
 
 CATEGORIES = (
@@ -73,7 +74,8 @@ class Unit(NamedTuple):
     path: str
     text: str
     source: Source = Source()
-    added_lines: frozenset[int] | None = None
+    # (a set, or a range for a big file's parts: sources/chunked.py; `in` is all it needs)
+    added_lines: AbstractSet[int] | range | None = None
     first_line: int = 1
     # Bytes read from the source (0: unknown, count the text instead).
     size: int = 0

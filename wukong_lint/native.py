@@ -31,8 +31,14 @@ from _frozen_importlib_external import EXTENSION_SUFFIXES, ExtensionFileLoader
 
 # The compiled modules (the build hook reads this list: one place for both).
 MODULES = (
+    "wukong_lint.engine.event_gate",
+    "wukong_lint.engine.filters",
     "wukong_lint.engine.findings",
+    "wukong_lint.engine.matchers",
     "wukong_lint.engine.rules",
+    "wukong_lint.engine.scan",
+    "wukong_lint.masking",
+    "wukong_lint.report.json_report",
     "wukong_lint.sources.transcripts.claude",
     "wukong_lint.sources.transcripts.protocol",
     "wukong_lint.sources.transcripts.records",

@@ -470,11 +470,12 @@ class RuleSet:
         found = self._hits(text)
         return [(self.rules[i], found[i]) for i in sorted(found)]
 
-    def runnable(self, unit: Any) -> Iterator[tuple[CompiledRule, Any, list[int] | None]]:
+    def runnable(self, unit: Any) -> Iterator[tuple[CompiledRule, Any, Any]]:
         """(rule, matcher, keyword offsets) for what should run on `unit`: the rules without
         keywords that apply to its kind and path, grouped by rule kind so that a kind's gate is
         asked once for all its rules, then the keyword rules whose keywords occur in its text.
-        A matcher with a `prepare(unit, [(rule, offsets)...])` attribute is first shown all its
+        (The offsets of a remembered group are its hits, for `_replay`.) A matcher with a
+        `prepare(unit, [(rule, offsets)...])` attribute is first shown all its
         rules that will run on the unit, so that it can analyse the text once for them all."""
         kind = unit.source.kind
         plan = self._plans.get(kind)

@@ -12,6 +12,7 @@ from typing import Any, NamedTuple
 
 from wukong_lint.engine.findings import make_findings, pack, unpack
 from wukong_lint.engine.matchers import Hit, RuleTimeout, match_regex
+from wukong_lint.engine.quiet import Quiet
 from wukong_lint.engine.rules import CompiledRule, RuleSet
 from wukong_lint.model import (
     CHANGE_KINDS,
@@ -244,27 +245,6 @@ def scan_unit(
 
 def _place(cand: _Candidate) -> tuple[int, str]:
     return cand.anchor, cand.rule.id
-
-
-class Quiet(tuple):  # type: ignore[type-arg]
-    """Transcript units that no rule can reach, counted but neither handed on nor scanned:
-    their file, the bytes of their records and how many they are (`Session.unit` asks
-    `RuleSet.unit_hits` while a `tally` runs, and hands them on together). The stats are
-    those of the units it stands for."""
-
-    __slots__ = ()
-
-    @property
-    def units(self) -> int:
-        return self[2]  # type: ignore[no-any-return]
-
-    @property
-    def path(self) -> str:
-        return self[0]  # type: ignore[no-any-return]
-
-    @property
-    def size(self) -> int:
-        return self[1]  # type: ignore[no-any-return]
 
 
 # The rule sets of the `tally`s under way, innermost last: a transcript session reading while

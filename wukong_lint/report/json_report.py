@@ -27,7 +27,7 @@ JSON_VERSION = 1
 _BATCH = 256  # findings per piece of `chunks`
 
 
-def finding_to_dict(finding: Finding) -> dict[str, Any]:
+def finding_to_dict(finding: Any) -> dict[str, Any]:  # (a Finding, as Any: `finding_line`)
     src = finding.source
     return {
         "rule_id": finding.rule_id,
@@ -61,21 +61,25 @@ def _text(value: str) -> str:
     return found
 
 
-def finding_line(finding: Finding) -> str:
+def finding_line(finding: Any) -> str:  # (a Finding: see `fields` below)
     """`finding_to_dict(finding)` as `_FINDING_ENCODER` and `json_text` write it, the same
     bytes built directly: the keys in their order, ", " and ": " separators, strings through
     the encoder's own string function, ints as `int.__repr__`, None as null. A value of
     another type (a bool is an int to f-strings, "True" where JSON has "true") takes the
     encoder's way."""
-    src = finding.source
-    line, column, end_line, record = finding.line, finding.column, finding.end_line, src.record
+    # (Any: a compiled build unpacks a Finding argument into its declared types, so a bool
+    # where an int goes would be written as a number, native.py)
+    fields: Any = finding
+    src: Any = fields.source
+    line, column, end_line, record = fields.line, fields.column, fields.end_line, src.record
+    kind, fingerprint = fields.severity, fields.fingerprint
     if (
-        type(finding.severity) is not Severity
+        type(kind) is not Severity
         or type(line) is not int
         or type(column) is not int
         or type(end_line) is not int
         or (record is not None and type(record) is not int)
-        or type(finding.fingerprint) is not str
+        or type(fingerprint) is not str
     ):
         return json_text(_FINDING_ENCODER.encode(finding_to_dict(finding)))
     try:

@@ -89,7 +89,7 @@ def _unit(display: str, text: str, stop: int, first_line: int, size: int) -> Uni
         display,
         text,
         Source(kind="file"),
-        added_lines=range(1, stop),  # type: ignore[arg-type]  # `in` without a set
+        added_lines=range(1, stop),  # (`in` without a set)
         first_line=first_line,
         size=size,
     )
