@@ -108,8 +108,18 @@ except ImportError:  # run as a script (`python hatch_build.py`), without hatchl
     BuildHookInterface = object  # type: ignore[assignment,misc]
 
 
+# mypy carries mypyc; setuptools runs its C compiler. Build dependencies only, and none for
+# a pure-Python build.
+BUILD_REQUIRES = ["mypy==2.4.1", "setuptools>=61"]
+
+
 class NativeBuildHook(BuildHookInterface):  # type: ignore[misc,valid-type]
     PLUGIN_NAME = "custom"
+
+    def dependencies(self) -> list[str]:
+        if os.environ.get(_native()["PURE_ENV"], "") not in ("", "0"):
+            return []
+        return list(BUILD_REQUIRES)
 
     def initialize(self, version: str, build_data: dict) -> None:
         if self.target_name != "wheel":

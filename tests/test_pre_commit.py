@@ -39,6 +39,9 @@ def hook_repo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, dict
         **os.environ,
         "PRE_COMMIT_HOME": str(tmp_path_factory.mktemp("pre-commit-home")),
         "NO_COLOR": "1",
+        # pre-commit's install of the hook builds a pure-Python wheel: the compiled build
+        # takes half a minute, and test_packaging.py and test_native.py test it
+        "WUKONG_LINT_PURE": "1",
     }
     env.pop("GIT_INDEX_FILE", None)
     return root, rev, env
