@@ -218,7 +218,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     OUT.mkdir(exist_ok=True)
     res: dict = {"when": time.strftime("%Y-%m-%d %H:%M"), "mode": "quick" if args.quick else "full",
-                 "cpus": os.cpu_count()}  # fmt: skip
+                 "cpus": os.cpu_count(), "build": _build()}  # fmt: skip
     steps = {"folder": folder_and_staged, "history": history, "transcripts": transcripts,
              "anchors": anchors}  # fmt: skip
     for name, step in steps.items():
@@ -235,8 +235,17 @@ def main(argv: list[str] | None = None) -> int:
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(4)]
     for row in [header, *rows]:
         print("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip())
+    print(f"modules: {res['build']}")
     print(f"results: {OUT / 'all-results.json'}")
     return 0
+
+
+def _build() -> str:
+    """What `wukong-lint --version` says of the modules the figures are for: compiled or
+    pure Python (README, "The compiled build"), as the measured commands run them."""
+    proc = subprocess.run([sys.executable, "-m", "wukong_lint", "--version"],
+                          capture_output=True, text=True, check=False)  # fmt: skip
+    return proc.stdout.strip() or proc.stderr.strip()[-200:]
 
 
 if __name__ == "__main__":
