@@ -74,8 +74,9 @@ def compile_native(dest: Path) -> str | None:
         except (OSError, subprocess.TimeoutExpired) as err:
             return f"mypyc could not run: {err}"
         if proc.returncode != 0:
-            tail = (proc.stdout + proc.stderr).strip().splitlines()[-15:]
-            return "mypyc failed:\n  " + "\n  ".join(tail)
+            lines = (proc.stdout + proc.stderr).strip().splitlines()
+            first = next((line for line in lines if "error" in line.lower()), lines[-1:] or [""])
+            return f"mypyc failed ({str(first).strip()[:160]}):\n  " + "\n  ".join(lines[-15:])
         built = {m: Path(work, *m.split(".")).with_suffix(suffix) for m in modules}
         built[group] = Path(work) / (group + suffix)
         missing = [str(p) for p in built.values() if not p.is_file()]
@@ -125,11 +126,11 @@ class NativeBuildHook(BuildHookInterface):  # type: ignore[misc,valid-type]
         if self.target_name != "wheel":
             return
         if version == "editable":
-            dest = PACKAGE / _native()["FOLDER"]
+            why = build_in_tree()
         else:
             self._work = tempfile.mkdtemp(prefix="wukong-native-wheel-")
             dest = Path(self._work) / "_native"
-        why = compile_native(dest)
+            why = compile_native(dest)
         if why is not None:
             self.app.display_warning(f"wukong-lint: pure-Python build (slower): {why}")
             return
@@ -146,7 +147,20 @@ class NativeBuildHook(BuildHookInterface):  # type: ignore[misc,valid-type]
             shutil.rmtree(work, ignore_errors=True)
 
 
+def build_in_tree() -> str | None:
+    """Compile into the source tree (an editable install, or this script); a failure leaves
+    its reason beside the package for `wukong-lint --version` to show (native.py)."""
+    native = _native()
+    why = compile_native(PACKAGE / native["FOLDER"])
+    failed = PACKAGE / native["FAILED"]
+    if why is None:
+        failed.unlink(missing_ok=True)
+    else:
+        failed.write_text(why + "\n", encoding="utf-8")
+    return why
+
+
 if __name__ == "__main__":
-    reason = compile_native(PACKAGE / _native()["FOLDER"])
+    reason = build_in_tree()
     print(f"pure Python: {reason}" if reason else f"compiled into {PACKAGE / '_native'}")
     sys.exit(1 if reason else 0)

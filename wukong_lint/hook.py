@@ -112,6 +112,8 @@ def parse_event(raw: str) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise HookInputError("hook event must be a JSON object")
     name = data.get("hook_event_name")
+    if not isinstance(name, str):  # (a list or object is no event name, nor a set member)
+        raise HookInputError(f"hook event has no hook_event_name string (got {name!r:.80})")
     if name in NOTHING_TO_JUDGE:
         return data
     if name == PROMPT_EVENT:

@@ -47,6 +47,7 @@ MODULES = (
 GROUP = "wukong_lint_native"  # the name of mypyc's shared library module (GROUP__mypyc)
 FOLDER = "_native"
 MANIFEST = "manifest.txt"
+FAILED = "_native.failed"  # beside the package: why the last in-tree build failed
 PURE_ENV = "WUKONG_LINT_PURE"
 
 _PACKAGE = os.path.dirname(os.path.abspath(__file__))
@@ -106,7 +107,12 @@ def _compiled() -> tuple[dict[str, str] | None, str]:
         with open(os.path.join(folder, MANIFEST), encoding="utf-8") as handle:
             suffix, modules = read_manifest(handle.read())
     except FileNotFoundError:
-        return None, "pure Python (no compiled build)"
+        try:
+            with open(os.path.join(_PACKAGE, FAILED), encoding="utf-8") as handle:
+                why = handle.readline().strip()[:200]
+        except (OSError, ValueError):
+            return None, "pure Python (no compiled build)"
+        return None, f"pure Python (the compiled build failed: {why}; see wukong_lint/{FAILED})"
     except (OSError, ValueError) as err:
         return None, f"pure Python (unreadable build manifest: {err})"
     if suffix != EXTENSION_SUFFIXES[0]:
