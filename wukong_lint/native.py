@@ -1,11 +1,12 @@
 """The hottest modules compiled to C with mypyc, used only when built from these very sources.
 
-A transcript scan spends its time in a few modules run once per record or unit: the JSONL
-reader, the Claude Code reader, the session and protocol state, the keyword prefilter and the
-making of findings. The build (`hatch_build.py`, at `pip install`) compiles them with mypyc
-into `wukong_lint/_native/`, with a manifest of the SHA-256 of each source it compiled. At
-import, `install` puts a finder in front of Python's own that loads those compiled modules
-instead of the .py files, when:
+A scan spends its time in a few modules run once per record, unit or finding: the JSONL and
+Claude Code readers, the session and 戒 protocol state, the keyword prefilter and the scan
+loop with its matchers, filters, masking and findings, and the JSON report (`MODULES`). The
+build (`hatch_build.py`, at `pip install`) compiles them with mypyc into `wukong_lint/_native/`,
+with a manifest of the size and CRC-32 of each source it compiled. At import, `install` puts a
+finder in front of Python's own that loads those compiled modules instead of the .py files,
+when:
 
 - every compiled source is byte for byte the file beside it (an edited module after an
   editable install is never shadowed by a stale build: the whole set is then pure Python,
