@@ -91,6 +91,15 @@ def test_compiled_and_pure_python_agree_on_hostile_and_split_transcripts(tmp_pat
         b'"tool_use_id":null,"is_error":"yes","content":[{"type":"text","text":5}]}]}}',
         b'{"type": "assistant", "message": {"content": [{"type": "tool_use", "id": "t2", "na',
         b"[1, 2, 3]",
+        # nested nearly as deep as json.loads reads (it reads what orjson refuses: surrogates)
+        *(
+            b'{"type":"user","message":{"role":"user","content":"x \\ud800"},"deep":'
+            + b"[" * depth
+            + b'"\\udfff"'
+            + b"]" * depth
+            + b"}"
+            for depth in (700, 850, 990)
+        ),
         b"not json at all GITHUB_TOKEN=ghp_" + b"c" * 36,
     ]
     hostile = tmp_path / "hostile.jsonl"

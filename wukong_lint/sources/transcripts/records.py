@@ -56,14 +56,38 @@ def lenient_record(raw: bytes) -> Any:
         return None
 
 
+def _clean(text: str) -> str:
+    return _SURROGATE.sub("\ufffd", text) if _SURROGATE.search(text) else text
+
+
 def _no_surrogates(value: Any) -> Any:
+    """`value` with the lone surrogates of its strings (keys too) replaced. Without recursion:
+    `json.loads` reads nesting up to the recursion limit, and a record it read is not dropped
+    as malformed here (nor read differently by the compiled build, native.py)."""
     if isinstance(value, str):
-        return _SURROGATE.sub("\ufffd", value) if _SURROGATE.search(value) else value
-    if isinstance(value, list):
-        return [_no_surrogates(v) for v in value]
-    if isinstance(value, dict):
-        return {_no_surrogates(k): _no_surrogates(v) for k, v in value.items()}
-    return value
+        return _clean(value)
+    if not isinstance(value, (list, dict)):
+        return value
+    root: Any = [] if isinstance(value, list) else {}
+    stack = [(value, root)]
+    while stack:
+        source, target = stack.pop()
+        pairs: Any = enumerate(source) if isinstance(source, list) else source.items()
+        for key, item in pairs:
+            new: Any = item
+            if isinstance(item, str):
+                new = _clean(item)
+            elif isinstance(item, list):
+                new = []
+                stack.append((item, new))
+            elif isinstance(item, dict):
+                new = {}
+                stack.append((item, new))
+            if isinstance(target, list):
+                target.append(new)
+            else:
+                target[_clean(key)] = new
+    return root
 
 
 def _unescape(body: str) -> str:
