@@ -249,31 +249,55 @@ def _status(site: Path, pure: bool = False) -> str:
     return proc.stdout.strip()
 
 
-def _manifest(site: Path, suffix: str | None = None) -> Path:
-    """A manifest (and files) for every compiled module as a build writes them: the files
-    are empty, as only `status` is asked (nothing is imported from them)."""
+def _manifest(site: Path, suffix: str | None = None, real: bool = False) -> Path:
+    """A manifest and files for every compiled module as a build writes them: this
+    checkout's compiled files (`real`: the copy's sources are this checkout's), else empty
+    files, which do not load."""
     folder = site / "wukong_lint" / native.FOLDER
     folder.mkdir(parents=True, exist_ok=True)
     suffix = suffix or native.EXTENSION_SUFFIXES[0]
+    built = ROOT / "wukong_lint" / native.FOLDER
     lines = [f"suffix {suffix}"]
-    for name in native.MODULES:
-        source = site / Path(*name.split(".")).with_suffix(".py")
-        (folder / (name + suffix)).write_bytes(b"")
-        lines.append(f"{name} {name + suffix} {native.digest(str(source))}")
     group = native.GROUP + "__mypyc"
-    (folder / (group + suffix)).write_bytes(b"")
-    lines.append(f"{group} {group + suffix}")
+    for name in (*native.MODULES, group):
+        if real:
+            shutil.copy2(built / (name + suffix), folder / (name + suffix))
+        else:
+            (folder / (name + suffix)).write_bytes(b"")
+        line = f"{name} {name + suffix}"
+        if name != group:
+            line += " " + native.digest(str(site / Path(*name.split(".")).with_suffix(".py")))
+        lines.append(line)
     manifest = folder / native.MANIFEST
     manifest.write_text("\n".join(lines) + "\n")
     return manifest
 
 
+@pytest.mark.skipif(not COMPILED, reason=f"no compiled build here: {native.status()}")
 def test_a_build_of_these_sources_is_used(tmp_path: Path):
     site = _package_copy(tmp_path)
     assert _status(site) == "pure Python (no compiled build)"
-    _manifest(site)
+    _manifest(site, real=True)
     assert _status(site) == "compiled (mypyc)"
     assert _status(site, pure=True) == f"pure Python ({native.PURE_ENV} is set)"
+
+
+def test_a_build_that_does_not_load_leaves_every_module_pure(tmp_path: Path):
+    """Files that are no shared library (a build for another system, damaged): nothing
+    compiled is imported, and a scan runs as pure Python."""
+    site = _package_copy(tmp_path)
+    shutil.copytree(ROOT / "rules", site / "rules")  # (beside the package, as in a checkout)
+    _manifest(site)
+    assert _status(site).startswith("pure Python (the compiled build does not load: ")
+    env = {k: v for k, v in os.environ.items() if k != native.PURE_ENV}
+    env["PYTHONPATH"] = str(site)
+    proc = subprocess.run(
+        [sys.executable, "-m", "wukong_lint", "check", "--format", "json",
+         str(FIXTURES / "transcripts")],
+        cwd=site, env=env, capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert proc.returncode == 1, proc.stderr[-2000:]
+    assert json.loads(proc.stdout)["findings"]
 
 
 def test_a_failed_build_says_why(tmp_path: Path):
@@ -282,8 +306,8 @@ def test_a_failed_build_says_why(tmp_path: Path):
     assert _status(site) == (
         f"pure Python (the compiled build failed: mypyc failed:; see wukong_lint/{native.FAILED})"
     )
-    _manifest(site)  # (a later build that worked)
-    assert _status(site) == "compiled (mypyc)"
+    _manifest(site)  # (a later build: its manifest is read, not the failure)
+    assert "build failed" not in _status(site)
 
 
 def test_an_edited_source_turns_the_whole_build_off(tmp_path: Path):

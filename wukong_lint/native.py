@@ -11,7 +11,8 @@ when:
 - every compiled source is byte for byte the file beside it (an edited module after an
   editable install is never shadowed by a stale build: the whole set is then pure Python,
   as compiled modules call each other directly and cannot be mixed with edited ones);
-- the build is for this interpreter (its extension suffix);
+- the build is for this interpreter (its extension suffix) and loads (mypyc's shared
+  library is imported first: if it cannot be, no compiled module is);
 - `WUKONG_LINT_PURE` is not set (`WUKONG_LINT_PURE=1`: pure Python, e.g. to compare).
 
 Otherwise the pure-Python modules run, with the same results (the suite compares both:
@@ -138,7 +139,16 @@ def install() -> None:
         return
     files, why = _compiled()
     if files is not None and not any(name in sys.modules for name in MODULES):
-        sys.meta_path.insert(0, _Finder(files))
+        finder = _Finder(files)
+        sys.meta_path.insert(0, finder)
+        # mypyc's shared library first (every compiled module loads it: no cost): a build
+        # that cannot load here (made for another system, damaged) leaves every module pure
+        # Python, before any compiled one is imported
+        try:
+            __import__(GROUP + "__mypyc")
+        except (ImportError, OSError) as err:
+            sys.meta_path.remove(finder)
+            why = f"pure Python (the compiled build does not load: {str(err)[:160]})"
     elif files is not None:
         why = "pure Python (imported before the compiled build was set up)"
     _STATUS.append(why)
