@@ -69,14 +69,16 @@ def compile_native(dest: Path) -> str | None:
         try:
             proc = subprocess.run(
                 [sys.executable, "build_native.py", native["GROUP"], *paths],
-                cwd=work, capture_output=True, text=True, check=False, timeout=900,
+                cwd=work, capture_output=True, text=True, errors="replace", check=False,
+                timeout=900,
             )  # fmt: skip
         except (OSError, subprocess.TimeoutExpired) as err:
             return f"mypyc could not run: {err}"
         if proc.returncode != 0:
             lines = (proc.stdout + proc.stderr).strip().splitlines()
-            first = next((line for line in lines if "error" in line.lower()), lines[-1:] or [""])
-            return f"mypyc failed ({str(first).strip()[:160]}):\n  " + "\n  ".join(lines[-15:])
+            last = lines[-1] if lines else "no output"
+            first = next((line for line in lines if "error" in line.lower()), last)
+            return f"mypyc failed ({first.strip()[:160]}):\n  " + "\n  ".join(lines[-15:])
         built = {m: Path(work, *m.split(".")).with_suffix(suffix) for m in modules}
         built[group] = Path(work) / (group + suffix)
         missing = [str(p) for p in built.values() if not p.is_file()]
