@@ -15,7 +15,6 @@ run time but the interpreter they were built for.
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import sys
@@ -45,18 +44,22 @@ setup(
 """
 
 
+_NATIVE: dict = {}
+
+
 def _native() -> dict:
-    """wukong_lint/native.py's constants, read without importing the package."""
-    namespace: dict = {"__file__": str(PACKAGE / "native.py"), "__name__": "native"}
-    exec(compile((PACKAGE / "native.py").read_text(encoding="utf-8"), "native.py", "exec"),
-         namespace)  # fmt: skip
-    return namespace
+    """wukong_lint/native.py's names, read (once) without importing the package."""
+    if not _NATIVE:
+        _NATIVE.update(__file__=str(PACKAGE / "native.py"), __name__="native")
+        exec(compile((PACKAGE / "native.py").read_text(encoding="utf-8"), "native.py", "exec"),
+             _NATIVE)  # fmt: skip
+    return _NATIVE
 
 
 def compile_native(dest: Path) -> str | None:
     """Compile the modules into `dest` (replaced as a whole); None when done, else why not."""
     native = _native()
-    if os.environ.get(native["PURE_ENV"], "") not in ("", "0"):
+    if native["pure_requested"]():
         return f"{native['PURE_ENV']} is set"
     suffix = EXTENSION_SUFFIXES[0]
     modules: tuple[str, ...] = native["MODULES"]
@@ -120,7 +123,7 @@ class NativeBuildHook(BuildHookInterface):  # type: ignore[misc,valid-type]
     PLUGIN_NAME = "custom"
 
     def dependencies(self) -> list[str]:
-        if os.environ.get(_native()["PURE_ENV"], "") not in ("", "0"):
+        if _native()["pure_requested"]():
             return []
         return list(BUILD_REQUIRES)
 

@@ -27,10 +27,16 @@ FIXTURES = ROOT / "tests" / "fixtures"
 COMPILED = native.status() == "compiled (mypyc)"
 
 
-def _run(args: list[str], pure: bool, cwd: Path | None = None) -> subprocess.CompletedProcess:
+def _env(pure: bool, **extra: str) -> dict[str, str]:
+    """This environment, asking for pure Python or not (whatever the caller's asks)."""
     env = {k: v for k, v in os.environ.items() if k != native.PURE_ENV}
     if pure:
         env[native.PURE_ENV] = "1"
+    return {**env, **extra}
+
+
+def _run(args: list[str], pure: bool, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    env = _env(pure)
     command = [sys.executable, "-m", "wukong_lint", *args]
     return subprocess.run(command, cwd=cwd or ROOT, env=env, capture_output=True, text=True,
                           timeout=300, check=False)  # fmt: skip
@@ -216,9 +222,7 @@ def test_compiled_and_pure_python_hooks_answer_the_same_to_odd_events(tmp_path: 
     for event in events:
         answers = []
         for pure in (False, True):
-            env = {k: v for k, v in os.environ.items() if k != native.PURE_ENV}
-            if pure:
-                env[native.PURE_ENV] = "1"
+            env = _env(pure)
             proc = subprocess.run(
                 [sys.executable, "-m", "wukong_lint", "hook", "--mode", "json"],
                 input=json.dumps(event), cwd=tmp_path, env=env, capture_output=True,
@@ -238,10 +242,7 @@ def _package_copy(tmp_path: Path) -> Path:
 
 
 def _status(site: Path, pure: bool = False) -> str:
-    env = {k: v for k, v in os.environ.items() if k != native.PURE_ENV}
-    env["PYTHONPATH"] = str(site)
-    if pure:
-        env[native.PURE_ENV] = "1"
+    env = _env(pure, PYTHONPATH=str(site))
     proc = subprocess.run(
         [sys.executable, "-c", "from wukong_lint import native; print(native.status())"],
         cwd=site, env=env, capture_output=True, text=True, timeout=60, check=True,
@@ -289,8 +290,7 @@ def test_a_build_that_does_not_load_leaves_every_module_pure(tmp_path: Path):
     shutil.copytree(ROOT / "rules", site / "rules")  # (beside the package, as in a checkout)
     _manifest(site)
     assert _status(site).startswith("pure Python (the compiled build does not load: ")
-    env = {k: v for k, v in os.environ.items() if k != native.PURE_ENV}
-    env["PYTHONPATH"] = str(site)
+    env = _env(False, PYTHONPATH=str(site))
     proc = subprocess.run(
         [sys.executable, "-m", "wukong_lint", "check", "--format", "json",
          str(FIXTURES / "transcripts")],

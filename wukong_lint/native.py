@@ -56,6 +56,11 @@ _PACKAGE = os.path.dirname(os.path.abspath(__file__))
 _STATUS: list[str] = []
 
 
+def pure_requested() -> bool:
+    """Whether `WUKONG_LINT_PURE` asks for pure Python (at run time, and to the build)."""
+    return os.environ.get(PURE_ENV, "") not in ("", "0")
+
+
 def source_path(module: str) -> str:
     """The .py file of one of MODULES in this package."""
     parts = module.split(".")[1:]
@@ -102,7 +107,7 @@ class _Finder:
 
 def _compiled() -> tuple[dict[str, str] | None, str]:
     """The compiled modules' files by module name (None: not to be used), and why."""
-    if os.environ.get(PURE_ENV, "") not in ("", "0"):
+    if pure_requested():
         return None, f"pure Python ({PURE_ENV} is set)"
     folder = os.path.join(_PACKAGE, FOLDER)
     try:
