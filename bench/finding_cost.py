@@ -35,10 +35,9 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3)
     opts = parser.parse_args()
 
-    from wukong_lint.cli import _build_parser
-    from wukong_lint.commands import common
+    from wukong_lint.cli import _build_parser, common
     from wukong_lint.engine import scan
-    from wukong_lint.masking import mask_report
+    from wukong_lint.engine.masking.masker import mask_report, masker_for
     from wukong_lint.report import json_report
     from wukong_lint.sources import transcripts
     from wukong_lint.sources.dispatch import units_for_files
@@ -98,7 +97,7 @@ def main() -> int:
         report = scanner.report()
         keep("report-sort", _cpu() - started)
         started = _cpu()
-        report = mask_report(report, ruleset.masker())
+        report = mask_report(report, masker_for(ruleset))
         keep("mask-report", _cpu() - started)
         started = _cpu()
         with open(os.devnull, "wb") as handle:

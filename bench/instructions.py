@@ -30,7 +30,7 @@ ROOT = os.path.dirname(HERE)
 _PROGRAM = """
 import sys
 from wukong_lint import cli
-from wukong_lint.commands import common
+from wukong_lint.cli import common
 from wukong_lint.engine import scan
 from wukong_lint.sources import transcripts
 from wukong_lint.sources.dispatch import units_for_files
@@ -41,7 +41,7 @@ ruleset = common.build_ruleset(args, common.load_config(args), details=False)
 if mode == "read":
     sum(1 for _ in units_for_files([(path, path)]))
 elif mode == "follow":
-    from wukong_lint.sources.transcript_events import Context
+    from wukong_lint.model.events import Context
     from wukong_lint.sources.transcripts.session import Part, Session
     state = Session(path, Context(profile, False, {}, None)).snapshot()
     part = Part("claude", path, path, __import__("os").path.getsize(path), -1, state, False)

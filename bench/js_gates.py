@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""How tight and how safe the JS/TS gates are (wukong_lint/checks/js_gates.py).
+"""How tight and how safe the JS/TS gates are (wukong_lint/code/js/gates.py).
 
     python bench/js_gates.py [FOLDER ...]
 
@@ -24,7 +24,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from wukong_lint.checks import code_js, js_gates  # noqa: E402
+from wukong_lint.code.js import analysis as code_js  # noqa: E402
+from wukong_lint.code.js import gates as js_gates  # noqa: E402
 from wukong_lint.engine.loader import load_rules  # noqa: E402
 
 DEFAULT = [ROOT / "bench/out/corpus-dev/tree", ROOT / "tests/fixtures/code/js"]

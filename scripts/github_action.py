@@ -48,7 +48,7 @@ import tempfile
 # is beside this script): the checked-out repository's config and the job's GIT_* variables
 # can make no git command here run a program; only `git fetch` may use the network.
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from wukong_lint.sources import gitproc
+from wukong_lint.util import gitproc
 
 ZERO = "0" * 40
 PER_KIND = 10  # annotations GitHub shows per step, per kind (error, warning, notice)

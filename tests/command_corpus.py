@@ -45,7 +45,7 @@ def verdicts(cases: list[Case], profile: str = "generic") -> dict[Case, tuple[st
     from wukong_lint.engine.loader import load_rules
     from wukong_lint.engine.scan import scan_unit
     from wukong_lint.model import Severity
-    from wukong_lint.sources.transcript_events import Context, call_event, make_unit
+    from wukong_lint.model.events import Context, call_event, make_unit
 
     ruleset = load_rules()
     ctx = Context(profile, False, {}, PROJECT)

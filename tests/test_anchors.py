@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from wukong_lint.anchors.fmt import fmt_text
 from wukong_lint.anchors.parse import parse
-from wukong_lint.anchors.render import fmt_text
 from wukong_lint.cli import main
 
 FIXTURES = Path(__file__).parent / "fixtures" / "memory-bank"
@@ -481,7 +481,7 @@ def test_cli_start_does_not_import_the_anchors_engine():
     code = (
         "import sys; from wukong_lint.cli import _build_parser; _build_parser(); "
         "print([m for m in sys.modules if m.startswith('wukong_lint.anchors.') "
-        "and m != 'wukong_lint.anchors.cli'])"
+        "and m != 'wukong_lint.cli.anchors'])"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"

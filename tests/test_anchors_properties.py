@@ -11,8 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.test_anchors import user_blocks, words_outside_machine_blocks
+from wukong_lint.anchors.fmt import SECTION_HEADINGS, fmt_text
 from wukong_lint.anchors.parse import parse
-from wukong_lint.anchors.render import SECTION_HEADINGS, fmt_text
 
 WORD_CHARS = "abcxyzABCXYZ0123456789中文决策锚点脱敏éßΩ_-"
 word = st.text(alphabet=WORD_CHARS, min_size=1, max_size=8)

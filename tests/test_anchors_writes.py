@@ -9,9 +9,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+from wukong_lint.anchors.fmt import fmt_text
 from wukong_lint.anchors.ops import Candidate, add_candidates
 from wukong_lint.anchors.parse import parse
-from wukong_lint.anchors.render import fmt_text
 from wukong_lint.cli import main
 
 COMPACT_FILE = """# 锚点

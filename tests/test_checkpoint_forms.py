@@ -1,4 +1,4 @@
-"""CHECKPOINTs written as keyed YAML-like lines or a JSON record (checks/checkpoint_forms.py)
+"""CHECKPOINTs written as keyed YAML-like lines or a JSON record (protocol/checkpoint_forms.py)
 read as the numbered questions, with the same Layer 1 and Layer 2 verdicts."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import wukong_report
-from wukong_lint.checks.checkpoint import parse_checkpoint
+from wukong_lint.protocol.checkpoint import parse_checkpoint
 
 YAML = """```yaml
 checkpoint:
@@ -85,6 +85,6 @@ def test_a_keyed_checkpoint_is_a_checkpoint_and_its_decision_is_judged(form, tmp
 def test_keyed_lines_at_every_line_break(text: str, added: str) -> None:
     """Keyed answers are found on the lines str.splitlines() makes (the shortcut for texts
     without a keyed line must not miss one after a \\r or a U+2028)."""
-    from wukong_lint.checks.checkpoint_forms import keyed_questions
+    from wukong_lint.protocol.checkpoint_forms import keyed_questions
 
     assert keyed_questions(text) == text + added

@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from wukong_lint.checks import js_syntax
+from wukong_lint.code.js import syntax as js_syntax
 from wukong_lint.engine.loader import load_rules
 from wukong_lint.engine.scan import scan_unit
 from wukong_lint.model import Source, Unit
@@ -125,7 +125,8 @@ FIXTURES = ROOT / "tests" / "fixtures" / "code" / "js"
 
 def test_gates_skip_nothing_the_analysis_reports(monkeypatch):
     # the gates of js_gates.py only save parses: without them, the same findings
-    from wukong_lint.checks import code_js, js_gates
+    from wukong_lint.code.js import analysis as code_js
+    from wukong_lint.code.js import gates as js_gates
 
     files = sorted(p for p in FIXTURES.iterdir() if p.is_file())
     assert files

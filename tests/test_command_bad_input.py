@@ -14,7 +14,7 @@ import pytest
 from wukong_lint.engine.loader import load_rules
 from wukong_lint.engine.scan import scan_unit
 from wukong_lint.model import Severity
-from wukong_lint.sources.transcript_events import Context, call_event, make_unit
+from wukong_lint.model.events import Context, call_event, make_unit
 
 PARSE = "dangerous-command.unparsed-command"
 

@@ -7,10 +7,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from wukong_lint.checks import commands, shell
 from wukong_lint.engine.loader import load_rules
 from wukong_lint.engine.scan import scan_unit
 from wukong_lint.model import Source, Unit
+from wukong_lint.shell import commands
+from wukong_lint.shell import parse as shell
 
 QUIET = """\
 echo "[$(date +%T)] starting" >&2

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from wukong_lint.checks import commands
 from wukong_lint.engine.loader import load_rules
 from wukong_lint.engine.scan import scan_unit
 from wukong_lint.model import Source, Unit
+from wukong_lint.shell import commands
 
 BENIGN = """\
 log() {

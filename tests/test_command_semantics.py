@@ -1,15 +1,15 @@
 # ruff: noqa: E501  (one command per entry: the parametrized lists stay readable)
 """The command model (issue 12): what the shell would run, for each kind of indirection, word
-form and path, read from the tree-sitter-bash parse (checks/shell.py and its modules)."""
+form and path, read from the tree-sitter-bash parse (shell/parse.py and its modules)."""
 
 from __future__ import annotations
 
 import pytest
 
-from wukong_lint.checks.interpreters import commands as code_commands
-from wukong_lint.checks.path_reasoning import classify, expand_braces
-from wukong_lint.checks.shell import parse_script
-from wukong_lint.checks.shell_unwrap import SCRIPT
+from wukong_lint.shell.interpreters import commands as code_commands
+from wukong_lint.shell.parse import parse_script
+from wukong_lint.shell.path_reasoning import classify, expand_braces
+from wukong_lint.shell.unwrap import SCRIPT
 
 
 def runs(text: str) -> set[tuple[str, ...]]:

@@ -16,9 +16,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import git
-from wukong_lint.checks.credfile_names import formats_of
-from wukong_lint.checks.credsyntax import ini_pairs, json_pairs, netrc_pairs, xml_pairs, yaml_pairs
 from wukong_lint.cli import main
+from wukong_lint.secrets.file_names import formats_of
+from wukong_lint.secrets.syntax import ini_pairs, json_pairs, netrc_pairs, xml_pairs, yaml_pairs
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 
@@ -254,8 +254,8 @@ PIECES = [
 @given(st.lists(st.sampled_from(PIECES), max_size=60).map("".join))
 @settings(max_examples=150, deadline=None)
 def test_every_reader_and_format_survives_arbitrary_text(text: str):
-    from wukong_lint.checks.credformats import FORMATS
-    from wukong_lint.checks.datalogins import find_data_logins
+    from wukong_lint.secrets.datalogins import find_data_logins
+    from wukong_lint.secrets.formats import FORMATS
 
     for reader in (json_pairs, yaml_pairs, ini_pairs, xml_pairs, netrc_pairs):
         for pair in reader(text):

@@ -8,7 +8,7 @@ import itertools
 
 import pytest
 
-from wukong_lint.checks.agents import changed_lines
+from wukong_lint.protocol.agents import changed_lines
 
 
 def _difflib_count(old: str, new: str) -> int:

@@ -15,7 +15,7 @@ import pytest
 from wukong_lint.engine.event_gate import NEEDS, may_accept
 from wukong_lint.engine.kinds import matcher_for
 from wukong_lint.engine.loader import load_rules
-from wukong_lint.sources.transcript_events import SHELL_TOOLS, Event, call_event, make_unit
+from wukong_lint.model.events import SHELL_TOOLS, Event, call_event, make_unit
 
 EVENT_KINDS = ("call", "result", "message", "integrity", "end", "context", "contract")
 TOOLS = ("Bash", "bash", "exec_command", "Edit", "Write", "MultiEdit", "Read", "Glob", "Task",
@@ -114,7 +114,7 @@ def _call(tool: str, tool_input: dict, cwd: str) -> dict:
 def test_a_generic_bash_call_does_not_import_the_protocol_checks(tmp_path):
     verdict, modules = _modules_after_hook(_call("Bash", {"command": "rm -rf /"}, str(tmp_path)))
     assert verdict["hookSpecificOutput"]["permissionDecision"] == "deny"
-    assert "wukong_lint.checks.commands" in modules
+    assert "wukong_lint.shell.commands" in modules
     for name in ("checkpoint", "contracts", "behaviour", "context_budget"):
         assert f"wukong_lint.checks.{name}" not in modules, name
 
@@ -123,13 +123,13 @@ def test_the_wukong_profile_still_runs_the_protocol_checks_in_the_hook(tmp_path)
     _, modules = _modules_after_hook(
         _call("Bash", {"command": "ls"}, str(tmp_path)), "--profile", "wukong"
     )
-    assert "wukong_lint.checks.checkpoint" in modules
-    assert "wukong_lint.checks.behaviour" in modules
+    assert "wukong_lint.protocol.checkpoint" in modules
+    assert "wukong_lint.protocol.behaviour" in modules
 
 
 def test_an_edit_call_does_not_load_the_shell_parser(tmp_path):
     write = {"file_path": "/etc/passwd", "content": "root::0:0::/:/bin/sh\n"}
     verdict, modules = _modules_after_hook(_call("Write", write, str(tmp_path)))
     assert verdict["hookSpecificOutput"]["permissionDecision"] == "deny"
-    assert "wukong_lint.checks.commands" not in modules
+    assert "wukong_lint.shell.commands" not in modules
     assert "tree_sitter" not in modules

@@ -13,9 +13,9 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
+from wukong_lint.engine.masking.printable import json_text
 from wukong_lint.model import Finding, Severity, Source
 from wukong_lint.report import json_report
-from wukong_lint.report.safe import json_text
 
 # every kind of character the report must escape or keep: controls, quotes, C1, bidi,
 # surrogates (undecodable file names), astral, plain
@@ -177,7 +177,7 @@ SHAPE_TEXTS = [
 def test_near_misses_of_each_shape() -> None:
     """Each shape's text with a piece cut out (a keyword's letter, a separator): whatever
     the prefilter passes over, the pattern does not match."""
-    from wukong_lint.masking import _shape_pattern, may_hold_shape
+    from wukong_lint.engine.masking.masker import _shape_pattern, may_hold_shape
 
     pattern = _shape_pattern()
     for text in SHAPE_TEXTS:
@@ -192,7 +192,7 @@ def test_near_misses_of_each_shape() -> None:
 def test_the_shapes_are_those_the_prefilter_was_read_from() -> None:
     import hashlib
 
-    from wukong_lint.redact import SHAPES
+    from wukong_lint.engine.masking.shapes import SHAPES
 
     digest = hashlib.sha256("\n".join(SHAPES).encode()).hexdigest()
     assert digest == SHAPES_READ, "redact.SHAPES changed: read it again into may_hold_shape"
@@ -200,14 +200,14 @@ def test_the_shapes_are_those_the_prefilter_was_read_from() -> None:
 
 @given(st.lists(st.sampled_from(_PIECES), max_size=14).map("".join))
 def test_a_text_the_prefilter_passes_over_holds_no_shape(text: str) -> None:
-    from wukong_lint.masking import _shape_pattern, may_hold_shape
+    from wukong_lint.engine.masking.masker import _shape_pattern, may_hold_shape
 
     if not may_hold_shape(text):
         assert _shape_pattern().search(text) is None, text
 
 
 def test_the_prefilter_lets_each_shape_through() -> None:
-    from wukong_lint.masking import may_hold_shape, shape_spans
+    from wukong_lint.engine.masking.masker import may_hold_shape, shape_spans
 
     for text in SHAPE_TEXTS:
         assert may_hold_shape(text) and shape_spans(text), text
@@ -230,7 +230,7 @@ SPAN = st.tuples(st.integers(-5, 30), st.integers(-5, 30), st.integers(0, 8))
 def test_one_span_masks_as_the_general_way(line: str, span: tuple[int, int, int]) -> None:
     """redact.mask_spans' single-span path gives what its loop gives (two copies of the span:
     the loop merges them into the same one)."""
-    from wukong_lint.redact import mask_spans
+    from wukong_lint.engine.masking.shapes import mask_spans
 
     assert mask_spans(line, [span]) == mask_spans(line, [span, span])
 

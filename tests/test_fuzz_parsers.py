@@ -11,15 +11,15 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from wukong_lint.anchors.fmt import fmt_text
 from wukong_lint.anchors.parse import parse as parse_anchors
-from wukong_lint.anchors.render import fmt_text
-from wukong_lint.checks.shell import parse_script, unwrap
 from wukong_lint.engine.loader import load_rules
 from wukong_lint.engine.scan import scan_unit
-from wukong_lint.hook import HookInputError, event_units, parse_event
+from wukong_lint.hook.judge import HookInputError, event_units, parse_event
 from wukong_lint.model import ScanError
+from wukong_lint.shell.parse import parse_script, unwrap
 from wukong_lint.sources import transcripts
-from wukong_lint.sources.text import Skipped
+from wukong_lint.util.text import Skipped
 
 FUZZ = settings(
     max_examples=120,
@@ -59,7 +59,7 @@ def test_shell_parser_never_raises(text):
 @FUZZ
 @given(shell_text)
 def test_statement_selection_never_raises_and_selects_a_subset(text):
-    from wukong_lint.checks.commands import _selector
+    from wukong_lint.shell.commands import _selector
 
     rules = [r for r in load_rules().rules if r.kind == "command" and "file" in r.applies_to]
     selected = parse_script(text, select=_selector(rules))
@@ -78,8 +78,8 @@ PYTHON_PIECES = [
 @FUZZ
 @given(st.lists(st.sampled_from(PYTHON_PIECES), max_size=40).map("".join))
 def test_python_skeleton_never_raises_and_keeps_lines(text):
-    from wukong_lint.checks.code_python import _line_starts
-    from wukong_lint.checks.python_skeleton import skeleton
+    from wukong_lint.code.python.analysis import _line_starts
+    from wukong_lint.code.python.skeleton import skeleton
     from wukong_lint.model import Source, Unit
 
     offsets = sorted(i for i in range(len(text)) if text.startswith(("system", "execute"), i))

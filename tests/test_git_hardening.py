@@ -14,7 +14,7 @@ import pytest
 
 from tests.hostile_repo import TOKEN, Traps, build, build_partial
 from wukong_lint.cli import main
-from wukong_lint.sources import gitproc
+from wukong_lint.util import gitproc
 
 PROJECT = Path(__file__).resolve().parent.parent
 

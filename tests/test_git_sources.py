@@ -192,12 +192,12 @@ def test_staged_outside_git_is_a_clear_error(tmp_path: Path, monkeypatch, capsys
     assert err.startswith("wukong-lint: error:") and "Traceback" not in err
 
 
-# -- git processes (sources/gitproc.py): posix_spawn and poll, subprocess as the fallback --
+# -- git processes (util/gitproc.py): posix_spawn and poll, subprocess as the fallback --
 
 
 def test_cat_file_batch_with_more_input_and_output_than_a_pipe_holds(in_repo: Path):
     from wukong_lint.sources.git import read_blobs
-    from wukong_lint.sources.gitproc import GitProcess
+    from wukong_lint.util.gitproc import GitProcess
 
     # 3,000 blob names (~120 KB of stdin) and ~3.6 MB of output: neither side may block
     bodies = [f"{i:06d}\n".encode() * 170 for i in range(3000)]
@@ -217,7 +217,7 @@ def test_cat_file_batch_with_more_input_and_output_than_a_pipe_holds(in_repo: Pa
 
 
 def test_started_git_processes_end_when_their_output_is_not_read(in_repo: Path):
-    from wukong_lint.sources.gitproc import GitProcess, start_staged
+    from wukong_lint.util.gitproc import GitProcess, start_staged
 
     for stdin in (False, True):
         proc = GitProcess(["cat-file", "--batch"] if stdin else ["log", "--all"], stdin=stdin)
@@ -313,7 +313,7 @@ def test_cat_file_is_started_only_when_a_blob_must_be_read(in_repo: Path):
     import time
 
     from wukong_lint.sources.git import prepare_staged, staged_units
-    from wukong_lint.sources.gitproc import GitProcess, start_staged
+    from wukong_lint.util.gitproc import GitProcess, start_staged
 
     def scan() -> tuple[bool, list[tuple[str, str]]]:
         started = start_staged()

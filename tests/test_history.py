@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 
 from tests.conftest import git
 from wukong_lint.cli import main
-from wukong_lint.errors import InputError
 from wukong_lint.sources.git import parse_diff
 from wukong_lint.sources.history import parse_log, unquote_path
+from wukong_lint.util.errors import InputError
 
 TOKEN = "ghp_" + "huG8GP38g4o5MNJAYKJ1UXXFWXLCpaNfhs0g"
 TOKEN2 = "ghp_" + "Q9wErTyUiOp8AsDfGhJkL7zXcVbNm6Lk5Jh4"

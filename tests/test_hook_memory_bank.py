@@ -302,7 +302,7 @@ def test_a_rule_parameter_keeps_the_v70_gate(repo, tmp_path):
 
 def test_user_block_edit_seen_after_the_fact(tmp_path):
     # a transcript read later: the file on disk already holds the edit's new text
-    from wukong_lint.checks.memory_gate import user_block_edit
+    from wukong_lint.protocol.memory_gate import user_block_edit
 
     path = tmp_path / "memory-bank" / "activeContext.md"
     path.parent.mkdir()

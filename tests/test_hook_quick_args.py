@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from wukong_lint import cli
-from wukong_lint.commands.hook import quick_args, run
+from wukong_lint.cli.hook import quick_args, run
 
 TAKEN = [
     [],

@@ -92,7 +92,7 @@ def found(report: dict) -> set[tuple[int, str]]:
 
 @pytest.fixture(params=["1", "2"])
 def jobs(request, monkeypatch) -> str:
-    """One process, or two with every line its own part (engine/offload.py)."""
+    """One process, or two with every line its own part (runner/offload.py)."""
     if request.param != "1":
         monkeypatch.setattr(transcripts, "SPLIT_MIN", 0)
         monkeypatch.setattr(transcripts, "PART_MIN", 1)

@@ -15,7 +15,10 @@ import random
 
 import pytest
 
-from wukong_lint.checks import code_js, js_gates, js_reach, js_sites
+from wukong_lint.code.js import analysis as code_js
+from wukong_lint.code.js import gates as js_gates
+from wukong_lint.code.js import reach as js_reach
+from wukong_lint.code.js import sites as js_sites
 
 # (check, code) with {v} a variable, {e} a caught error's name, {q} a query helper's name
 VULNERABLE = [

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from wukong_lint.cli import main
-from wukong_lint.masking import Masker, mask_report, shape_spans
+from wukong_lint.engine.masking.masker import Masker, mask_report, masker_for, shape_spans
 from wukong_lint.model import Finding, Report, ScanError, Severity, Stats
 
 FORMATS = ("text", "json", "sarif", "github", "junit")
@@ -106,7 +106,7 @@ def test_errors_and_paths_of_a_report_are_masked():
     error = ScanError(f"{GITHUB}.log", f"cannot read: token {GITHUB} rejected")
     from wukong_lint.engine.loader import load_rules
 
-    masker = load_rules(details=False).masker()
+    masker = masker_for(load_rules(details=False))
     report = mask_report(Report((finding,), Stats(), (error,)), masker)
     assert report.findings[0].path == "dir/ghp_****.txt"
     assert GITHUB not in repr(report)

@@ -147,7 +147,7 @@ def test_every_file_write_goes_through_the_atomic_writers():
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             if WRITE_CALL.search(line):
                 offenders.append(f"{path.relative_to(PROJECT)}:{number}: {line.strip()}")
-    assert not offenders, "write through wukong_lint.fsutil instead:\n" + "\n".join(offenders)
+    assert not offenders, "write through wukong_lint.util.fsutil instead:\n" + "\n".join(offenders)
 
 
 def test_output_to_a_pipe_or_device_is_written_in_place(tmp_path):
@@ -155,7 +155,7 @@ def test_output_to_a_pipe_or_device_is_written_in_place(tmp_path):
     /dev/null with a regular file): a path that is not a regular file is written as it is."""
     import threading
 
-    from wukong_lint.fsutil import atomic_write_text
+    from wukong_lint.util.fsutil import atomic_write_text
 
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from wukong_lint.cli import main
-from wukong_lint.suppress import nosec_allowed
+from wukong_lint.engine.suppress import nosec_allowed
 
 CODE = """import os
 import subprocess

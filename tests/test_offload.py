@@ -1,4 +1,4 @@
-"""Long transcripts on several processes (engine/offload.py): the same report as one process.
+"""Long transcripts on several processes (runner/offload.py): the same report as one process.
 
 The transcripts here are the fixture sessions repeated many times, with their call ids
 renamed in most copies and kept in some (repeated records, as Codex writes), plus secrets in
@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from wukong_lint.engine import offload
 from wukong_lint.engine.loader import load_rules
 from wukong_lint.engine.scan import tally
+from wukong_lint.runner import offload
 from wukong_lint.sources import transcripts
 from wukong_lint.sources.dispatch import units_for_file
 

@@ -35,7 +35,7 @@ def test_wheel_contains_every_builtin_rule_and_the_compiled_modules(tmp_path: Pa
         for p in (PROJECT / "rules").rglob("*.yaml")
     }
     assert expected and expected <= names
-    assert "wukong_lint/cli.py" in names
+    assert "wukong_lint/cli/__init__.py" in names
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
     assert (
         "wukong-lint = wukong_lint.cli:main" in zipfile.ZipFile(wheel).read(entry_points).decode()

@@ -119,7 +119,7 @@ def test_split_file_lists_report_the_change_once(tmp_path: Path, monkeypatch):
     """pre-commit splits long file lists over several runs: the change as a whole goes with
     the run that holds the first staged file that still exists."""
     from wukong_lint.model import Source, Unit
-    from wukong_lint.precommit import only_files
+    from wukong_lint.sources.precommit import only_files
 
     monkeypatch.chdir(tmp_path)
     names = [f"{'d' * 60}/{i:04d}.py" for i in range(120)]

@@ -7,9 +7,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from wukong_lint.checks.checkpoint import parse_checkpoint
 from wukong_lint.cli import main
 from wukong_lint.model import Finding, Report, ScanError, Severity, Stats
+from wukong_lint.protocol.checkpoint import parse_checkpoint
 from wukong_lint.report import jie
 
 FIXTURES = Path(__file__).parent / "fixtures" / "protocol"
@@ -192,7 +192,7 @@ def test_live_hook_blocks_shell_created_files_only_when_new(tmp_path: Path) -> N
 def test_protocol_parsers_stay_linear_on_hostile_lines() -> None:
     """Transcripts are untrusted: lines of 100,000 stars, spaces or brackets must not make
     the CHECKPOINT or contract parsers backtrack (quadratic here would take minutes)."""
-    from wukong_lint.checks.contracts import CONTRACTS, is_placeholder, sections
+    from wukong_lint.protocol.contracts import CONTRACTS, is_placeholder, sections
 
     hostile = (
         "*" * 100_000,
@@ -230,7 +230,7 @@ def test_contract_sections_hold_their_sub_headings() -> None:
     then `### 架构概述`, `## Decisions` then an intro label and `### Decision 1`; tongue's
     `## Tests Created` / `## Docs Created`. None of it is a missing or placeholder section;
     an empty section still is (found by the held-out corpus, bench/protocol_heldout.py)."""
-    from wukong_lint.checks.contracts import CONTRACTS, is_placeholder, sections
+    from wukong_lint.protocol.contracts import CONTRACTS, is_placeholder, sections
 
     nose = (
         "## Summary\n一处中等问题\n\n## Issues\n### MEDIUM\n1. **[M001]** 缺少长度校验\n"
@@ -282,7 +282,7 @@ def test_checkpoint_wording_classes_found_after_the_held_out_run() -> None:
 def test_contract_json_keys_in_any_spelling() -> None:
     """JSON contracts written camelCase or with spaces/hyphens name the same sections
     (filesChanged = files_changed); a key that is absent stays absent."""
-    from wukong_lint.checks.contracts import CONTRACTS, sections
+    from wukong_lint.protocol.contracts import CONTRACTS, sections
 
     out = json.dumps({"filesChanged": ["src/a.py"], "summary": "guard", "testsRun": True})
     assert sections(out, CONTRACTS["body"]) == {

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import itertools
 
-from wukong_lint.checks import behaviour
 from wukong_lint.engine.loader import load_rules
 from wukong_lint.engine.rules import RuleSet
-from wukong_lint.sources.transcript_events import Context, Event, make_unit
+from wukong_lint.model.events import Context, Event, make_unit
+from wukong_lint.protocol import behaviour
 
 RULES = load_rules()
 BUDGET = [r for r in RULES.rules if r.kind == "turn-budget"]
@@ -92,8 +92,8 @@ def test_the_long_operation_memo_gives_the_hits_of_the_rules() -> None:
 
 
 def test_a_checkpoint_read_again_is_the_one_read_first() -> None:
-    from wukong_lint.checks.checkpoint import parse_checkpoint
-    from wukong_lint.sources.transcripts import protocol
+    from wukong_lint.protocol import turn_facts as protocol
+    from wukong_lint.protocol.checkpoint import parse_checkpoint
 
     texts = [
         "📋 TASK CHECKPOINT\nQ1. 探索/研究？ 否\nQ2. 代码修改？ 是 预估 40 行\n"
@@ -109,7 +109,7 @@ def test_a_checkpoint_read_again_is_the_one_read_first() -> None:
 
 
 def test_sections_read_again_follow_the_contract_asked() -> None:
-    from wukong_lint.checks import contracts
+    from wukong_lint.protocol import contracts
 
     output = "## Files\n- a.py\n## Summary\nDone.\n"
     eye, body = contracts.CONTRACTS["eye"], contracts.CONTRACTS["body"]
@@ -122,7 +122,7 @@ def test_sections_read_again_follow_the_contract_asked() -> None:
 
 
 def test_the_usage_gate_turns_away_only_rises_no_rule_reports() -> None:
-    from wukong_lint.checks import context_budget
+    from wukong_lint.protocol import context_budget
 
     rules = [r for r in RULES.rules if r.kind == "context-usage"]
     assert len(rules) == 3

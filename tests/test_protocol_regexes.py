@@ -1,4 +1,4 @@
-"""The CHECKPOINT regexes' leading lookaheads (a speed-up: checks/checkpoint.py) change no match:
+"""The CHECKPOINT regexes' leading lookaheads (a speed-up: protocol/checkpoint.py) change no match:
 each pattern finds what it finds without its lookahead, on strings made of its own words, the
 characters (?i) folds onto ASCII letters (İ ı ſ K) and their neighbours."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 import re
 
-from wukong_lint.checks import checkpoint
+from wukong_lint.protocol import checkpoint
 
 _LOOKAHEAD = re.compile(r"^\(\?i\)\(\?=\[[^\]]*\]\)")
 

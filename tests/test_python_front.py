@@ -1,4 +1,4 @@
-"""checks/python_front.py: the Python code rules import their syntax-tree analysis only for a
+"""code/python/front.py: the Python code rules import their syntax-tree analysis only for a
 text in which some rule can report (its gates and `requires_any` words); the findings are
 those of the analysis itself."""
 
@@ -26,7 +26,7 @@ def _scan(tmp_path, text: str) -> tuple[list[str], bool]:
         "out = io.StringIO(); real = sys.stdout; sys.stdout = out\n"
         "main(['check', '--format', 'json', '--jobs', '1', sys.argv[1]])\n"
         "sys.stdout = real\n"
-        "print(json.dumps([out.getvalue(), 'wukong_lint.checks.code_python' in sys.modules]))\n"
+        "print(json.dumps([out.getvalue(), 'wukong_lint.code.python.analysis' in sys.modules]))\n"
     )
     proc = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True,
                           text=True, timeout=60, check=True)  # fmt: skip

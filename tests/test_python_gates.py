@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from wukong_lint.checks import code_python, python_front, python_gates
+from wukong_lint.code.python import gates as python_gates
+from wukong_lint.code.python import matcher as code_python
 from wukong_lint.engine.loader import load_rules
 from wukong_lint.engine.scan import scan_unit
 from wukong_lint.model import Source, Unit
@@ -22,7 +23,7 @@ FIXTURES = Path(__file__).parent / "fixtures" / "code"
 def _findings(text: str, path: str = "settings.py") -> set[tuple[str, int, int]]:
     ruleset = load_rules().select(lambda r: r.kind == "python")
     code_python._cache[0] = None
-    python_front._gated[0] = None
+    python_gates._gated[0] = None
     findings, errors = scan_unit(ruleset, Unit(path, text, Source(kind="file")))
     assert not errors
     return {(f.rule_id, f.line, f.column) for f in findings}
@@ -31,7 +32,7 @@ def _findings(text: str, path: str = "settings.py") -> set[tuple[str, int, int]]
 def _same_without_gates(text: str, path: str) -> set:
     gated = _findings(text, path)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(python_front, "GATES", {})
+        patch.setattr(python_gates, "GATES", {})
         assert _findings(text, path) == gated, text
     return gated
 

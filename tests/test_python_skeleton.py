@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from wukong_lint.checks import code_python
-from wukong_lint.checks.code_python import _line_starts, match_python
-from wukong_lint.checks.python_skeleton import skeleton
+from wukong_lint.code.python import matcher as code_python
+from wukong_lint.code.python.matcher import _line_starts, match_python
+from wukong_lint.code.python.skeleton import skeleton
 from wukong_lint.engine.loader import load_rules
 from wukong_lint.engine.scan import scan_unit
 from wukong_lint.model import Source, Unit

@@ -184,9 +184,9 @@ def test_a_selection_that_leaves_integrity_units_quiet_changes_nothing(tmp_path:
 def _failing_read(monkeypatch, at: int) -> None:
     """The JSONL decoder's input fails with a disk error at the `at`-th record: a real
     mid-file read error cannot be made on this machine (root reads any file)."""
-    from wukong_lint.sources.transcripts import records
+    from wukong_lint.sources.transcripts import stream
 
-    real, seen = records.loads, [0]
+    real, seen = stream.loads, [0]
 
     def loads(raw):  # type: ignore[no-untyped-def]
         seen[0] += 1
@@ -194,7 +194,7 @@ def _failing_read(monkeypatch, at: int) -> None:
             raise OSError(5, "Input/output error")
         return real(raw)
 
-    monkeypatch.setattr(records, "loads", loads)
+    monkeypatch.setattr(stream, "loads", loads)
 
 
 @pytest.mark.parametrize("at", [3, 10])

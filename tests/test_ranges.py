@@ -122,7 +122,7 @@ def test_many_commits_span_batches(repo: Path, monkeypatch, capsys):
     assert {f["path"]: f["source"]["commit"] for f in report["findings"]} == leaks
     assert report["stats"]["files"] == 16  # 8 files and 8 commit messages (as --history)
     # a long range is scanned on several processes: the same report
-    from wukong_lint.engine import parallel
+    from wukong_lint.runner import parallel
 
     monkeypatch.setattr(parallel, "UNIT_CHUNK", 2)
     code, pooled, _ = run(capsys, "--diff", "main...feature", "--jobs", "2")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from wukong_lint.engine.examples import example_problems
 from wukong_lint.engine.loader import builtin_rules_dir, load_rules, rule_files, validate_files
+from wukong_lint.runner.examples import example_problems
 
 RULES = load_rules().rules
 

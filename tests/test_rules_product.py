@@ -7,8 +7,8 @@ import io
 from pathlib import Path
 
 from wukong_lint.cli import main
+from wukong_lint.cli.ruledocs import render_markdown
 from wukong_lint.engine.loader import load_rules
-from wukong_lint.ruledocs import render_markdown
 
 PROJECT = Path(__file__).resolve().parent.parent
 DOCS = PROJECT / "docs" / "rules.md"

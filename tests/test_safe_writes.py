@@ -14,7 +14,7 @@ import pytest
 
 from tests.conftest import git
 from wukong_lint.cli import main
-from wukong_lint.fsutil import atomic_writer
+from wukong_lint.util.fsutil import atomic_writer
 
 TOKEN = "ghp_" + "huG8GP38g4o5MNJAYKJ1UXXFWXLCpaNfhs0g"
 ANCHORS = "# Anchors\n\n## Decisions\n\n## [D001] Use git\n\n**Why**: it is there\n"
@@ -139,7 +139,7 @@ def test_read_only_and_setuid_targets(tmp_path, monkeypatch, capsys):
 def test_a_killed_write_leaves_a_temporary_the_next_run_removes(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     probe = (
-        "import os, sys; from wukong_lint.fsutil import atomic_writer\n"
+        "import os, sys; from wukong_lint.util.fsutil import atomic_writer\n"
         "with atomic_writer('report.json') as h:\n"
         "    h.write(b'partial'); h.flush(); os.kill(os.getpid(), 9)\n"
     )

@@ -20,8 +20,8 @@ import pytest
 from wukong_lint.engine import filters, matchers, scan
 from wukong_lint.engine.loader import load_rules
 from wukong_lint.model import Source, Unit
-from wukong_lint.sources import transcript_events
-from wukong_lint.sources.transcript_events import Context, Event, EventUnit
+from wukong_lint.model import events as transcript_events
+from wukong_lint.model.events import Context, Event, EventUnit
 from wukong_lint.sources.transcripts import environment
 from wukong_lint.sources.transcripts.session import Session
 
@@ -222,10 +222,10 @@ def test_line_numbers_are_stripped_as_the_multiline_pattern_strips_them():
 
 @pytest.mark.parametrize("cut", range(0, 120, 7))
 def test_a_spawn_across_the_parts_of_a_parallel_search_is_found(cut, tmp_path, monkeypatch):
-    """A long file's avatar search on several processes (engine/offload.py): a spawn that
+    """A long file's avatar search on several processes (runner/offload.py): a spawn that
     straddles where one process's part ends is found, and a file without one is not."""
-    from wukong_lint.engine import offload
     from wukong_lint.engine.loader import load_rules
+    from wukong_lint.runner import offload
 
     monkeypatch.setattr(environment, "_CHUNK", 64)
     head = '{"type":"assistant","message":{"content":[{"type":"text","text":"' + "x" * 150

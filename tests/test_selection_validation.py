@@ -10,10 +10,10 @@ import pytest
 
 from tests.conftest import git
 from wukong_lint.cli import main
-from wukong_lint.config import resolve_config
+from wukong_lint.config.project import resolve_config
+from wukong_lint.config.selectors import validate_selection
 from wukong_lint.engine.loader import load_rules
-from wukong_lint.errors import UsageError
-from wukong_lint.selection_check import validate_selection
+from wukong_lint.util.errors import UsageError
 
 TOKEN = "ghp_" + "huG8GP38g4o5MNJAYKJ1UXXFWXLCpaNfhs0g"
 PASSWORD = "Zq7#vLp2!tKx9wRm"

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import json
 
-from wukong_lint.checks.shell_files import shell_text
 from wukong_lint.engine.loader import load_rules
 from wukong_lint.engine.scan import scan_unit
 from wukong_lint.model import Source, Unit
+from wukong_lint.shell.files import shell_text
 
 PACKAGE = """{
   "name": "app",

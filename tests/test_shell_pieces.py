@@ -1,4 +1,4 @@
-"""A huge command line is parsed and walked piece by piece (checks/shell_pieces.py): the same
+"""A huge command line is parsed and walked piece by piece (shell/pieces.py): the same
 commands as a whole parse, the state of earlier pieces carried over, never more than a piece
 parsed at a time, and a walk that stops early said so (the hook asks)."""
 
@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 from tests.command_corpus import Case, verdicts
-from wukong_lint.checks import shell, shell_pieces
+from wukong_lint.shell import parse as shell
+from wukong_lint.shell import pieces as shell_pieces
 
 
 @pytest.fixture
@@ -108,8 +109,8 @@ def test_a_long_chain_is_walked_whole_without_pieces():
 def test_a_file_scan_of_a_long_script_keeps_every_place(small_pieces):
     """A script in a folder scan is walked where rules may match (shell_selection.py), and a
     finding is reported at each place, as before pieces."""
-    from wukong_lint.checks import commands
     from wukong_lint.engine.loader import load_rules
+    from wukong_lint.shell import commands
 
     rules = [r for r in load_rules().rules if r.kind == "command"]
     filler = "".join(f"echo step {n}\n" for n in range(800))

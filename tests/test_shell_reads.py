@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from wukong_lint.sources.transcripts.shell_reads import patch_creates, shell_read_paths
+from wukong_lint.protocol.shell_reads import patch_creates, shell_read_paths
 
 
 @pytest.mark.parametrize(
@@ -72,7 +72,7 @@ def test_words_as_shlex_splits_them(command: str) -> None:
     """The unquoted fast path splits exactly as shlex.split(posix=True) does."""
     import shlex
 
-    from wukong_lint.sources.transcripts.shell_reads import _words
+    from wukong_lint.protocol.shell_reads import _words
 
     try:
         expected: list[str] | None = shlex.split(command, posix=True)

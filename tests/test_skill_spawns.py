@@ -1,6 +1,6 @@
 """Avatars summoned the way earlier Wukong releases did it: `Task(subagent_type=
 "general-purpose", prompt=<the avatar's skill file> + the task)`. The avatar is the one whose
-skill opens the prompt (sources/spawn_types.py), so its Do/Don't and its spawn rules apply as
+skill opens the prompt (protocol/spawn_types.py), so its Do/Don't and its spawn rules apply as
 to `subagent_type="eye"`. A real session file, the real command line."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import wukong_report
-from wukong_lint.sources.spawn_types import skill_avatar, spawn_type
+from wukong_lint.protocol.spawn_types import skill_avatar, spawn_type
 
 CHECKPOINT = (
     "CHECKPOINT\nQ0 skill: no\nQ1 explore: yes\nQ2 code change: no\nQ3 design: no\n"

@@ -11,7 +11,7 @@ import pytest
 
 from wukong_lint.engine.loader import load_rules
 from wukong_lint.engine.rules import _glob
-from wukong_lint.star_globs import any_glob, star_match
+from wukong_lint.util.star_globs import any_glob, star_match
 
 ALPHABET = "ab/.*~\n"
 

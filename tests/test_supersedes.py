@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from wukong_lint.engine.loader import load_rules
 from wukong_lint.engine.scan import scan_unit
-from wukong_lint.sources.transcript_events import Context, call_event, make_unit
+from wukong_lint.model.events import Context, call_event, make_unit
 
 READ = "sensitive-path.wukong-secret-file-read"
 TOUCH = "sensitive-path.secret-file"

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from wukong_lint.checks.shell import parse
 from wukong_lint.cli import main
+from wukong_lint.shell.parse import parse
 
 FIXTURES = Path(__file__).parent / "fixtures" / "transcripts"
 # a realistic random token (no placeholder words): must be found and never printed

@@ -18,8 +18,8 @@ import pytest
 
 from wukong_lint.engine.loader import load_rules
 from wukong_lint.engine.scan import Scanner, Tally, is_out_of_memory
-from wukong_lint.engine.worker_pool import WORKER_DIED, run_chunks
 from wukong_lint.model import ScanError
+from wukong_lint.runner.worker_pool import WORKER_DIED, run_chunks
 
 TOKEN = "ghp_" + "A1b2C3d4E5f6G7h8I9j0" + "K1l2M3n4O5p6Q7r8"
 POISON = "poison.txt"

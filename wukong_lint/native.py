@@ -39,12 +39,13 @@ MODULES = (
     "wukong_lint.engine.matchers",
     "wukong_lint.engine.rules",
     "wukong_lint.engine.scan",
-    "wukong_lint.masking",
+    "wukong_lint.engine.masking.masker",
     "wukong_lint.report.json_report",
     "wukong_lint.sources.transcripts.claude",
-    "wukong_lint.sources.transcripts.protocol",
+    "wukong_lint.protocol.turn_facts",
     "wukong_lint.sources.transcripts.records",
     "wukong_lint.sources.transcripts.session",
+    "wukong_lint.sources.transcripts.stream",
 )
 GROUP = "wukong_lint_native"  # the name of mypyc's shared library module (GROUP__mypyc)
 FOLDER = "_native"

@@ -1,6 +1,8 @@
 """Anchors (decision records such as `[D001]`) and memory-bank files: one parse model
 (`parse.py`) shared by the lint checks (`checks.py`), the formatter and renderers
-(`render.py`) and the maintenance commands (`ops.py`, `cli.py`).
+(`render.py`) and the maintenance operations (`ops.py`); the `anchors` sub-commands are in
+cli/anchors.py and cli/anchors_lint.py.
 
-Nothing is imported here: `cli.py` is loaded on every start of the command line.
+Layer: a domain. May import `engine`, `model`, `util`; must not import another domain,
+`sources`, `hook` or `cli`. Nothing is imported here.
 """

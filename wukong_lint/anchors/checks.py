@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from wukong_lint.engine.matchers import Hit
-from wukong_lint.walk import walk
+from wukong_lint.util.walk import walk
 
 if TYPE_CHECKING:
     from wukong_lint.anchors.parse import Doc

@@ -5,8 +5,9 @@ puts it when the file has none."""
 
 from __future__ import annotations
 
+from wukong_lint.anchors.fmt import _index_target
 from wukong_lint.anchors.parse import parse
-from wukong_lint.anchors.render import _index_target, index_block_lines, is_chinese, marker_problems
+from wukong_lint.anchors.render import index_block_lines, is_chinese, marker_problems
 
 
 def refresh_index(text: str) -> tuple[str, str | None]:

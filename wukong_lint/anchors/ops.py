@@ -11,6 +11,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from wukong_lint.anchors.compact import compact_anchor, field_texts
+from wukong_lint.anchors.fmt import fmt_doc
 from wukong_lint.anchors.parse import (
     FIELD_LABELS,
     FIELDS,
@@ -21,8 +23,8 @@ from wukong_lint.anchors.parse import (
     Doc,
     parse,
 )
-from wukong_lint.anchors.render import compact_anchor, field_texts, fmt_doc, status_class
-from wukong_lint.walk import walk
+from wukong_lint.anchors.render import status_class
+from wukong_lint.util.walk import walk
 
 DEFAULT_LOCATIONS = ("anchors.md", os.path.join(".wukong", "context", "anchors.md"))
 
@@ -481,7 +483,7 @@ def fmt_file_text(path: str, text: str, force: bool):
     The cyclic garbage collector is paused meanwhile: parse and fmt allocate hundreds of
     thousands of small objects and free none of them, so its passes over a large file found
     nothing and cost a sixth of the time."""
-    from wukong_lint.anchors.render import FmtResult
+    from wukong_lint.anchors.fmt import FmtResult
 
     enabled = gc.isenabled()
     gc.disable()

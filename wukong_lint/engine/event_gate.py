@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from wukong_lint.sources.transcript_events import SHELL_TOOLS, SPAWN_TOOLS
+from wukong_lint.model.events import SHELL_TOOLS, SPAWN_TOOLS
 
 WUKONG = "wukong"
 

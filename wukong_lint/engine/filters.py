@@ -28,7 +28,7 @@ class _Lazy:
     def __getattr__(self, name: str) -> Any:
         if self._compiled is None:
             from wukong_lint.engine import patterns
-            from wukong_lint.engine.loader import cache_dir
+            from wukong_lint.engine.patterns import cache_dir
 
             patterns.prepare([self._pattern], cache_dir())
             self._compiled = patterns.compile_pattern(self._pattern)

@@ -8,8 +8,10 @@ import gc
 from functools import partial
 from typing import Any
 
-from wukong_lint import redact, suppress
-from wukong_lint.keyed_hash import fingerprint_secret, guessable
+from wukong_lint.engine import suppress
+from wukong_lint.engine.keyed_hash import fingerprint_secret, guessable
+from wukong_lint.engine.masking import shapes as redact
+from wukong_lint.engine.masking.masker import masker_for
 from wukong_lint.model import (
     CHANGE_KINDS,
     Finding,
@@ -76,7 +78,7 @@ def make_findings(
     if occurrences is None:
         occurrences = {}
     findings = []
-    masker = ruleset.masker()
+    masker = masker_for(ruleset)
     allow_comments = ruleset.allow_comments
     # a unit's line as a line of its file (_real_line, inline for text of adjacent lines)
     first_line, numbered = unit.first_line - 1, unit.line_numbers is not None

@@ -21,26 +21,29 @@ KINDS: dict[str, tuple[str, str]] = {
     "regex": ("wukong_lint.engine.schema:RegexRule", "wukong_lint.engine.matchers:match_regex"),
     # transcripts and shell (issue 3)
     "command": (
-        "wukong_lint.checks.command_schema:CommandRule",
-        "wukong_lint.checks.commands:match_command",
+        "wukong_lint.shell.command_schema:CommandRule",
+        "wukong_lint.shell.commands:match_command",
     ),
-    "path": ("wukong_lint.checks.path_schema:PathRule", "wukong_lint.checks.paths:match_path"),
-    "edit": ("wukong_lint.checks.agent_schema:EditRule", "wukong_lint.checks.agents:match_edit"),
+    "path": ("wukong_lint.shell.path_schema:PathRule", "wukong_lint.shell.paths:match_path"),
+    "edit": (
+        "wukong_lint.protocol.agent_schema:EditRule",
+        "wukong_lint.protocol.agents:match_edit",
+    ),
     "avatar": (
-        "wukong_lint.checks.agent_schema:AvatarRule",
-        "wukong_lint.checks.agents:match_avatar",
+        "wukong_lint.protocol.agent_schema:AvatarRule",
+        "wukong_lint.protocol.agents:match_avatar",
     ),
     "memory-gate": (
-        "wukong_lint.checks.agent_schema:MemoryGateRule",
-        "wukong_lint.checks.agents:match_memory_gate",
+        "wukong_lint.protocol.agent_schema:MemoryGateRule",
+        "wukong_lint.protocol.agents:match_memory_gate",
     ),
     "integrity": (
-        "wukong_lint.checks.agent_schema:IntegrityRule",
-        "wukong_lint.checks.agents:match_integrity",
+        "wukong_lint.protocol.agent_schema:IntegrityRule",
+        "wukong_lint.protocol.agents:match_integrity",
     ),
     # the 戒 protocol (issue 16): Layers 1-3, avatar contracts, context
     **{
-        kind: (f"wukong_lint.checks.protocol_schema:{model}", f"wukong_lint.checks.{module}")
+        kind: (f"wukong_lint.protocol.schema:{model}", f"wukong_lint.protocol.{module}")
         for kind, model, module in (
             ("checkpoint", "CheckpointRule", "checkpoint:match_checkpoint"),
             ("turn-budget", "TurnBudgetRule", "behaviour:match_turn_budget"),
@@ -57,28 +60,28 @@ KINDS: dict[str, tuple[str, str]] = {
     },
     # code in files and diffs (issue 5)
     "python": (
-        "wukong_lint.checks.code_schema:PythonRule",
-        "wukong_lint.checks.python_front:match_python",  # (code_python when it can report)
+        "wukong_lint.code.python.schema:PythonRule",
+        "wukong_lint.code.python.front:match_python",  # (code_python when it can report)
     ),
     # JavaScript / TypeScript on tree-sitter syntax trees (issue 14)
     "javascript": (
-        "wukong_lint.checks.js_schema:JsRule",
-        "wukong_lint.checks.code_js:match_js",
+        "wukong_lint.code.js.schema:JsRule",
+        "wukong_lint.code.js.analysis:match_js",
     ),
     # a staged change or commit range as a whole (issue 5: large-scale change)
     "change": (
-        "wukong_lint.checks.change_schema:ChangeRule",
-        "wukong_lint.checks.change:match_change",
+        "wukong_lint.changes.change_schema:ChangeRule",
+        "wukong_lint.changes.change:match_change",
     ),
     # credential files read in their own format, logins in data files (issue 13)
     "credential-file": (
-        "wukong_lint.checks.credfile_schema:CredentialFileRule",
-        "wukong_lint.checks.credfiles:match_credential_file",
+        "wukong_lint.secrets.schema:CredentialFileRule",
+        "wukong_lint.secrets.credfiles:match_credential_file",
     ),
     # what a commit range changes in the scan's own setup (issue 15: untrusted config)
     "weakening": (
-        "wukong_lint.checks.weakening_schema:WeakeningRule",
-        "wukong_lint.checks.weakening:match_weakening",
+        "wukong_lint.changes.weakening_schema:WeakeningRule",
+        "wukong_lint.changes.weakening:match_weakening",
     ),
     "anchors": (
         "wukong_lint.anchors.models:AnchorRule",

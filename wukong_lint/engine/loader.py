@@ -18,9 +18,9 @@ import sys
 from typing import Any
 
 from wukong_lint import __version__
-from wukong_lint.engine.patterns import checksum
+from wukong_lint.engine.patterns import cache_dir, checksum
 from wukong_lint.engine.rules import CompiledRule, RuleSet
-from wukong_lint.errors import RuleError
+from wukong_lint.util.errors import RuleError
 
 RULE_SUFFIXES = (".yaml", ".yml")
 # Part of the cache key: a change of the record layout invalidates every cache file.
@@ -47,7 +47,7 @@ def rule_files(directory: str | os.PathLike[str]) -> list[str]:
         return [directory]
     if not os.path.isdir(directory):
         raise RuleError(f"{directory}: rules directory not found")
-    from wukong_lint.walk import walk  # iterative: a rule pack nested 2,000 deep is no crash
+    from wukong_lint.util.walk import walk  # iterative: a rule pack nested 2,000 deep is no crash
 
     found = []
     for root, dirs, files in walk(directory):
@@ -87,16 +87,6 @@ def _rule_file_states(directory: str | os.PathLike[str]) -> list[tuple[str, int,
                 found.append((entry.path, st.st_size, st.st_mtime_ns))
     found.sort()
     return found
-
-
-def cache_dir() -> str | None:
-    explicit = os.environ.get("WUKONG_LINT_CACHE_DIR")
-    if explicit:
-        return explicit
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    if base.startswith("~"):  # no home directory: run without a cache
-        return None
-    return os.path.join(base, "wukong-lint")
 
 
 # The code that turns YAML into compiled rules: editing it (a development checkout) must not
@@ -171,7 +161,7 @@ def _write_cache(key: str, data: list[Any]) -> None:
     head = marshal.dumps((key, slim))
     blob = _MAGIC + len(head).to_bytes(8, "little") + head + marshal.dumps((key, extra))
     try:
-        from wukong_lint.fsutil import atomic_write_bytes
+        from wukong_lint.util.fsutil import atomic_write_bytes
 
         os.makedirs(directory, exist_ok=True)
         atomic_write_bytes(_cache_path(directory, key), blob)
@@ -210,7 +200,9 @@ def load_rules(
         _write_cache(key, data)
     rules = [CompiledRule.from_data(d) for d in data]
     from wukong_lint.engine import patterns
-    from wukong_lint.redact import SHAPES_PATTERN  # what reports mask beyond the rules
+    from wukong_lint.engine.masking.shapes import (
+        SHAPES_PATTERN,  # what reports mask beyond the rules
+    )
 
     patterns.prepare(
         [r.regex for r in rules if r.regex]

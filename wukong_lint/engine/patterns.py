@@ -27,7 +27,7 @@ import sys
 from collections.abc import Iterable
 from typing import Any
 
-from wukong_lint.extensions import library_path, load_extension
+from wukong_lint.util.extensions import library_path, load_extension
 
 FLAGS_VERSION0 = 0x2000  # regex.VERSION0, without importing regex to read it
 
@@ -155,6 +155,17 @@ def _cache_file(directory: str, key: str) -> str:
     return os.path.join(directory, f"patterns-{checksum(key)}.bin")
 
 
+def cache_dir() -> str | None:
+    """The folder of the rule and regex caches (None: no home folder, run without one)."""
+    explicit = os.environ.get("WUKONG_LINT_CACHE_DIR")
+    if explicit:
+        return explicit
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    if base.startswith("~"):  # no home directory: run without a cache
+        return None
+    return os.path.join(base, "wukong-lint")
+
+
 def prepare(patterns: Iterable[str], cache_dir: str | None) -> None:
     """Make `patterns` cheap to compile in this run, from the cache or by recording them."""
     global _engine_library, _engine_key, _cache_path
@@ -185,7 +196,7 @@ def prepare(patterns: Iterable[str], cache_dir: str | None) -> None:
         if missing:
             for pattern in missing:
                 compile_pattern(pattern)
-            from wukong_lint.fsutil import atomic_write_bytes
+            from wukong_lint.util.fsutil import atomic_write_bytes
 
             os.makedirs(cache_dir, exist_ok=True)
             stored = {

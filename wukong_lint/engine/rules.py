@@ -13,7 +13,7 @@ from operator import gt
 from typing import Any, NamedTuple, cast
 
 from wukong_lint.engine.patterns import compile_pattern
-from wukong_lint.star_globs import star_match, star_only
+from wukong_lint.util.star_globs import star_match, star_only
 
 
 class CompiledRule(NamedTuple):
@@ -71,7 +71,7 @@ class CompiledRule(NamedTuple):
 
 
 def shell_file_type(path: str) -> str | None:
-    """Which kind of file holding shell commands `path` names (see checks/shell_files.py):
+    """Which kind of file holding shell commands `path` names (see shell/files.py):
     "sh", "docker", "make", "github", "gitlab", "npm", or None. From the name alone, so that
     `command` rules skip every other file or diff without importing their matcher."""
     name = path.rsplit("/", 1)[-1].lower()
@@ -415,8 +415,9 @@ class RuleSet:
         self._matchers: dict[str, tuple[Any, Any]] = {}
         # Other scanners' inline allow comments to honour (config `allow-comments`).
         self.allow_comments: tuple[str, ...] = ()
-        # The secret rules that mask what a report prints (masking.py), whichever rules run:
-        # those of the rule set a selection was made from (None: this set's own).
+        # The secret rules that mask what a report prints (engine/masking/masker.py),
+        # whichever rules run: those of the rule set a selection was made from (None: this
+        # set's own).
         self.mask_rules: list[CompiledRule] | None = None
         self._masker: Any = None
 
@@ -431,16 +432,6 @@ class RuleSet:
         if self.mask_rules is not None:
             return self.mask_rules
         return [r for r in self.rules if r.category == "secret"]
-
-    def masker(self) -> Any:
-        """The masker of this set's output (built on first use: only reports need it)."""
-        if self._masker is None:
-            from wukong_lint.masking import Masker
-
-            masks = self.secret_rules()
-            running = {id(r) for r in self.rules}
-            self._masker = Masker(masks, scanned=all(id(r) in running for r in masks))
-        return self._masker
 
     def prefilter(self, kind: str | None = None) -> Prefilter:
         """The prefilter of the rules that apply to units of `kind` (None: every rule)."""

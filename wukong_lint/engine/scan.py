@@ -22,7 +22,7 @@ from wukong_lint.model import (
     Stats,
     Unit,
 )
-from wukong_lint.sources.text import Skipped
+from wukong_lint.util.text import Skipped
 
 
 class _Lines:
@@ -136,7 +136,7 @@ OUT_OF_MEMORY = "out of memory: not scanned"  # (the start of every such error's
 
 def is_out_of_memory(error: ScanError) -> bool:
     """Whether `error` says an input was not scanned (or not to its end) for want of memory:
-    a MemoryError, or its worker process killed (engine/worker_pool.py)."""
+    a MemoryError, or its worker process killed (runner/worker_pool.py)."""
     return error.message.startswith((OUT_OF_MEMORY, "not scanned: the process scanning it"))
 
 
@@ -260,7 +260,7 @@ def reaching() -> RuleSet | None:
 @contextlib.contextmanager
 def scanning_with(ruleset: RuleSet) -> Iterator[None]:
     """While it lasts, sources read here know the rule set that will scan their units
-    (`reaching`): a scan loop other than `tally`'s (engine/offload.py)."""
+    (`reaching`): a scan loop other than `tally`'s (runner/offload.py)."""
     _REACHING.append(ruleset)
     try:
         yield
@@ -361,7 +361,7 @@ class Counter:
         self.errors += errors
 
     def add_part(self, batch: Tally, path: str) -> None:
-        """The tally of a part of the transcript `path` (engine/offload.py)."""
+        """The tally of a part of the transcript `path` (runner/offload.py)."""
         self.findings += batch.findings
         self.errors += batch.errors
         self.size += batch.bytes

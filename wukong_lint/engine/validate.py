@@ -11,8 +11,8 @@ from wukong_lint.engine.filters import DEFAULT_SECRET_FILTERS
 from wukong_lint.engine.kinds import KINDS, model_for
 from wukong_lint.engine.rules import CompiledRule
 from wukong_lint.engine.schema import Allow, RegexRule, RuleBase
-from wukong_lint.errors import RuleError
 from wukong_lint.model import Severity
+from wukong_lint.util.errors import RuleError
 
 
 class _NoAliasLoader(yaml.SafeLoader):

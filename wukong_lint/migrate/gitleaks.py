@@ -31,7 +31,7 @@ import re
 import warnings
 from typing import Any, NamedTuple
 
-from wukong_lint.errors import UsageError
+from wukong_lint.util.errors import UsageError
 
 ID_CLEAN = re.compile(r"[^a-z0-9_-]+")
 TODO_EXAMPLE = "TODO: write a line that this rule must match"
@@ -224,9 +224,9 @@ def make_example(pattern: str, keywords: list[str]) -> str | None:
 
 def _checked_examples(rule: dict[str, Any]) -> dict[str, list[str]] | None:
     """Examples that pass the whole rule (entropy, allowlists, path limit), or None."""
-    from wukong_lint.engine.examples import example_problems
     from wukong_lint.engine.schema import RegexRule
     from wukong_lint.engine.validate import to_compiled
+    from wukong_lint.runner.examples import example_problems
 
     no_match = None
     for line in example_lines(rule["regex"], rule["keywords"]):
@@ -387,7 +387,7 @@ def convert(config: dict[str, Any]) -> tuple[list[dict[str, Any]], Result]:
 
 
 def import_file(path: str, out_dir: str) -> Result:
-    from wukong_lint.config import read_toml
+    from wukong_lint.config.project import read_toml
 
     if not os.path.isfile(path):
         raise UsageError(f"gitleaks config not found: {path}")
@@ -403,7 +403,7 @@ def import_file(path: str, out_dir: str) -> Result:
         raise UsageError(f"{path}: no [[rules]] found")
     import yaml
 
-    from wukong_lint.fsutil import atomic_write_text
+    from wukong_lint.util.fsutil import atomic_write_text
 
     try:
         os.makedirs(out_dir, exist_ok=True)

@@ -1,4 +1,9 @@
-"""Reporters: each renders the one Report model to a string."""
+"""Reporters: each renders the one Report model to a string (text, concise, json, sarif,
+junit, github, jie), plus the progress bar and repository-relative paths.
+
+Layer: above `engine` (printable text from engine/masking). May import `engine`, `model`,
+`util`; must not import config, a domain, sources, hook or cli.
+"""
 
 from __future__ import annotations
 

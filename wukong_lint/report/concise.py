@@ -8,7 +8,7 @@ from wukong_lint.model import Report
 
 
 def _one_line(text: str) -> str:
-    from wukong_lint.report.safe import printable  # control characters escaped
+    from wukong_lint.engine.masking.printable import printable  # control characters escaped
 
     return printable(" ".join(text.split()))
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from wukong_lint.engine.masking.printable import printable
 from wukong_lint.model import Report, Severity
 from wukong_lint.report.paths import repo_path
-from wukong_lint.report.safe import printable
 
 COMMANDS = {
     Severity.CRITICAL: "error",

@@ -255,7 +255,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"wukong-lint: error: {args.report}: {err}", file=sys.stderr)
         return 2
     if args.output:
-        from wukong_lint.fsutil import atomic_write_text
+        from wukong_lint.util.fsutil import atomic_write_text
 
         atomic_write_text(args.output, text)
     else:

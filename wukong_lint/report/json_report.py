@@ -6,8 +6,8 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
+from wukong_lint.engine.masking.printable import json_text  # undecodable names as \udcff escapes
 from wukong_lint.model import Finding, Report, Severity
-from wukong_lint.report.safe import json_text  # undecodable names as \udcff escapes
 
 # json.dumps(..., ensure_ascii=False) builds a new encoder per call: one per finding (same
 # output: the default separators, no indent)

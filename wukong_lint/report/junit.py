@@ -15,9 +15,9 @@ from collections.abc import Sequence
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
+from wukong_lint.engine.masking.printable import xml_text
 from wukong_lint.model import Finding, Report, Severity
 from wukong_lint.report.paths import repo_path
-from wukong_lint.report.safe import xml_text
 
 
 def _clean(text: str) -> str:

@@ -16,7 +16,7 @@ from urllib.parse import quote
 def repo_prefix(cwd: str | None = None) -> str:
     """The current folder relative to its git work tree's root ("" at the root or outside git)."""
     cwd = os.path.abspath(cwd or os.curdir)
-    from wukong_lint.sources import gitproc
+    from wukong_lint.util import gitproc
 
     try:
         code, out, _ = gitproc.run(["-C", cwd, "rev-parse", "--show-prefix"])

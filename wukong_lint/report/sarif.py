@@ -209,7 +209,9 @@ def to_sarif(report: Report, rules: Sequence[Any] = (), prefix: str = "") -> dic
 
 
 def render(report: Report, *, rules: Sequence[Any] = (), prefix: str = "", **_: object) -> str:
-    from wukong_lint.report.safe import json_text  # undecodable names as \udcff escapes
+    from wukong_lint.engine.masking.printable import (
+        json_text,  # undecodable names as \udcff escapes
+    )
 
     return json_text(dumps(to_sarif(report, rules, prefix))) + "\n"
 

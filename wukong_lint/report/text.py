@@ -47,7 +47,7 @@ def error_lines(report: Report) -> list[str]:
     on stderr): a text report written with `-o` must say what it did not cover."""
     if not report.errors:
         return []
-    from wukong_lint.report.safe import printable  # names come from the files
+    from wukong_lint.engine.masking.printable import printable  # names come from the files
 
     lines = ["Not scanned:"]
     lines += [
@@ -63,7 +63,7 @@ Segment = tuple[str, str]  # (text, rich style)
 def layout(report: Report, quiet: bool = False) -> list[list[Segment]]:
     """The report as lines of styled segments: one layout for plain and coloured output
     (`quiet`: the findings without the table and the summary line)."""
-    from wukong_lint.report.safe import printable  # (a clean run never needs it)
+    from wukong_lint.engine.masking.printable import printable  # (a clean run never needs it)
 
     lines: list[list[Segment]] = []
     for path, group in groupby(report.active, key=lambda f: f.path):

@@ -1,13 +1,13 @@
 """Big files read in bounded parts, so that no file is ever held whole in memory.
 
-A file up to WHOLE_FILE_LIMIT bytes is one unit, as before. A bigger one (a log, a dump, a
-sparse file of many GB) is read CHUNK_BYTES at a time and decoded incrementally; each part
-ends at a line end and starts with the last lines of the part before (up to CHUNK_OVERLAP
-bytes), so that a multi-line match (a private key, a value on the line after its name)
-that straddles two parts is whole in the second. A part reports the matches that start
-before its last CHUNK_OVERLAP bytes (its `added_lines`, as in a diff): those that start
-there are reported by the next part, where they are whole (for matches up to
-CHUNK_OVERLAP long). Each match is reported once; line numbers are the file's.
+A file up to WHOLE_FILE_LIMIT bytes (sources/dispatch.py) is one unit, as before. A bigger
+one (a log, a dump, a sparse file of many GB) is read CHUNK_BYTES at a time and decoded
+incrementally; each part ends at a line end and starts with the last lines of the part
+before (up to CHUNK_OVERLAP bytes), so that a multi-line match (a private key, a value on
+the line after its name) that straddles two parts is whole in the second. A part reports the
+matches that start before its last CHUNK_OVERLAP bytes (its `added_lines`, as in a diff):
+those that start there are reported by the next part, where they are whole (for matches up
+to CHUNK_OVERLAP long). Each match is reported once; line numbers are the file's.
 
 After the first part, a part that starts with NUL bytes (binary data, or the hole of a
 sparse file) ends the read with an error: the rest of the file is not scanned, and the
@@ -20,8 +20,7 @@ import codecs
 from collections.abc import Iterator
 
 from wukong_lint.model import ScanError, Source, Unit
-from wukong_lint.sources.dispatch import WHOLE_FILE_LIMIT  # noqa: F401 (documented here)
-from wukong_lint.sources.text import BINARY_SNIFF, UTF16_BOMS
+from wukong_lint.util.text import BINARY_SNIFF, UTF16_BOMS
 
 CHUNK_BYTES = 8 << 20
 CHUNK_OVERLAP = 1 << 20

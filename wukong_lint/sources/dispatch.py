@@ -11,7 +11,7 @@ from collections.abc import Iterable, Iterator
 
 from wukong_lint.model import ScanError, Unit
 from wukong_lint.sources.files import BINARY_SUFFIXES, read_file
-from wukong_lint.sources.text import BINARY_SNIFF, UTF16_BOMS, Skipped
+from wukong_lint.util.text import BINARY_SNIFF, UTF16_BOMS, Skipped
 
 # bytes: a bigger file is read in parts (the value is sources/chunked.py's, kept here so
 # that a scan of small files does not import that module)

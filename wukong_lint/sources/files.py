@@ -11,10 +11,10 @@ import os
 import stat
 from collections.abc import Iterator
 
-from wukong_lint.checks.credfile_names import KEYSTORE_SUFFIXES
-from wukong_lint.errors import InputError
 from wukong_lint.model import ScanError, Source, Unit
-from wukong_lint.sources.text import BINARY_SNIFF, UTF16_BOMS, Skipped, decode
+from wukong_lint.secrets.file_names import KEYSTORE_SUFFIXES
+from wukong_lint.util.errors import InputError
+from wukong_lint.util.text import BINARY_SNIFF, UTF16_BOMS, Skipped, decode
 
 # Never text: skipped without opening them.
 BINARY_SUFFIXES = (
@@ -33,7 +33,7 @@ def _display(base: str, rel: str) -> str:
 
 def _git_listing(folder: str) -> list[str] | None:
     """Paths under `folder` (relative to it) that git would consider, or None outside git."""
-    from wukong_lint.sources import gitproc
+    from wukong_lint.util import gitproc
 
     try:
         code, out, _ = gitproc.run(
@@ -51,7 +51,7 @@ def _git_listing(folder: str) -> list[str] | None:
 
 
 def _is_ignored(folder: str) -> bool:
-    from wukong_lint.sources import gitproc
+    from wukong_lint.util import gitproc
 
     parent, name = os.path.split(os.path.abspath(folder))
     return gitproc.run(["-C", parent, "check-ignore", "-q", "--", name])[0] == 0

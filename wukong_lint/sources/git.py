@@ -3,7 +3,7 @@
 Plain `git` is used rather than a library: one `git diff` process gives the changed files and
 their hunks, one `git cat-file --batch` gives the new contents, and the git CLI honours
 `GIT_INDEX_FILE` (set when `git commit -a` runs hooks with a temporary index). The processes
-are started by `sources/gitproc.py` (no `subprocess` import on the pre-commit path); `check
+are started by `util/gitproc.py` (no `subprocess` import on the pre-commit path); `check
 --staged` starts both before loading its rules and hands them to `staged_units`.
 """
 
@@ -13,12 +13,12 @@ from collections.abc import Callable, Iterator
 from itertools import chain
 from typing import NamedTuple, TypeVar
 
-from wukong_lint.checks.credfile_names import KEYSTORE_SUFFIXES
-from wukong_lint.errors import InputError
 from wukong_lint.model import ScanError, Source, Unit
-from wukong_lint.sources import gitproc
-from wukong_lint.sources.gitproc import DIFF_OPTIONS, StagedGit
-from wukong_lint.sources.text import Skipped, decode
+from wukong_lint.secrets.file_names import KEYSTORE_SUFFIXES
+from wukong_lint.util import gitproc
+from wukong_lint.util.errors import InputError
+from wukong_lint.util.gitproc import DIFF_OPTIONS, StagedGit
+from wukong_lint.util.text import Skipped, decode
 
 NULL_SHA = "0" * 40
 _HUNK = re.compile(rb"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@", re.MULTILINE)
@@ -49,7 +49,7 @@ def git_error(args: list[str] | tuple[str, ...], stderr: bytes) -> InputError:
     lines = [ln.strip() for ln in stderr.decode("utf-8", "replace").splitlines() if ln.strip()]
     line = next((ln for ln in lines if ln.startswith(("fatal:", "error:"))), None)
     line = line or (lines[0] if lines else "failed")
-    from wukong_lint.secretmask import mask_secrets
+    from wukong_lint.engine.masking.free_text import mask_secrets
 
     return InputError(f"git {args[0]}: {mask_secrets(line[:500])}")
 
@@ -245,7 +245,7 @@ def range_args(spec: str, cwd: str | None = None) -> list[str]:
     head = head or "HEAD"
     for rev in (base, head):
         if not rev or rev.startswith("-"):
-            from wukong_lint.secretmask import mask_secrets
+            from wukong_lint.engine.masking.free_text import mask_secrets
 
             raise InputError(mask_secrets(f"bad range {spec!r}: expected BASE..HEAD"))
         try:
@@ -253,7 +253,7 @@ def range_args(spec: str, cwd: str | None = None) -> list[str]:
         except GitNotFound:
             raise
         except InputError:
-            from wukong_lint.secretmask import mask_secrets
+            from wukong_lint.engine.masking.free_text import mask_secrets
 
             raise InputError(mask_secrets(f"unknown revision {rev!r} in {spec!r}")) from None
     return [f"{base}...{head}"] if three_dot else [base, head]

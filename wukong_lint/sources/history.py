@@ -14,11 +14,11 @@ import os
 import re
 from collections.abc import Iterator
 
-from wukong_lint.errors import InputError
 from wukong_lint.model import ScanError, Source, Unit
-from wukong_lint.sources import gitproc
 from wukong_lint.sources.git import GitNotFound, git_error, repo_root, run_git
-from wukong_lint.sources.text import Skipped
+from wukong_lint.util import gitproc
+from wukong_lint.util.errors import InputError
+from wukong_lint.util.text import Skipped
 
 LOG_OPTIONS = (
     "log",
@@ -184,7 +184,7 @@ def history_units(since: str | None = None, cwd: str | None = None) -> Iterator[
         except GitNotFound:
             raise
         except InputError:
-            from wukong_lint.secretmask import mask_secrets
+            from wukong_lint.engine.masking.free_text import mask_secrets
 
             raise InputError(mask_secrets(f"unknown revision {since!r} for --since")) from None
         revisions = [f"{since}..HEAD"]

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 from wukong_lint.model import ScanError, Source, Unit
 from wukong_lint.sources.files import read_file
-from wukong_lint.sources.text import Skipped
+from wukong_lint.util.text import Skipped
 
 
 def is_memory_path(path: str) -> bool:

@@ -23,10 +23,10 @@ import stat
 import sys
 from collections.abc import Callable
 
-from wukong_lint.errors import InputError
 from wukong_lint.model import ScanError
 from wukong_lint.sources.files import BINARY_SUFFIXES, iter_paths
-from wukong_lint.sources.text import BINARY_SNIFF, UTF16_BOMS
+from wukong_lint.util.errors import InputError
+from wukong_lint.util.text import BINARY_SNIFF, UTF16_BOMS
 
 STDIN = "-"
 MAX_STREAM_BYTES = 64 << 20
@@ -67,7 +67,7 @@ class NamedInputs:
         target = os.path.join(self._tmpdir, f"stream-{len(self.files)}")
         limit = max_stream_bytes()
         copied, more = 0, False
-        from wukong_lint.fsutil import atomic_writer
+        from wukong_lint.util.fsutil import atomic_writer
 
         with atomic_writer(target) as out:
             while copied < limit:

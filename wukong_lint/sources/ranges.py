@@ -24,9 +24,8 @@ from __future__ import annotations
 import contextlib
 import re
 from collections.abc import Iterator
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
-from wukong_lint.errors import InputError
 from wukong_lint.model import ScanError, Source, Unit
 from wukong_lint.sources.git import (
     Change,
@@ -40,8 +39,9 @@ from wukong_lint.sources.git import (
     read_blobs,
     run_git,
 )
-from wukong_lint.sources.gitproc import DIFF_OPTIONS
-from wukong_lint.sources.text import Skipped, decode
+from wukong_lint.util.errors import InputError
+from wukong_lint.util.gitproc import DIFF_OPTIONS
+from wukong_lint.util.text import Skipped, decode
 
 BATCH = 64  # commits per diff-tree / cat-file pair
 _HEADER = re.compile(rb"(?:^|(?<=[\n\0]))([0-9a-f]{40}(?:[0-9a-f]{24})?)\0")
@@ -240,29 +240,3 @@ def endpoints(spec: str, cwd: str | None = None) -> tuple[str, str]:
         with contextlib.suppress(InputError):
             base_sha = run_git(["merge-base", base_sha, head_sha], cwd).decode().strip()
     return base_sha, head_sha
-
-
-def scan_range(scanner: Any, args: Any, excluded: Any = None) -> None:
-    """`check --diff` (and the pre-commit hook on a range): the range's units into `scanner`,
-    on several processes only when the range is long, then what the range changes in the
-    scan's own setup (config, baseline, inline ignores) when the weakening rule runs."""
-    from itertools import chain, islice
-
-    from wukong_lint.engine.parallel import UNIT_CHUNK, default_jobs, scan_stream
-
-    units: Iterator[Any] = range_units(args.diff, allow_empty=args.allow_empty_range)
-    if getattr(args, "pre_commit", False):
-        from wukong_lint.precommit import only_files
-
-        units = only_files(units, args.pre_commit_files)
-    if excluded is not None:  # the config's `exclude` globs
-        units = (unit for unit in units if not excluded(unit.path))
-    first = list(islice(units, UNIT_CHUNK))  # a short range: no processes to start
-    if len(first) < UNIT_CHUNK:
-        scanner.scan(first)
-    else:
-        scan_stream(scanner, chain(first, units), args.jobs or default_jobs())
-    if any(rule.kind == "weakening" for rule in scanner.ruleset.rules):
-        from wukong_lint.sources.weakening import weakening_units
-
-        scanner.scan(weakening_units(*endpoints(args.diff), scanner.findings))

@@ -1,5 +1,5 @@
 """What a commit range changes in the scan's own setup, as `weakening` units (see
-checks/weakening.py for the line format and which lines are reported).
+changes/weakening.py for the line format and which lines are reported).
 
 Compared between the range's start (BASE for `BASE..HEAD`, the merge base for `BASE...HEAD`)
 and its end (HEAD), both read from git, never from the work tree:
@@ -21,10 +21,10 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-from wukong_lint.config import PYPROJECT, YAML_NAMES
-from wukong_lint.errors import InputError
+from wukong_lint.config.project import PYPROJECT, YAML_NAMES
 from wukong_lint.model import Finding, Source, Unit
 from wukong_lint.sources.git import run_git
+from wukong_lint.util.errors import InputError
 
 SEVERITIES = ("low", "medium", "high", "critical")
 DEFAULT_BASELINE = ".wukong-lint-baseline.json"

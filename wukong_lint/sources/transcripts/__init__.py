@@ -27,7 +27,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from wukong_lint.model import ScanError
-from wukong_lint.sources.transcript_events import Context, EventUnit
+from wukong_lint.model.events import Context, EventUnit
 from wukong_lint.sources.transcripts.environment import (
     AVATAR_NAMES,
     FORMATS,
@@ -89,7 +89,7 @@ def check_named_fit(paths: list[str]) -> None:
         if path != "-" and os.path.isfile(path):
             why = misfit(path, fmt)
             if why is not None:
-                from wukong_lint.errors import UsageError
+                from wukong_lint.util.errors import UsageError
 
                 raise UsageError(f"check: {why}")
 
@@ -268,7 +268,7 @@ def _read(make: Any, fmt: str, path: str, session: Any, not_jsonl: Any, sub: Any
 def _untested(session: Any, identity: tuple[str, str | None], unseen: tuple[Any, ...]) -> Any:
     """A foreground avatar's result seen again once its subagents/ file showed it ran no test
     command (身 must run the tests it reports): only that check runs on it."""
-    from wukong_lint.sources.transcript_events import Event, make_unit
+    from wukong_lint.model.events import Event, make_unit
 
     line, output, avatar = unseen
     event = Event("contract", line, session.ctx)

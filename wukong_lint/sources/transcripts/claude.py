@@ -9,17 +9,12 @@ from collections.abc import Iterator
 from typing import Any
 
 from wukong_lint.model import sha256_hex
-from wukong_lint.sources.transcript_events import EventUnit, strings
-from wukong_lint.sources.transcripts.errors import classify_error
-from wukong_lint.sources.transcripts.records import (
-    Span,
-    array_records,
-    jsonl_records,
-    malformed,
-    text_of,
-)
+from wukong_lint.model.events import EventUnit, strings
+from wukong_lint.protocol.errors import classify_error
+from wukong_lint.sources.transcripts.records import text_of
 from wukong_lint.sources.transcripts.session import KEEP_ROOTS, NOT_RECORDS, Session
 from wukong_lint.sources.transcripts.sniff import LOGLINES, is_loglines
+from wukong_lint.sources.transcripts.stream import Span, array_records, jsonl_records, malformed
 
 # Keys of a record's envelope: ids, times, versions (never text a person or tool wrote).
 _ENVELOPE = frozenset(

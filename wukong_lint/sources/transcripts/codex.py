@@ -6,9 +6,10 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from wukong_lint.sources.transcripts.errors import classify_error
-from wukong_lint.sources.transcripts.records import Span, jsonl_records, rest_text, text_of
+from wukong_lint.protocol.errors import classify_error
+from wukong_lint.sources.transcripts.records import rest_text, text_of
 from wukong_lint.sources.transcripts.session import NOT_RECORDS, Session
+from wukong_lint.sources.transcripts.stream import Span, jsonl_records
 
 
 def _codex_output(output: Any) -> tuple[Any, bool]:

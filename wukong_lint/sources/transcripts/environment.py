@@ -8,7 +8,7 @@ import os
 import re
 from typing import Any
 
-from wukong_lint.sources.transcript_events import Context
+from wukong_lint.model.events import Context
 
 MEMORY_FILES = ("memory-bank/MEMORY.md", "memory-bank/patterns.md")
 
@@ -51,7 +51,7 @@ _OVERLAP = 256  # bytes carried to the next chunk: longer than the needle and a 
 def _spawns_avatar(path: str) -> bool:
     """Whether the file spawns an avatar anywhere (a `subagent_type` naming one). A scan on
     several processes searches a long file's parts on all of them (`OPTIONS["search"]`, set
-    by engine/offload.py): this search is on the serial path before any part is read."""
+    by runner/offload.py): this search is on the serial path before any part is read."""
     search = OPTIONS.get("search")
     if search is not None:
         try:

@@ -7,16 +7,10 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from wukong_lint.sources.transcripts.records import (
-    Span,
-    array_records,
-    jsonl_records,
-    malformed,
-    rest_text,
-    text_of,
-)
+from wukong_lint.sources.transcripts.records import rest_text, text_of
 from wukong_lint.sources.transcripts.session import NOT_RECORDS, Session
 from wukong_lint.sources.transcripts.sniff import is_array
+from wukong_lint.sources.transcripts.stream import Span, array_records, jsonl_records, malformed
 
 # keys read below, and ids
 _READ = ("role", "content", "tool_calls", "tool_call_id", "id", "name", "type")

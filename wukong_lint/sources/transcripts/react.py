@@ -14,11 +14,12 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from wukong_lint.sources.transcript_events import SHELL_TOOLS
-from wukong_lint.sources.transcripts.records import jsonl_records, read_head, read_lines
+from wukong_lint.model.events import SHELL_TOOLS
+from wukong_lint.sources.transcripts.records import read_head, read_lines
 from wukong_lint.sources.transcripts.session import NOT_RECORDS, Session
 from wukong_lint.sources.transcripts.sniff import PLAIN_LINE as _PLAIN_LINE
 from wukong_lint.sources.transcripts.sniff import is_plain_form, is_seed_form
+from wukong_lint.sources.transcripts.stream import jsonl_records
 
 _ROLE_LINE = re.compile(r"^\[(user|assistant|tool|system|summary)\]\s?(.*)$")
 _ACTION = re.compile(r"Action\s*:\s*([A-Za-z_][\w.-]*)\s*\[(.*)\]\s*$", re.S)

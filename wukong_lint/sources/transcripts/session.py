@@ -12,8 +12,7 @@ from typing import Any, NamedTuple
 
 from wukong_lint.engine.scan import _REACHING, Quiet
 from wukong_lint.model import sha256_hex
-from wukong_lint.sources.spawn_types import spawn_type
-from wukong_lint.sources.transcript_events import (
+from wukong_lint.model.events import (
     EDIT_TOOLS,
     READ_TOOLS,
     SPAWN_TOOLS,
@@ -27,16 +26,17 @@ from wukong_lint.sources.transcript_events import (
     strings,
     target_paths,
 )
+from wukong_lint.protocol.errors import classify_error
+from wukong_lint.protocol.shell_reads import patch_creates
+from wukong_lint.protocol.spawn_types import spawn_type
+from wukong_lint.protocol.turn_facts import ProtocolState
 from wukong_lint.sources.transcripts.environment import MEMORY_FILES
-from wukong_lint.sources.transcripts.errors import classify_error
-from wukong_lint.sources.transcripts.protocol import ProtocolState
-from wukong_lint.sources.transcripts.shell_reads import patch_creates
 
 _AGENT_ID = re.compile(r"\bagent_?[Ii]d:\s*([\w.@-]{1,80})")
 # Completed call ids remembered to skip a repeated record (Codex writes some results twice,
 # next to each other), and sidechain records remembered to name the sub-agent of a record
 # that only gives its parent: the most recent ones. Kept small, because a worker reading a
-# part of the file (engine/offload.py) is handed them with the rest of the state.
+# part of the file (runner/offload.py) is handed them with the rest of the state.
 _KEEP_IDS = 4096
 _new_tuple = tuple.__new__
 KEEP_ROOTS = 4096
@@ -74,7 +74,7 @@ def _without_file_copy(parts: list[str], extra: Any) -> Any:
 
 
 class Part(NamedTuple):
-    """Lines of a JSONL transcript to read elsewhere (engine/offload.py): the worker starts
+    """Lines of a JSONL transcript to read elsewhere (runner/offload.py): the worker starts
     from the session's state at the file's start, follows it over the lines before `start`
     (cheaply: no unit is made) and reads the part's lines from there, which makes the units
     a whole read makes of them (`part_units`). No process has to follow the whole file first,
@@ -130,7 +130,7 @@ class Session:
         self.carry = 0  # bytes of records that produced no unit yet
         # sidechain record uuid -> agent id (inline sub-agents), the most recent ones
         self.roots: OrderedDict[str, str] = OrderedDict()
-        # Whether the file is read in parts on other processes (engine/offload.py), and the
+        # Whether the file is read in parts on other processes (runner/offload.py), and the
         # number of the line after a read that stopped at its span's end (records.py).
         self.in_parts = False
         self.next_line = 0

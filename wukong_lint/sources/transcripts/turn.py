@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from wukong_lint.sources.transcript_events import (
+from wukong_lint.model.events import (
     EDIT_TOOLS,
     READ_TOOLS,
     shell_command,

@@ -1,0 +1,198 @@
+"""`wukong-lint hook`: the Claude Code hook (event JSON on stdin).
+
+It judges PreToolUse calls, PostToolUse results and UserPromptSubmit prompts; the events with
+nothing to judge (SessionStart, PreCompact, Stop...) are accepted with exit 0. The project's
+config (`.wukong-lint.yaml` / `[tool.wukong-lint]`) is found from the event's `cwd`;
+`--config`, `--select`, `--ignore`, `--profile` and `--fail-on` override it, and a selector
+that names no rule is an error (exit 2, "did you mean"), never a hook that checks nothing.
+"""
+
+from __future__ import annotations
+
+import sys
+
+TYPE_CHECKING = False  # (typing and argparse cost ~5 ms: see quick_args)
+if TYPE_CHECKING:
+    import argparse
+    from typing import Any
+
+ON_ERROR = ("allow", "block")
+MODES = ("exit", "json")
+FAIL_ON = ("low", "medium", "high", "critical")
+PROFILES = ("generic", "wukong")
+# The options quick_args reads, with the values each may take (None: any value).
+_QUICK_OPTIONS: dict[str, tuple[str, tuple[str, ...] | None]] = {
+    "--mode": ("mode", MODES),
+    "--fail-on": ("fail_on", FAIL_ON),
+    "--profile": ("profile", PROFILES),
+    "--on-error": ("on_error", ON_ERROR),
+    "--config": ("config", None),
+}
+_QUICK_LISTS = {"--select": "select", "--ignore": "ignore", "--rules": "rules"}
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "hook", help="Claude Code hook: judge the tool call, tool result or prompt on stdin"
+    )
+    parser.add_argument(
+        "--mode",
+        choices=MODES,
+        default="exit",
+        help="block with exit code 2 and a reason on stderr (default), or with the JSON "
+        "permissionDecision / decision form on stdout",
+    )
+    parser.add_argument(
+        "--fail-on",
+        choices=FAIL_ON,
+        default=None,
+        help="lowest severity that blocks (default: the config's fail-on, else high); "
+        "medium findings below it ask",
+    )
+    parser.add_argument("--profile", choices=PROFILES, default=None)
+    parser.add_argument("--config", metavar="FILE", help="config file (default: found from cwd)")
+    parser.add_argument(
+        "--select", action="append", default=[], metavar="RULES", help="only these rules"
+    )
+    parser.add_argument(
+        "--ignore", action="append", default=[], metavar="RULES", help="not these rules"
+    )
+    parser.add_argument("--rules", action="append", default=[], metavar="DIR")
+    parser.add_argument(
+        "--on-error",
+        choices=ON_ERROR,
+        default="allow",
+        help="unreadable hook input or an internal error: allow the call with a warning "
+        "(default; exit 1, a non-blocking error) or block it (exit 2 with the reason)",
+    )
+    parser.add_argument(
+        "--checkpoint",
+        action="store_true",
+        help="profile wukong: deny a main-agent tool call of a user's task until the turn "
+        "has its CHECKPOINT (戒 Layer 1-2, read from the event's transcript)",
+    )
+    parser.set_defaults(handler=run)
+
+
+_QUICK_FLAGS = {"--checkpoint": "checkpoint"}
+
+
+def quick_args(words: list[str]) -> Any:
+    """The namespace argparse makes of `hook` + `words`, without argparse: Claude Code starts
+    the hook once per tool call, and importing argparse (with gettext, locale) and defining
+    the parser cost ~4 ms of a ~45 ms run. None when `words` hold anything else than the
+    hook's options in their plain `--name value` or `--name=value` forms with valid values
+    (argparse then parses them, with its errors, abbreviations and help). A test compares
+    both parsers."""
+    from types import SimpleNamespace
+
+    values: dict[str, Any] = {"command": "hook", "mode": "exit", "fail_on": None,
+                              "profile": None, "config": None, "select": [], "ignore": [],
+                              "rules": [], "on_error": "allow", "checkpoint": False}  # fmt: skip
+    index = 0
+    while index < len(words):
+        word = words[index]
+        if word in _QUICK_FLAGS:  # an option without a value
+            values[_QUICK_FLAGS[word]] = True
+            index += 1
+            continue
+        name, equals, value = word.partition("=")
+        if not equals:
+            if index + 1 >= len(words):
+                return None
+            value = words[index + 1]
+            if value.startswith("-"):
+                return None  # (argparse would not take it as the option's value)
+            index += 1
+        index += 1
+        if name in _QUICK_LISTS:
+            values[_QUICK_LISTS[name]].append(value)
+            continue
+        option = _QUICK_OPTIONS.get(name)
+        if option is None or (option[1] is not None and value not in option[1]):
+            return None
+        values[option[0]] = value
+    return SimpleNamespace(**values, handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    # One event allocates a lot (imports, the rule cache, a parse tree) and frees little: the
+    # collector's frequent passes cost ~3 ms of a ~45 ms run. It still runs, a hundred times
+    # less often (restored after: tests run many hooks in one process), as for check --staged.
+    import gc
+
+    thresholds = gc.get_threshold()
+    gc.set_threshold(100_000, 50, 100)
+    try:
+        return _run(args)
+    finally:
+        gc.set_threshold(*thresholds)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from wukong_lint.hook.judge import HookInputError, parse_event, read_stdin
+
+    try:
+        data = parse_event(read_stdin(sys.stdin.buffer))
+    except HookInputError as err:
+        return _cannot_check(args, str(err))
+    from wukong_lint.hook.judge import NOTHING_TO_JUDGE
+
+    if data["hook_event_name"] in NOTHING_TO_JUDGE:
+        return 0  # SessionStart, PreCompact...: accepted, there is no call or text to judge
+    from wukong_lint.util.errors import WukongError
+
+    try:
+        return _judge(args, data)
+    except HookInputError as err:  # (--checkpoint: the transcript cannot tell)
+        return _cannot_check(args, str(err))
+    except WukongError:
+        raise  # usage / config errors: exit 2 with one line (a typo must not pass silently)
+    except Exception as err:  # a bug: the hook still answers as --on-error says
+        from wukong_lint.hook.judge import log_diagnostics
+
+        where = log_diagnostics([f"internal error: {type(err).__name__}: {err}"])
+        return _cannot_check(args, f"internal error ({type(err).__name__}){where}")
+
+
+def _cannot_check(args: argparse.Namespace, why: str) -> int:
+    """The event could not be judged: block (exit 2, the reason goes to the model) or let the
+    call go on with a non-blocking error (exit 1, shown to the user)."""
+    if args.on_error == "block":
+        print(f"wukong-lint hook: {why}; blocked (--on-error block)", file=sys.stderr)
+        return 2
+    print(f"wukong-lint hook: {why}; the call was not checked", file=sys.stderr)
+    return 1
+
+
+def _judge(args: argparse.Namespace, data: dict) -> int:
+    from wukong_lint.cli.common import build_ruleset
+    from wukong_lint.engine.scan import scan_unit
+    from wukong_lint.hook.config_cache import hook_config
+    from wukong_lint.hook.judge import decide, event_cwd, event_units, log_diagnostics
+    from wukong_lint.model import Severity
+
+    config = hook_config(args.config, event_cwd(data))  # (validated once per change)
+    ruleset = build_ruleset(args, config, details=False)
+    profile = args.profile or config.profile
+    findings = []
+    notes: list[str] = []
+    for unit in event_units(data, profile, notes, args.checkpoint):
+        found, _ = scan_unit(ruleset, unit)
+        findings += [f for f in found if not f.suppressed]
+    from wukong_lint.hook.memory_bank import apply_guard_mode
+
+    findings = apply_guard_mode(ruleset, findings, notes)
+    if config.exclude or config.per_path_ignores:  # the file an Edit/Write changes
+        from wukong_lint.hook.paths import apply_config_paths
+
+        findings = [f for f in apply_config_paths(data, config, findings) if not f.suppressed]
+    fail_on = Severity.parse(args.fail_on or config.fail_on or "high")
+    code, out, err, blocked = decide(data, findings, fail_on, args.mode)
+    sys.stdout.write(out)
+    if notes and blocked:  # the model reads a blocked call's channel: no diagnostics there
+        log_diagnostics(notes)
+    elif notes:
+        err = "".join(f"wukong-lint hook: {note}\n" for note in notes) + err
+    sys.stderr.write(err)
+    return code

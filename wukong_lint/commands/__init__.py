@@ -1,1 +1,0 @@
-"""Sub-commands that live in their own modules (see `COMMAND_MODULES` in cli.py)."""

@@ -1,0 +1,157 @@
+"""Validation of a config file (pydantic): imported only when a config file exists."""
+
+from __future__ import annotations
+
+import difflib
+import os
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from wukong_lint.config.settings import PROFILES, Config
+from wukong_lint.engine.suppress import ALLOW_COMMENT_NAMES
+from wukong_lint.util.errors import UsageError
+
+SeverityName = Literal["low", "medium", "high", "critical"]
+Profile = Literal[PROFILES]  # type: ignore[valid-type]
+AllowComment = Literal[ALLOW_COMMENT_NAMES]  # type: ignore[valid-type]
+
+
+class ConfigModel(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=False)
+
+    fail_on: SeverityName | None = Field(default=None, alias="fail-on")
+    select: list[str] = Field(default_factory=list)
+    ignore: list[str] = Field(default_factory=list)
+    per_path_ignores: dict[str, list[str]] = Field(default_factory=dict, alias="per-path-ignores")
+    rule_dirs: list[str] = Field(default_factory=list, alias="rule-dirs")
+    builtin_rules: bool = Field(default=True, alias="builtin-rules")
+    rule_params: dict[str, dict[str, Any]] = Field(default_factory=dict, alias="rule-params")
+    profile: Profile | None = None
+    baseline: str | None = None
+    allow_comments: list[AllowComment] = Field(default_factory=list, alias="allow-comments")
+    exclude: list[str] = Field(default_factory=list)
+
+    @field_validator("select", "ignore", "exclude")
+    @classmethod
+    def _names(cls, value: list[str]) -> list[str]:
+        cleaned = [v.strip() for v in value]
+        if any(not v for v in cleaned):
+            raise ValueError("empty rule or category name")
+        return cleaned
+
+
+KEYS = sorted(field.alias or name for name, field in ConfigModel.model_fields.items())
+
+
+def _message(err: dict[str, Any]) -> str:
+    loc = [str(part) for part in err.get("loc", ())]
+    where = ".".join(loc) if loc else "(top level)"
+    if err.get("type") == "extra_forbidden":
+        key = loc[-1] if loc else "?"
+        if len(loc) == 1:
+            close = difflib.get_close_matches(key.replace("_", "-"), KEYS, n=1)
+            hint = f" (did you mean '{close[0]}'?)" if close else f" (known: {', '.join(KEYS)})"
+        else:
+            hint = ""
+        return f"unknown key '{key}'{hint}" if len(loc) == 1 else f"{where}: unknown key"
+    return f"{where}: {err.get('msg', 'invalid value')}"
+
+
+def validate(data: dict[str, Any], path: str) -> Config:
+    try:
+        model = ConfigModel.model_validate(data)
+    except ValidationError as err:
+        first = err.errors()[0]
+        raise UsageError(f"{path}: {_message(dict(first))}") from None
+    root = os.path.dirname(path)
+
+    def resolve(p: str) -> str:
+        return os.path.normpath(os.path.join(root, os.path.expanduser(p)))
+
+    return Config(
+        path=path,
+        fail_on=model.fail_on,
+        select=tuple(model.select),
+        ignore=tuple(model.ignore),
+        per_path_ignores=tuple(
+            (glob, tuple(names)) for glob, names in model.per_path_ignores.items()
+        ),
+        rule_dirs=tuple(resolve(d) for d in model.rule_dirs),
+        builtin_rules=model.builtin_rules,
+        rule_params={k: dict(v) for k, v in model.rule_params.items()} or None,
+        profile=model.profile,
+        baseline=resolve(model.baseline) if model.baseline else None,
+        allow_comments=tuple(dict.fromkeys(model.allow_comments)),
+        exclude=tuple(model.exclude),
+    )
+
+
+# Settings of a compiled rule that the config may override, with their checks.
+def _severity(value: Any) -> int:
+    names = ("low", "medium", "high", "critical")
+    if value not in names:
+        raise ValueError(f"expected one of {', '.join(names)}")
+    return names.index(value) + 1
+
+
+def _number(low: float, high: float | None = None, integer: bool = False):
+    def check(value: Any) -> Any:
+        if isinstance(value, bool) or not isinstance(value, int if integer else (int, float)):
+            raise ValueError("expected an integer" if integer else "expected a number")
+        if value < low or (high is not None and value > high):
+            raise ValueError(f"expected a value from {low} to {high if high is not None else '∞'}")
+        return value
+
+    return check
+
+
+def _flag(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError("expected true or false")
+    return value
+
+
+def _globs(value: Any) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ValueError("expected a list of globs")
+    return tuple(value)
+
+
+OVERRIDABLE = {
+    "severity": _severity,
+    "enabled": _flag,
+    "entropy": _number(0.0, 8.0),
+    "min_length": _number(0, None, integer=True),
+    "lines_after": _number(0, 20, integer=True),
+    "paths": _globs,
+    "exclude_paths": _globs,
+}
+
+
+def override_rule(rule: Any, params: dict[str, Any], source: str) -> Any:
+    """`rule` with `params` applied: shared settings, or the settings of its kind."""
+    changes: dict[str, Any] = {}
+    kind_params = dict(rule.params or {})
+    for key, value in params.items():
+        name = key.replace("-", "_")
+        try:
+            if name in OVERRIDABLE:
+                changes[name] = OVERRIDABLE[name](value)
+            elif name in kind_params:
+                current = kind_params[name]
+                widened = isinstance(current, float) and isinstance(value, int)
+                if current is not None and (
+                    (not isinstance(value, type(current)) and not widened)
+                    or isinstance(value, bool) != isinstance(current, bool)
+                ):
+                    raise ValueError(f"expected {type(current).__name__}")
+                kind_params[name] = value
+            else:
+                known = sorted([*OVERRIDABLE, *kind_params])
+                raise ValueError(f"unknown setting (known: {', '.join(known)})")
+        except ValueError as err:
+            raise UsageError(f"{source}: rule-params.{rule.id}.{key}: {err}") from None
+    if kind_params != (rule.params or {}):
+        changes["params"] = kind_params
+    return rule._replace(**changes)

@@ -1,0 +1,36 @@
+"""The effective configuration as a record (`Config`) and the profiles it may name: what
+both the config reader (project.py) and its validation (model.py) build on."""
+
+from __future__ import annotations
+
+import os
+from typing import Any, NamedTuple
+
+PROFILES = ("generic", "wukong")
+
+
+class Config(NamedTuple):
+    """The effective configuration (defaults when there is no file)."""
+
+    path: str | None = None  # the file it came from
+    fail_on: str | None = None
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    per_path_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    rule_dirs: tuple[str, ...] = ()  # absolute
+    builtin_rules: bool = True
+    rule_params: dict[str, dict[str, Any]] | None = None
+    profile: str | None = None
+    baseline: str | None = None  # absolute
+    allow_comments: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()  # globs relative to the config file: never scanned
+
+    @property
+    def root(self) -> str:
+        """The folder that relative paths and globs of the config are relative to."""
+        return os.path.dirname(os.path.abspath(self.path)) if self.path else os.getcwd()
+
+    def selection(self, select: list[str], ignore: list[str]) -> tuple[list[str], list[str]]:
+        """Merge with the command line: `--select` replaces the config's `select`; `--ignore`
+        adds to its `ignore`. (`profile` is the default of `check --profile`.)"""
+        return (select or list(self.select)), list(self.ignore) + ignore

@@ -1,0 +1,160 @@
+"""The conditions of `command` rule blocks that read where a command's paths point, and
+what a finding says the command is.
+
+`Where` is what a unit's commands are judged against: its project (a transcript's or hook
+event's `cwd`; unknown in a file scan) and whether its commands build a container image (a
+Dockerfile, whose system folders are the image's). `describe` names the command that runs
+for a finding's message, without the words that may hold values.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import Any, NamedTuple
+
+from wukong_lint.shell.parse import WRITE_REDIRECTS, Command, split_options
+from wukong_lint.shell.path_reasoning import (
+    STDIN,
+    UNDER,
+    classify,
+    expand_braces,
+    secret_name,
+)
+
+
+def _split(argv: tuple[str, ...], value_options: list[str]) -> tuple[list[str], list[str]]:
+    return split_options(argv, frozenset(value_options))
+
+
+def _stdin_paths(command: Command) -> list[str]:
+    """Path words read into a command: those of its pipeline's earlier stages, and its
+    `<` redirection."""
+    found = [op_target for op, op_target in command.redirects if op == "<"]
+    found += [
+        word
+        for word in command.stdin_args
+        if not word.startswith("-")
+        and ("/" in word or word.startswith(("~", "$")) or secret_name(word))
+    ]
+    return found
+
+
+def _targets(block: dict[str, Any], positional: list[str]) -> list[str]:
+    at = block.get("targets_at", "all")
+    if at == "last":
+        return positional[-1:] if len(positional) > 1 else []
+    if at == "after_first":
+        return positional[1:]
+    if at == "first":
+        return positional[:1]
+    return positional
+
+
+def _targets_match(
+    block: dict[str, Any], positional: list[str], command: Command, where: Where
+) -> bool:
+    words = _targets(block, positional) + [
+        value
+        for option in _split(command.argv, block["value_options"])[0]
+        if option.startswith("--") and "=" in option
+        for value in [option.split("=", 1)[1]]
+        if value.startswith(("/", "~", "$", "@", "."))
+    ]
+    classes = [where.classify(one, command.cwd) for word in words for one in expand_braces(word)]
+    if not classes:
+        return False
+    wanted, unwanted = block.get("targets_any"), block.get("targets_none")
+    if wanted and not any(c in wanted for c in classes):
+        return False
+    return not (unwanted and any(c in unwanted for c in classes))
+
+
+def _sources_match(block: dict[str, Any], positional: list[str], command: Command, where: Where
+                   ) -> bool:  # fmt: skip
+    """A source of the move or copy (a positional argument but the last) points where the
+    block's `sources_any` says."""
+    wanted = block["sources_any"]
+    return any(
+        where.classify(one, command.cwd) in wanted
+        for word in positional[:-1]
+        for one in expand_braces(word)
+    )
+
+
+class Where(NamedTuple):
+    """What a command's paths are judged against: the project root (a transcript's `cwd`;
+    None in a file scan) and whether the commands run in a container image being built (a
+    Dockerfile: its system folders are the image's)."""
+
+    root: str | None = None
+    container: bool = False
+
+    def classify(self, word: str, cwd: str) -> str:
+        found = classify(word, cwd, self.root)
+        if (
+            self.container
+            and found in _CONTAINER_CLASSES
+            and (found != "system" or _depth(word) > 1)
+        ):
+            return "container"
+        return found
+
+
+_CONTAINER_CLASSES = frozenset(["system", "outside", "home-child", "cache"])
+_NOWHERE = Where()
+
+
+def _depth(word: str) -> int:
+    return len([p for p in word.split("/") if p and p not in (".", "*")])
+
+
+_HELP = frozenset(["--help", "-help"])
+_DRY_RUN = ("--dry-run", "--dryrun", "--what-if", "--simulate", "--no-act", "--just-print")
+_FILE_PROGRAMS = frozenset(["rm", "unlink", "shred", "rmdir", "mv", "cp", "truncate"])
+
+
+@functools.cache
+def _describe_rx(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.S)
+
+
+def describe(command: Command, block: dict[str, Any] | None = None) -> str:
+    """The command that runs, for a finding's message, in its own order: its program, its
+    flags (without attached values), its subcommand (or the program a wrapper runs) and, for
+    a block about paths, its path arguments; never other words (they may hold values)."""
+    _, positional = _split(command.argv, block["value_options"] if block else [])
+    lead = positional[0] if positional else None
+    shows_lead = lead is not None and (
+        (block is not None and bool(block["subcommand"])) or command.name in _WRAPPERS_SHOWN
+    )
+    paths: set[str] = set()
+    if block and (
+        block.get("targets_any") or block.get("min_args") or command.name in _FILE_PROGRAMS
+    ):
+        paths = set(_targets(block, positional[1:] if block["subcommand"] else positional))
+    shown = [command.name]
+    for word in command.argv[1:]:
+        if len(shown) >= 8:
+            shown.append("…")
+            break
+        if _describe_rx(_FLAG).fullmatch(word):
+            shown.append(word.split("=", 1)[0])
+        elif word == lead and shows_lead and _describe_rx(_WORD).fullmatch(word):
+            shown.append(word)
+            shows_lead = False
+        elif word in paths:
+            shown.append(word.replace(UNDER, "/…").replace(STDIN, "(stdin)")[:60])
+    if block and block.get("redirect_targets_any"):
+        shown += [f"{op} {t[:60]}" for op, t in command.redirects if op in WRITE_REDIRECTS][:2]
+    text = " ".join(shown)
+    if command.via:
+        text += " via " + " → ".join(command.via)
+    if command.cwd not in (".", "?") and paths:
+        text += f" in {command.cwd[:60]}"
+    return "runs `" + text.replace("\0", "") + "`"
+
+
+_FLAG = r"-[A-Za-z0-9]{1,4}|--[a-z][a-z0-9-]*(=.*)?"  # (compiled on the first hit)
+_WORD = r"[A-Za-z0-9_.:/+-]{1,30}"
+_WRAPPERS_SHOWN = frozenset(["sudo", "doas", "su", "pkexec", "runas", "xargs", "parallel", "env"])
