@@ -1,6 +1,7 @@
 """Every benchmark in one command: folder scan and staged latency (bench/run.py), history scan
-(bench/history.py), transcripts (bench/transcripts.py) and anchors fmt (bench/anchors.py).
-Prints one table and writes bench/out/all-results.json. Never part of the test suite.
+(bench/history.py), transcripts (bench/transcripts.py) and anchors fmt (timed as
+bench/anchors.py times it), each on its corpus from bench/corpora/. Prints one table and writes
+bench/out/all-results.json. Never part of the test suite.
 
     python bench/all.py --quick    # small corpora (a few minutes)
     python bench/all.py            # the sizes of the issue's targets (500 MB transcript: long)
@@ -22,9 +23,11 @@ OUT = HERE / "out"
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 
-import anchors as anchors_bench  # noqa: E402
 import history as history_bench  # noqa: E402
 import transcripts as transcripts_bench  # noqa: E402
+from corpora.anchors.anchors_file import generate as generate_anchors  # noqa: E402
+from corpora.history.repo import build_repo  # noqa: E402
+from corpora.transcripts.session import generate, generate_reads  # noqa: E402
 
 # figure -> (direction, target): issue 7, and issues 12 and 16 for the transcript throughput
 # (the bench session, default `--jobs`, with the default profile and with `--profile wukong`)
@@ -64,7 +67,7 @@ def folder_and_staged(quick: bool) -> dict:
 def history(quick: bool) -> dict:
     commits, runs = (500, 1) if quick else (3000, 3)
     repo = OUT / ("history-repo-quick" if quick else "history-repo")
-    planted = history_bench.build_repo(repo, commits)
+    planted = build_repo(repo, commits)
     floor, log = history_bench.timed(
         ["git", "log", "-p", "-U0", "--no-color", "--no-renames", "--all"], repo, runs
     )
@@ -94,7 +97,7 @@ def transcripts(quick: bool) -> dict:
     for label, size in (("speed", speed_mb), ("rss", rss_mb)):
         path = OUT / f"transcript-{size}mb.jsonl"
         if not path.exists():
-            transcripts_bench.generate(str(path), size)
+            generate(str(path), size)
         mb = path.stat().st_size / 1e6
         # the default (one process per core: what a user runs), and one process
         seconds, rss, _, peak = transcripts_bench.timed_check_cpu(str(path))
@@ -118,7 +121,7 @@ def transcripts(quick: bool) -> dict:
     if tree.is_dir():  # a Read-heavy session of real code: large records
         path = OUT / f"transcript-reads-{speed_mb}mb.jsonl"
         if not path.exists():
-            transcripts_bench.generate_reads(str(path), speed_mb, str(tree))
+            generate_reads(str(path), speed_mb, str(tree))
         mb = path.stat().st_size / 1e6
         seconds, _, _, _ = transcripts_bench.timed_check_cpu(str(path))
         one_seconds, _, _, _ = transcripts_bench.timed_check_cpu(str(path), 1)
@@ -139,7 +142,7 @@ def anchors(quick: bool) -> dict:
     from wukong_lint.anchors.ops import fmt_file_text
 
     mb, runs = (1.0, 2) if quick else (5.0, 5)
-    text = anchors_bench.generate(int(mb * 1024 * 1024))
+    text = generate_anchors(int(mb * 1024 * 1024))
     times = []
     for _ in range(runs):
         start = time.perf_counter()

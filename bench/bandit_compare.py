@@ -57,7 +57,7 @@ VENV = OUT / "bandit-venv"
 BANDIT_VERSION = "1.9.4"
 
 sys.path.insert(0, str(BENCH))
-import vulnerable_samples  # noqa: E402
+from corpora.code import vulnerable_samples  # noqa: E402
 
 SHELL = ("injection.shell-command", "injection.shell-constant")
 MARK = ("injection.mark-safe",)

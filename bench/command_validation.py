@@ -1,4 +1,5 @@
-"""How the live hook judges the command validation corpus (bench/command_validation_corpus.py):
+"""How the live hook judges the command validation corpus
+(corpora/commands/command_validation_corpus.py):
 per label and class, the share denied, asked and allowed, against issue 12's targets.
 Never part of the test suite.
 
@@ -25,7 +26,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-import command_validation_corpus  # noqa: E402
+from corpora.commands import command_validation_corpus  # noqa: E402
 
 TARGETS = [
     # (label, verdicts that count, comparison, target, what)

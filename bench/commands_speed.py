@@ -1,7 +1,8 @@
 """Speed of the command checks: transcript scan throughput on the generated bench session
-(bench/transcripts.py's generator) and a folder scan of a generated shell-heavy tree
-(scripts, Dockerfiles, Makefiles, CI files). CPU seconds (user + system of the child), the
-steadier figure on a shared machine, and wall MB/s; median of `--runs`, `--jobs 1`.
+(corpora/transcripts/session.py's generator) and a folder scan of a generated shell-heavy tree
+(corpora/commands/shell_tree.py: scripts, Dockerfiles, Makefiles, CI files). CPU seconds (user
++ system of the child), the steadier figure on a shared machine, and wall MB/s; median of
+`--runs`, `--jobs 1`.
 
     python bench/commands_speed.py [--mb 20] [--runs 3] [--out /tmp/wk-commands-speed]
 """
@@ -10,55 +11,16 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
 import resource
 import statistics
 import subprocess
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(__file__))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # the bench folder: corpora
 
-LINES = [
-    "set -euo pipefail", 'cd "$(dirname "$0")/.."', "rm -rf build dist", "mkdir -p build",
-    "cp -r src/. build/", 'echo "building $VERSION"', "npm ci && npm run build",
-    "find . -name '*.pyc' -delete", "git fetch --tags origin", 'tar -czf "out/$NAME.tgz" build',
-    "docker build -t app:latest .", "python3 -m pip install -r requirements.txt",
-    'for f in *.txt; do wc -l "$f"; done', 'if [ -d .venv ]; then . .venv/bin/activate; fi',
-    "curl -fsSL https://example.com/file.tgz -o /tmp/file.tgz", "chmod +x scripts/*.sh",
-    'sed -i "s/@VERSION@/$VERSION/" build/version.txt', "rm -f /tmp/file.tgz",
-    "kubectl apply -f k8s/", "grep -rn 'TODO' src | head", "make -j4 all",
-    'ssh deploy@host "systemctl restart app"', "xargs -n1 echo < list.txt",
-]  # fmt: skip
-DOCKER = [
-    "RUN apt-get update && apt-get install -y curl git && rm -rf /var/lib/apt/lists/*",
-    "RUN pip install --no-cache-dir -r requirements.txt && rm -rf /root/.cache",
-    "RUN npm ci && npm cache clean --force",
-    "COPY . /app",
-    "WORKDIR /app",
-]
-
-
-def make_tree(root: str, files: int = 1200, seed: int = 5) -> int:
-    rng = random.Random(seed)
-    total = 0
-    for i in range(files):
-        folder = os.path.join(root, f"pkg{i % 20}")
-        os.makedirs(folder, exist_ok=True)
-        kind = i % 4
-        if kind == 3:
-            path = os.path.join(folder, "Dockerfile" if i % 8 == 3 else f"Dockerfile.{i}")
-            text = "FROM debian:12\n" + "\n".join(rng.choice(DOCKER) for _ in range(40)) + "\n"
-        elif kind == 2:
-            path = os.path.join(folder, f"Makefile.{i}.mk")
-            text = "".join(f"t{n}:\n\t{rng.choice(LINES)}\n" for n in range(60))
-        else:
-            path = os.path.join(folder, f"script{i}.sh")
-            text = "#!/bin/bash\n" + "\n".join(rng.choice(LINES) for _ in range(150)) + "\n"
-        with open(path, "w") as handle:
-            handle.write(text)
-        total += len(text)
-    return total
+from corpora.commands.shell_tree import make_tree
+from corpora.transcripts.session import generate
 
 
 def timed(args: list[str]) -> tuple[float, float]:
@@ -82,8 +44,6 @@ def main() -> None:
     os.makedirs(args.out, exist_ok=True)
     session = os.path.join(args.out, f"session-{args.mb}.jsonl")
     if not os.path.exists(session):
-        from transcripts import generate
-
         generate(session, args.mb)
     tree = os.path.join(args.out, "shell-tree")
     if not os.path.isdir(tree):

@@ -93,7 +93,7 @@ def main() -> int:
         sessions = [os.path.join(args.out, "transcript-20mb.jsonl")]
         if not os.path.exists(sessions[0]):
             sys.path.insert(0, HERE)
-            from transcripts import generate
+            from corpora.transcripts.session import generate
 
             generate(sessions[0], 20)
     fixtures = []

@@ -24,12 +24,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import protocol_heldout_avatars  # noqa: F401  (each module registers its cases)
-import protocol_heldout_busy  # noqa: F401
-import protocol_heldout_cases2  # noqa: F401
-import protocol_heldout_cases3  # noqa: F401
-import protocol_heldout_ok  # noqa: F401
-from protocol_heldout_cases import CASES, Case
+# each case module registers its cases in CASES when it is imported
+from corpora.protocol import (
+    protocol_heldout_avatars,  # noqa: F401
+    protocol_heldout_busy,  # noqa: F401
+    protocol_heldout_cases2,  # noqa: F401
+    protocol_heldout_cases3,  # noqa: F401
+    protocol_heldout_ok,  # noqa: F401
+)
+from corpora.protocol.protocol_heldout_cases import CASES, Case
 
 
 @dataclass

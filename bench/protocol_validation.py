@@ -1,4 +1,4 @@
-"""Runs the independent 戒 protocol corpus (bench/protocol_validation_corpus.py) through
+"""Runs the independent 戒 protocol corpus (corpora/protocol/protocol_validation_corpus.py) through
 `wukong-lint check --profile wukong` and prints recall on the planted violations and the false
 alarms on compliant look-alikes (issue 16: ≥ 95 % found, no false alarm).
 
@@ -18,7 +18,10 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from protocol_validation_corpus import PROTOCOL_CATEGORIES, write_corpus  # noqa: E402
+from corpora.protocol.protocol_validation_corpus import (  # noqa: E402
+    PROTOCOL_CATEGORIES,
+    write_corpus,
+)
 
 OUT = HERE / "out" / "protocol-validation"
 

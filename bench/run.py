@@ -37,7 +37,7 @@ WK_CACHE = OUT / "wk-cache"
 DS_VERSION = "1.5.0"
 
 sys.path.insert(0, str(BENCH))
-import corpus  # noqa: E402
+from corpora.secrets import corpus  # noqa: E402
 
 # Popular, mostly pure-Python libraries; pinned so that the real-code tree is the same every run.
 REAL_PACKAGES = [

@@ -1,5 +1,6 @@
-"""The command validation corpus (bench/command_validation_corpus.py) is well formed: labels, no
-duplicates, every class of issue 12 present, at least as many look-alikes as the rest."""
+"""The command validation corpus (bench/corpora/commands/command_validation_corpus.py) is well
+formed: labels, no duplicates, every class of issue 12 present, at least as many look-alikes as
+the rest."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-BENCH = Path(__file__).resolve().parent.parent / "bench" / "command_validation_corpus.py"
+BENCH = Path(__file__).resolve().parents[1] / "bench/corpora/commands/command_validation_corpus.py"
 
 
 def _corpus():

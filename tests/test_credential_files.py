@@ -30,12 +30,13 @@ def scan(capsys, *paths: str, extra: tuple[str, ...] = ()) -> tuple[int, dict]:
 
 
 def test_small_seeded_dotfiles_corpus_meets_the_targets(tmp_path: Path):
-    """bench/dotfiles.py, one copy of each file, seed 5: >= 90 % of the risky lines found and
-    at most 3 lines with a finding that hold no credential (the issue's targets)."""
+    """bench/corpora/secrets/dotfiles.py, one copy of each file, seed 5: >= 90 % of the risky
+    lines found and at most 3 lines with a finding that hold no credential (the issue's
+    targets)."""
     sys.path.insert(0, str(BENCH))
     try:
-        import dotfiles
         import dotfiles_measure
+        from corpora.secrets import dotfiles
     finally:
         sys.path.remove(str(BENCH))
     out = tmp_path / "corpus"

@@ -1,7 +1,7 @@
-"""The independent 戒 protocol corpus (bench/protocol_validation_corpus.py) through the real CLI:
-every planted violation is found and no compliant look-alike has a protocol finding (issue 16:
-≥ 95 % found, no false alarm; the corpus was written from the seeds and the issue, not from the
-engine, so a miss here is a real gap)."""
+"""The independent 戒 protocol corpus (bench/corpora/protocol/protocol_validation_corpus.py)
+through the real CLI: every planted violation is found and no compliant look-alike has a
+protocol finding (issue 16: ≥ 95 % found, no false alarm; the corpus was written from the seeds
+and the issue, not from the engine, so a miss here is a real gap)."""
 
 from __future__ import annotations
 
@@ -10,12 +10,16 @@ import sys
 from pathlib import Path
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
+FILES = {
+    "protocol_validation_corpus": BENCH / "corpora" / "protocol" / "protocol_validation_corpus.py",
+    "protocol_validation": BENCH / "protocol_validation.py",
+}
 
 
 def _module(name: str):
     if name in sys.modules:
         return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, BENCH / f"{name}.py")
+    spec = importlib.util.spec_from_file_location(name, FILES[name])
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module  # dataclasses look their module up in sys.modules
     spec.loader.exec_module(module)

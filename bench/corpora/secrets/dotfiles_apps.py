@@ -1,13 +1,13 @@
 # ruff: noqa: E501  (file templates read better unwrapped)
 """Servers, dumps, data files, frameworks, documentation and ordinary files of the
-leaked-dotfiles corpus (bench/dotfiles.py)."""
+leaked-dotfiles corpus (dotfiles.py)."""
 
 from __future__ import annotations
 
 import base64
 import string
 
-from dotfiles_base import ALNUM, HEX, Line, R, crypt_hash, look, risky
+from corpora.secrets.dotfiles_base import ALNUM, HEX, Line, R, crypt_hash, look, risky
 
 
 def k8s_secret(r: R, app: str) -> tuple[str, list[Line]]:

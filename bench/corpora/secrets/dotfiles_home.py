@@ -1,5 +1,5 @@
 # ruff: noqa: E501  (file templates read better unwrapped)
-"""Dotfiles and tool configurations of the leaked-dotfiles corpus (bench/dotfiles.py): each
+"""Dotfiles and tool configurations of the leaked-dotfiles corpus (dotfiles.py): each
 function returns (relative path, lines), a line labelled risky, look-alike or nothing."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 import base64
 import string
 
-from dotfiles_base import ALNUM, HEX, Line, R, look, risky
+from corpora.secrets.dotfiles_base import ALNUM, HEX, Line, R, look, risky
 
 # --------------------------------------------------------------------------------------------
 # The files. Each generator returns (relative path, lines).

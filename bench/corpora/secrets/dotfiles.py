@@ -17,7 +17,7 @@ JetBrains, Robo 3T, DBeaver, esmtp/mutt/fetchmail/msmtp, Ventrilo, Kubernetes Se
 Terraform, crypt(3)/shadow(5), Apache htpasswd, WordPress/Rails/Django/Laravel settings),
 independently of wukong-lint's rules, so that it checks those rules rather than mirrors them.
 
-    python bench/dotfiles.py --seed 1 --out bench/out/dotfiles-dev [--copies 3]
+    python bench/corpora/secrets/dotfiles.py --seed 1 --out bench/out/dotfiles-dev [--copies 3]
     python bench/dotfiles_measure.py bench/out/dotfiles-dev
 
 Same seed, same bytes; standard library only; all values are fake.
@@ -33,8 +33,8 @@ import shutil
 import sys
 from collections.abc import Callable
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from dotfiles_apps import (
+sys.path.insert(0, os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..")))  # bench/
+from corpora.secrets.dotfiles_apps import (
     data_logins,
     documentation,
     htpasswd,
@@ -47,8 +47,8 @@ from dotfiles_apps import (
     sql_dump,
     terraform,
 )
-from dotfiles_base import RISKY, Line, R
-from dotfiles_home import (
+from corpora.secrets.dotfiles_base import RISKY, Line, R
+from corpora.secrets.dotfiles_home import (
     aws_credentials,
     dbeaver,
     deployment_config,
@@ -77,6 +77,8 @@ from dotfiles_home import (
     yarnrc,
     yarnrc_classic,
 )
+
+BENCH = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 
 
 def generate(seed: int, out: str, copies: int = 3) -> dict:
@@ -142,7 +144,7 @@ def generate(seed: int, out: str, copies: int = 3) -> dict:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "out", "dotfiles-dev"))
+    ap.add_argument("--out", default=os.path.join(BENCH, "out", "dotfiles-dev"))
     ap.add_argument("--copies", type=int, default=3, help="home folders / projects to generate")
     args = ap.parse_args(argv)
     labels = generate(args.seed, args.out, args.copies)

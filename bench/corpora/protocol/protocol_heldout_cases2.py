@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from protocol_heldout_avatars import (
+from corpora.protocol.protocol_heldout_avatars import (
     CP_BODY,
     CP_EYE,
     CP_EYE_EN,
     _delegate,
 )
-from protocol_heldout_cases import (
+from corpora.protocol.protocol_heldout_cases import (
     BODY_TESTS,
     CASES,
     EYE_OK,
@@ -26,8 +26,8 @@ from protocol_heldout_cases import (
     _eye_work,
     case,
 )
-from protocol_heldout_formats import Claude
-from protocol_heldout_text import as_json, body_md, checkpoint
+from corpora.protocol.protocol_heldout_formats import Claude
+from corpora.protocol.protocol_heldout_text import as_json, body_md, checkpoint
 
 C = "context."
 T = "transcript-integrity."

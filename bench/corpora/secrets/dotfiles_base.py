@@ -1,5 +1,5 @@
 # ruff: noqa: E501  (file templates read better unwrapped)
-"""Shared pieces of the leaked-dotfiles corpus (bench/dotfiles.py): the random helper, the
+"""Shared pieces of the leaked-dotfiles corpus (dotfiles.py): the random helper, the
 labels, crypt(3) hash shapes."""
 
 from __future__ import annotations

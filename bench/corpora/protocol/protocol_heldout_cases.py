@@ -12,8 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from protocol_heldout_formats import Claude, changed
-from protocol_heldout_text import body_md, checkpoint, eye_md, nose_md
+from corpora.protocol.protocol_heldout_formats import Claude, changed
+from corpora.protocol.protocol_heldout_text import body_md, checkpoint, eye_md, nose_md
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ downloaded. The credential formats below were written independently from each pr
 public documentation of its token format (prefix, alphabet, length); they deliberately do not
 come from the project's rules/ folder, so the corpus is an independent check of those rules.
 
-    python bench/corpus.py --seed 1 --out bench/out/corpus-dev [--files 2000] [--mb 20]
+    python bench/corpora/secrets/corpus.py --seed 1 --out bench/out/corpus-dev [--files 2000] [--mb 20]
 
 Standard library only.
 """
@@ -39,6 +39,7 @@ B64 = ALNUM + "+/"
 B64URL = ALNUM + "-_"
 B32 = UP + "234567"
 B62 = DIG + UP + LO
+BENCH = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # bench/
 
 
 # --------------------------------------------------------------------------------------------
@@ -2206,9 +2207,7 @@ def generate(
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument(
-        "--out", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "out", "corpus")
-    )
+    ap.add_argument("--out", default=os.path.join(BENCH, "out", "corpus"))
     ap.add_argument("--files", type=int, default=2000)
     ap.add_argument("--mb", type=float, default=20.0, help="approximate total size in MB")
     args = ap.parse_args(argv)

@@ -12,9 +12,9 @@ import random
 from collections.abc import Callable
 from pathlib import Path
 
-from protocol_heldout_cases import BODY_TESTS, CASES, Case, _body_work, _eye_work
-from protocol_heldout_formats import Claude, Codex, OpenAIChat, ReactText, changed
-from protocol_heldout_text import as_json, body_md, checkpoint, eye_md, nose_md
+from corpora.protocol.protocol_heldout_cases import BODY_TESTS, CASES, Case, _body_work, _eye_work
+from corpora.protocol.protocol_heldout_formats import Claude, Codex, OpenAIChat, ReactText, changed
+from corpora.protocol.protocol_heldout_text import as_json, body_md, checkpoint, eye_md, nose_md
 
 STYLES = ("zh-block", "light", "en-table", "bold-emoji", "en-lines")
 DECIDE = {

@@ -9,9 +9,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from protocol_heldout_cases import CASES, A, B, Case, case
-from protocol_heldout_formats import Codex, OpenAIChat, ReactMessages, ReactText
-from protocol_heldout_text import checkpoint
+from corpora.protocol.protocol_heldout_cases import CASES, A, B, Case, case
+from corpora.protocol.protocol_heldout_formats import Codex, OpenAIChat, ReactMessages, ReactText
+from corpora.protocol.protocol_heldout_text import checkpoint
 
 C = "context."
 T = "transcript-integrity."
@@ -680,7 +680,7 @@ TABLE_CP = "| 问题 | 回答 |\n|------|------|\n| Q0 Skill 匹配 | 否 |\n| Q
 
 @case("post-l2-wording-number-code-size", "L2 decision (post-run)", (B + "decision-code-size",))
 def _p1():  # type: ignore[no-untyped-def]
-    from protocol_heldout_formats import Claude
+    from corpora.protocol.protocol_heldout_formats import Claude
 
     s = Claude("5a1b2c3d-p1")
     s.user("Add retries with backoff to every outbound HTTP call in src/clients/")
@@ -694,7 +694,7 @@ def _p1():  # type: ignore[no-untyped-def]
 
 @case("post-l2-table-decision-explore", "L2 decision (post-run)", (B + "decision-explore",))
 def _p2():  # type: ignore[no-untyped-def]
-    from protocol_heldout_formats import Claude
+    from corpora.protocol.protocol_heldout_formats import Claude
 
     s = Claude("6b2c3d4e-p2")
     s.user("调研一下哪些服务还在读旧的 REDIS_URL")
@@ -710,8 +710,8 @@ def _p2():  # type: ignore[no-untyped-def]
 
 @case("post-ok-table-decision", "L1 compliant (post-run)")
 def _p3():  # type: ignore[no-untyped-def]
-    from protocol_heldout_avatars import _delegate
-    from protocol_heldout_cases import EYE_OK, _eye_work
+    from corpora.protocol.protocol_heldout_avatars import _delegate
+    from corpora.protocol.protocol_heldout_cases import EYE_OK, _eye_work
 
     return _delegate(
         "7c3d4e5f-p3",
@@ -727,8 +727,8 @@ def _p3():  # type: ignore[no-untyped-def]
 
 @case("post-ok-heading-decision", "L1 compliant (post-run)")
 def _p4():  # type: ignore[no-untyped-def]
-    from protocol_heldout_avatars import _delegate
-    from protocol_heldout_cases import EYE_OK, _eye_work
+    from corpora.protocol.protocol_heldout_avatars import _delegate
+    from corpora.protocol.protocol_heldout_cases import EYE_OK, _eye_work
 
     cp = "## CHECKPOINT\n- Q0 Skill match: no\n- Q1 Explore/research: yes\n- Q2 Code change: no\n- Q3 Design: no\n- Q4 Independent files: 1\n\n### Decision\nDelegate to @eye, in the background."
     return _delegate(
@@ -745,9 +745,9 @@ def _p4():  # type: ignore[no-untyped-def]
 
 @case("post-ok-body-camelcase-json", "contract compliant (post-run)")
 def _p5():  # type: ignore[no-untyped-def]
-    from protocol_heldout_avatars import CP_BODY_EN, _delegate
-    from protocol_heldout_cases import _body_work
-    from protocol_heldout_text import as_json
+    from corpora.protocol.protocol_heldout_avatars import CP_BODY_EN, _delegate
+    from corpora.protocol.protocol_heldout_cases import _body_work
+    from corpora.protocol.protocol_heldout_text import as_json
 
     out = as_json(
         {
@@ -769,9 +769,9 @@ def _p5():  # type: ignore[no-untyped-def]
 
 @case("post-contract-camelcase-missing", "contract (post-run)", (A + "contract-missing",))
 def _p6():  # type: ignore[no-untyped-def]
-    from protocol_heldout_avatars import CP_BODY_EN, _delegate
-    from protocol_heldout_cases import _body_work
-    from protocol_heldout_text import as_json
+    from corpora.protocol.protocol_heldout_avatars import CP_BODY_EN, _delegate
+    from corpora.protocol.protocol_heldout_cases import _body_work
+    from corpora.protocol.protocol_heldout_text import as_json
 
     out = as_json({"filesChanged": ["src/orders/service.py"], "testsRun": True})
     return _delegate(
@@ -787,9 +787,9 @@ def _p6():  # type: ignore[no-untyped-def]
 
 @case("post-ok-agent-notification-then-verify", "L1 compliant (post-run)")
 def _p7():  # type: ignore[no-untyped-def]
-    from protocol_heldout_avatars import CP_EYE
-    from protocol_heldout_cases import EYE_OK, _eye_work
-    from protocol_heldout_formats import Claude
+    from corpora.protocol.protocol_heldout_avatars import CP_EYE
+    from corpora.protocol.protocol_heldout_cases import EYE_OK, _eye_work
+    from corpora.protocol.protocol_heldout_formats import Claude
 
     s = Claude("1a7b8c9d-p7")
     s.user("legacy_pay 还有哪些调用方？")

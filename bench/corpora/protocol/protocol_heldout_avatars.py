@@ -7,9 +7,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from protocol_heldout_cases import BODY_TESTS, EYE_OK, A, _body_work, _eye_work, case
-from protocol_heldout_formats import Claude
-from protocol_heldout_text import as_json, body_md, checkpoint, nose_md
+from corpora.protocol.protocol_heldout_cases import (
+    BODY_TESTS,
+    EYE_OK,
+    A,
+    _body_work,
+    _eye_work,
+    case,
+)
+from corpora.protocol.protocol_heldout_formats import Claude
+from corpora.protocol.protocol_heldout_text import as_json, body_md, checkpoint, nose_md
 
 # =========================================================================== contracts
 

@@ -2,7 +2,7 @@
 # ruff: noqa: E501  (generated code reads better unwrapped)
 """Generator of vulnerable and safe Python code, labelled line by line.
 
-    python bench/vulnerable_samples.py --seed 1 --out bench/out/vulnsamples-dev --files 300
+    python bench/corpora/code/vulnerable_samples.py --seed 1 --out bench/out/vulnsamples-dev --files 300
 
 Writes `tree/**/*.py` (Flask, Django, FastAPI apps, DB-API helpers, SQLAlchemy, scripts) and
 `labels.json`: `{"vulnerable": [{path, line, check}], "safe": [{path, line, check}]}` (`check`
@@ -16,7 +16,7 @@ Each file draws a framework, an import style (`import subprocess as sp`, `from o
 system`, ...) and 4-9 snippets from many families, each with several variants: how the
 input arrives (request args, form, JSON, path parameters, function parameters, argv), how the
 string is built (f-string, %, +, .format(), across statements, in a loop, multi-line calls)
-and the sink. Same seed, same bytes; no downloads. `bandit_compare.py` runs bandit and
+and the sink. Same seed, same bytes; no downloads. bench/bandit_compare.py runs bandit and
 wukong-lint on the tree. The held-out seed (2) is generated the same way with other draws;
 figures on it are the ones to quote.
 """
@@ -29,7 +29,7 @@ import random
 import shutil
 from pathlib import Path
 
-BENCH = Path(__file__).resolve().parent
+BENCH = Path(__file__).resolve().parents[2]  # bench/
 # The held-out split adds variants and file kinds that the dev split never has (see HOLDOUT_*):
 # code shapes the rules were not tuned on.
 HOLDOUT = [False]

@@ -1,4 +1,4 @@
-"""An independent labelled corpus of 戒 protocol sessions (issue 16), for protocol_validation.py.
+"""Independent labelled 戒 protocol sessions (issue 16), run by bench/protocol_validation.py.
 
 Written from the issue's text, seed 004 (CHECKPOINT Q0-Q4, decision rules, Layer 3 behaviour,
 the avatar table and output contracts) and the upstream protocol's own templates, without

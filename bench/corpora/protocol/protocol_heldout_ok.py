@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from protocol_heldout_avatars import (
+from corpora.protocol.protocol_heldout_avatars import (
     CP_BODY,
     CP_BODY_EN,
     CP_EYE,
@@ -16,10 +16,10 @@ from protocol_heldout_avatars import (
     TONGUE_OK,
     _delegate,
 )
-from protocol_heldout_cases import BODY_TESTS, EYE_OK, _body_work, _eye_work, case
-from protocol_heldout_cases2 import _mb_session, _writer_session, web_repo
-from protocol_heldout_formats import Claude, changed
-from protocol_heldout_text import as_json, body_md, checkpoint, eye_md
+from corpora.protocol.protocol_heldout_cases import BODY_TESTS, EYE_OK, _body_work, _eye_work, case
+from corpora.protocol.protocol_heldout_cases2 import _mb_session, _writer_session, web_repo
+from corpora.protocol.protocol_heldout_formats import Claude, changed
+from corpora.protocol.protocol_heldout_text import as_json, body_md, checkpoint, eye_md
 
 # =========================================================================== compliant look-alikes (Claude Code)
 

@@ -14,7 +14,7 @@ agent sessions. Every item is (command, label, class):
 A hand-written core set per class, then each core command under the wrappers a shell or an
 agent puts around commands (``bash -c``, ``eval``, pipes into a shell, ``env``, ``timeout``,
 groups...). Same output on every run; no randomness.
-``python bench/command_validation_corpus.py`` prints the counts;
+``python bench/corpora/commands/command_validation_corpus.py`` prints the counts;
 ``--write FILE`` writes the corpus as JSON lines.
 """
 

@@ -1,0 +1,1 @@
+"""Corpus generators for the benchmarks and tests, one package per domain; standard library only."""

@@ -1,0 +1,1 @@
+"""Anchors: a generated anchors file for the `anchors fmt` benchmark."""

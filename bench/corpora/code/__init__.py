@@ -1,0 +1,1 @@
+"""Code rules: vulnerable and safe Python modules, labelled line by line."""

@@ -1,0 +1,1 @@
+"""History: a git repository of thousands of commits with planted secrets."""

@@ -1,0 +1,1 @@
+"""Secrets: trees with planted credentials, leaked dotfiles, provider-token shapes; labelled."""
