@@ -23,9 +23,16 @@ per-path-ignores:
 """
 
 
+def _exit_mode(args: tuple[str, ...] | list[str]) -> list[str]:
+    """The hook in exit mode unless the test picks one (the default is json since the ask
+    tier must reach the user; these tests read exit codes)."""
+    args = list(args)
+    return args if any(a.startswith("--mode") for a in args) else ["--mode", "exit", *args]
+
+
 def hook(event: dict, *args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "wukong_lint", "hook", *args],
+        [sys.executable, "-m", "wukong_lint", "hook", *_exit_mode(args)],
         input=json.dumps(event).encode(), capture_output=True, timeout=60, check=False,
     )  # fmt: skip
 

@@ -100,13 +100,21 @@ def log_diagnostics(lines: list[str]) -> str:
     return f" (see {path})"
 
 
+def _integer(digits: str) -> int | float:
+    """A JSON integer as Python reads it; one longer than Python converts (4,300 digits: a
+    `timeout` of 5,000 digits is well-formed JSON) becomes a float (inf), not an error."""
+    return int(digits) if len(digits) <= 4000 else float(digits)
+
+
 def parse_event(raw: str) -> dict[str, Any]:
     if not raw.strip():
         raise HookInputError("no hook event on stdin (expected Claude Code hook JSON)")
     try:
-        data = json.loads(raw)
-    except ValueError as err:
+        data = json.loads(raw, parse_int=_integer)
+    except json.JSONDecodeError as err:
         raise HookInputError(f"hook event is not valid JSON: {err.msg} at {err.pos}") from None
+    except ValueError as err:  # (a value JSON allows that Python will not make)
+        raise HookInputError(f"hook event cannot be read: {err}") from None
     except RecursionError:
         raise HookInputError("hook event is nested too deeply to read") from None
     if not isinstance(data, dict):
