@@ -73,6 +73,25 @@ _SED_SUBST_WRITE = re.compile(
     r"(?:^|[;\n{}])\s*s(.)(?:\\.|(?!\1).)*\1(?:\\.|(?!\1).)*\1[gpiImMe\d]*w\s+(\S+)"
 )
 _NAME_TESTS = frozenset(["-name", "-iname"])
+# Interpreter one-liners (`node -e CODE`) and the calls in their code that write a file named
+# by a literal: what they write is written as by a shell command (`open('/dev/sda','wb')`;
+# what the code runs is interpreters.py's).
+_INTERPRETERS = frozenset(["python", "python2", "python3", "node", "nodejs", "deno", "bun",
+                           "perl", "ruby", "php"])  # fmt: skip
+_CODE_OPTIONS = frozenset(["-c", "-e", "-E", "-r", "--eval", "-p", "--print"])
+_LIT = r"""(?:"((?:[^"\\\n]|\\.){1,4096})"|'((?:[^'\\\n]|\\.){1,4096})')"""
+_CODE_WRITE = re.compile(
+    r"(?:writeFileSync|writeFile|appendFileSync|appendFile|createWriteStream|truncateSync"
+    r"|file_put_contents|Deno\.writeFile|Deno\.writeTextFile|Bun\.write|File\.write"
+    r"|File\.binwrite|IO\.write)\s*\(\s*"
+    + _LIT
+    + r"|\b(?:open|fopen|openSync|File\.open|sysopen)\s*\(\s*"
+    + _LIT
+    + r"\s*,\s*(?:['\"][wa+]|O_WR|O_RDWR|fs\.constants)"
+    + r"|\bopen\s*\(?\s*(?:my\s+)?[$\w]+\s*,\s*['\"](?:>|\+<|>>)['\"]\s*,\s*"
+    + _LIT
+    + r"|\bopen\s*\(?\s*(?:my\s+)?[$\w]+\s*,\s*['\"](?:>|>>|\+<)\s*([^'\"]{1,4096})['\"]"
+)
 _PLAIN = re.compile(r"[\w@+-][\w@+.-]{0,254}")
 
 
@@ -115,6 +134,22 @@ def _find_globs(argv: tuple[str, ...]) -> list[str]:
         starts.append(word)
     globs = [argv[i + 1] for i in range(1, len(argv) - 1) if argv[i] in _NAME_TESTS]
     return [f"{start.rstrip('/')}/**/{glob}" for start in starts[:8] or ["."] for glob in globs[:8]]
+
+
+def _code_writes(argv: tuple[str, ...]) -> list[str]:
+    """Files an interpreter one-liner's code opens for writing, named by a literal."""
+    found: list[str] = []
+    for index in range(1, len(argv) - 1):
+        if argv[index] not in _CODE_OPTIONS:
+            continue
+        code = argv[index + 1][:200_000]
+        for match in _CODE_WRITE.finditer(code):
+            path = next((g for g in match.groups() if g), None)
+            if path and (path.startswith(("/", "~")) or path_like(path)):
+                found.append(path)
+            if len(found) >= 32:
+                return found
+    return found
 
 
 def _in_folder(path: str, cwd: str) -> str:
@@ -186,6 +221,11 @@ def shell_accesses(command: str) -> list[tuple[str, str]]:
                 elif arg.startswith("if="):
                     found.append((_in_folder(arg[3:], cwd), "read"))
             continue
+        code: set[str] = set()
+        if name in _INTERPRETERS or name.startswith(("python3.", "python2.")):
+            found += [(_in_folder(p, cwd), "write") for p in _code_writes(cmd.argv)]
+            code = {cmd.argv[i + 1] for i in range(len(cmd.argv) - 1)
+                    if cmd.argv[i] in _CODE_OPTIONS}  # fmt: skip
         if name == "ln" and len(positional) >= 2:
             links[tidy(_in_folder(positional[-1], cwd))] = positional[0]
         if name == "find":
@@ -193,6 +233,8 @@ def shell_accesses(command: str) -> list[tuple[str, str]]:
         recursive = _recursive(name, options)
         moved = cwd not in (".", "?")
         for index, arg in enumerate(positional):
+            if arg in code:
+                continue  # (a one-liner's code is no file)
             if not (
                 path_like(arg)
                 or (recursive and arg in ("~", "/", "$HOME"))
