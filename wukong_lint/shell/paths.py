@@ -24,6 +24,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Iterator
+from fnmatch import fnmatchcase
 from typing import Any
 
 from wukong_lint.engine.matchers import Hit
@@ -45,7 +46,8 @@ def normalize(path: str) -> str:
     if "\0" in path:  # the walker's "some files under a folder" (path_reasoning.UNDER)
         head, _, name = path.partition("/\0*")
         path = f"{head}/**/{name or '*'}".replace("\0", "")
-    path = _HOME.sub("~", path)
+    # (`/home/*/.ssh`: every user's is the user's; `/home/**/x`: under any home, any depth)
+    path = _HOME.sub(lambda m: "~/**" if "**" in m.group(0) else "~", path)
     while "//" in path:
         path = path.replace("//", "/")
     return tidy(path)
@@ -145,6 +147,11 @@ def _reaches(patterns: list[str], access: str) -> bool:
     `**` any depth) can reach a path of `patterns` (rule globs: the whole path, the last
     name for a glob without `/`, the folder itself for `folder/*`)."""
     last = access.rstrip("/").rsplit("/", 1)[-1]
+    if access.startswith(("/**", "/*/**")) and not access.startswith("/**/~"):
+        # a search from the root reaches the home folders too (`find / -name id_rsa`)
+        return _reaches(patterns, "~/**" + access[access.index("**") + 2 :]) or any(
+            globs_overlap(access, p, True) for p in patterns if p.startswith("/")
+        )
     for pattern in patterns:
         if "/" in pattern:
             if globs_overlap(access, pattern, True):
@@ -158,8 +165,27 @@ def _reaches(patterns: list[str], access: str) -> bool:
     return False
 
 
-def _hits_path(params: dict[str, Any], path: str) -> bool:
+def _finds(patterns: list[str], access: str) -> bool:
+    """Whether a search by name (`find DIR -name GLOB`, the Glob tool: `DIR/**/GLOB`) looks
+    for one of `patterns`: the name it asks for, read as written, is one of the pattern's
+    names (`id_*` for `~/.ssh/id_*`; `*.bak` is none, though a key could end so), and its
+    folder reaches the pattern's."""
+    if access.startswith("/**"):  # (from the root: the home folders too)
+        access = "~" + access[access.index("**") - 1 :]
+    base, _, name = access.rpartition("/")
+    for pattern in patterns:
+        folder, _, wanted = pattern.rpartition("/")
+        if not fnmatchcase(name, wanted):
+            continue
+        if not folder or globs_overlap(base.rstrip("/") + "/**", folder + "/**", True):
+            return True
+    return False
+
+
+def _hits_path(params: dict[str, Any], path: str, mode: str = "read") -> bool:
     targets, excepted = _tests(params)
+    if mode == "find":
+        return not excepted(path) and _finds(params["targets"], path)
     if not has_glob(path):
         return targets(path) and not excepted(path)
     if excepted(path):  # `cat ~/.ssh/*.pub`: every file it names is excepted
@@ -181,7 +207,7 @@ def match_path(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit]:
     for raw, path, mode in _normalized(unit):
         if not _mode_wanted(mode, params) or (path, mode) in seen:
             continue
-        if not _hits_path(params, path):
+        if not _hits_path(params, path, mode):
             continue
         seen.add((path, mode))
         start = unit.text.find(raw)

