@@ -42,7 +42,12 @@ _NOT_FILES = _names(
 _WRITERS_ALL = _names(
     "rm rmdir unlink touch truncate shred tee mkdir mkfifo mknod wipefs blkdiscard"
 )
-_WRITERS_LAST = frozenset(["cp", "mv", "install", "rsync", "scp", "ln"])
+_WRITERS_LAST = frozenset(["cp", "mv", "install", "rsync", "scp", "ln", "ddrescue", "bmaptool"])
+# programs that take `if=` and `of=` as dd does
+_DD_LIKE = frozenset(["dd", "dcfldd", "dc3dd", "ddpt", "sdd"])
+# git subcommands whose words after the subcommand are files (`git diff --no-index a b`
+# reads both)
+_GIT_FILES = frozenset(["add", "rm", "mv", "checkout", "restore", "diff", "hash-object"])
 # Programs that change a file's mode or owner, not its content (`chmod 600 ~/.ssh/config`).
 _META = frozenset(["chmod", "chown", "chgrp", "chattr", "setfacl"])
 # Programs that show what a folder holds or a file's name, size and mode, never its content:
@@ -73,25 +78,40 @@ _SED_SUBST_WRITE = re.compile(
     r"(?:^|[;\n{}])\s*s(.)(?:\\.|(?!\1).)*\1(?:\\.|(?!\1).)*\1[gpiImMe\d]*w\s+(\S+)"
 )
 _NAME_TESTS = frozenset(["-name", "-iname"])
-# Interpreter one-liners (`node -e CODE`) and the calls in their code that write a file named
-# by a literal: what they write is written as by a shell command (`open('/dev/sda','wb')`;
-# what the code runs is interpreters.py's).
+# Interpreter one-liners (`node -e CODE`) and the calls in their code that write or read a
+# file named by a literal: what they touch is touched as by a shell command
+# (`open('/dev/sda','wb')`, `readFileSync(os.homedir() + '/.npmrc')`; what the code runs is
+# interpreters.py's).
 _INTERPRETERS = frozenset(["python", "python2", "python3", "node", "nodejs", "deno", "bun",
                            "perl", "ruby", "php"])  # fmt: skip
 _CODE_OPTIONS = frozenset(["-c", "-e", "-E", "-r", "--eval", "-p", "--print"])
 _LIT = r"""(?:"((?:[^"\\\n]|\\.){1,4096})"|'((?:[^'\\\n]|\\.){1,4096})')"""
+_LIT_PLAIN = r"""(?:"(?:[^"\\\n]|\\.){1,4096}"|'(?:[^'\\\n]|\\.){1,4096}')"""
 _CODE_WRITE = re.compile(
     r"(?:writeFileSync|writeFile|appendFileSync|appendFile|createWriteStream|truncateSync"
     r"|file_put_contents|Deno\.writeFile|Deno\.writeTextFile|Bun\.write|File\.write"
-    r"|File\.binwrite|IO\.write)\s*\(\s*"
-    + _LIT
-    + r"|\b(?:open|fopen|openSync|File\.open|sysopen)\s*\(\s*"
-    + _LIT
-    + r"\s*,\s*(?:['\"][wa+]|O_WR|O_RDWR|fs\.constants)"
-    + r"|\bopen\s*\(?\s*(?:my\s+)?[$\w]+\s*,\s*['\"](?:>|\+<|>>)['\"]\s*,\s*"
-    + _LIT
+    r"|File\.binwrite|IO\.write)\s*\(\s*" + _LIT
+    + r"|\b(?:open|fopen|openSync|File\.open|sysopen)\s*\(\s*" + _LIT
+    + r"\s*,\s*(?:['\"][rbt]*[wa+]|[\w.]*O_(?:WR|RDWR)|fs\.constants)"
+    + r"|\bopen\s*\(?\s*(?:my\s+)?[$\w]+\s*,\s*['\"](?:>|\+<|>>)['\"]\s*,\s*" + _LIT
     + r"|\bopen\s*\(?\s*(?:my\s+)?[$\w]+\s*,\s*['\"](?:>|>>|\+<)\s*([^'\"]{1,4096})['\"]"
-)
+)  # fmt: skip
+_CODE_READ = re.compile(
+    r"(?:\bopen|\bfopen|readFileSync|readFile|createReadStream|File\.read|File\.binread"
+    r"|File\.open|IO\.read|file_get_contents|Deno\.readTextFile|Deno\.readFile|read_text"
+    r"|read_bytes|expanduser|expand_path|\bPath)\s*\(\s*" + _LIT
+)  # fmt: skip
+_HOME_PARTS = re.compile(
+    r"(?:(?:require\(\s*['\"](?:node:)?os['\"]\s*\)|\bos)\.homedir\(\s*\)|Path\.home\(\s*\)"
+    r"|process\.env\.HOME|os\.environ\[\s*['\"]HOME['\"]\s*\]|Dir\.home"
+    r"|ENV\[\s*['\"]HOME['\"]\s*\]|os\.getenv\(\s*['\"]HOME['\"]\s*\)"
+    r"|os\.path\.expanduser\(\s*['\"]~['\"]\s*\))"
+    r"((?:\s*\)?\s*(?:\+|/|,)\s*" + _LIT_PLAIN + r")+)"
+)  # fmt: skip
+_PART = re.compile(_LIT)
+_USES = re.compile(r"open|read|load|send|post|upload|copy|stream|cat\b|exec|system")
+_NOT_PARTS = frozenset(["utf8", "utf-8", "utf16le", "latin1", "ascii", "base64", "hex",
+                        "binary", "r", "rb", "rt", "w", "wb", "a", "r+"])  # fmt: skip
 _PLAIN = re.compile(r"[\w@+-][\w@+.-]{0,254}")
 
 
@@ -136,20 +156,34 @@ def _find_globs(argv: tuple[str, ...]) -> list[str]:
     return [f"{start.rstrip('/')}/**/{glob}" for start in starts[:8] or ["."] for glob in globs[:8]]
 
 
-def _code_writes(argv: tuple[str, ...]) -> list[str]:
-    """Files an interpreter one-liner's code opens for writing, named by a literal."""
-    found: list[str] = []
+def _code_files(argv: tuple[str, ...]) -> list[tuple[str, str]]:
+    """(path, mode) of the files an interpreter one-liner's code writes or reads, named by
+    a literal (or by literals joined to the home folder)."""
+    found: list[tuple[str, str]] = []
     for index in range(1, len(argv) - 1):
         if argv[index] not in _CODE_OPTIONS:
             continue
         code = argv[index + 1][:200_000]
-        for match in _CODE_WRITE.finditer(code):
-            path = next((g for g in match.groups() if g), None)
-            if path and (path.startswith(("/", "~")) or path_like(path)):
-                found.append(path)
-            if len(found) >= 32:
-                return found
-    return found
+        for regex, mode in ((_CODE_WRITE, "write"), (_CODE_READ, "read")):
+            for match in regex.finditer(code):
+                path = next((g for g in match.groups() if g), None)
+                if path and (path.startswith(("/", "~")) or path_like(path)):
+                    found.append((path, mode))
+        if _USES.search(code) is None:
+            continue  # (a path only printed or compared is not a file read)
+        for match in _HOME_PARTS.finditer(code):
+            parts = []
+            for part in _PART.finditer(match.group(1)):
+                text = next(g for g in part.groups() if g is not None)
+                if text.lower() in _NOT_PARTS:
+                    break  # `readFileSync(home + '/.npmrc', 'utf8')`: an encoding follows
+                parts.append(text.strip("/"))
+            rest = "/".join(p for p in parts if p)
+            if rest:
+                found.append(("~/" + rest, "read"))
+        if len(found) >= 32:
+            break
+    return found[:32]
 
 
 def _in_folder(path: str, cwd: str) -> str:
@@ -197,7 +231,7 @@ def shell_accesses(command: str) -> list[tuple[str, str]]:
             continue  # (a wrapper's command is recorded on its own: `env ls ~/.ssh` lists)
         options, positional = split_options(cmd.argv)
         if name == "git":
-            if not positional or positional[0] not in ("add", "rm", "mv", "checkout", "restore"):
+            if not positional or positional[0] not in _GIT_FILES:
                 continue
             if positional[0] == "rm" and "--cached" in options:
                 continue  # untracks, the file stays as it is (the fix for a committed .env)
@@ -214,7 +248,7 @@ def shell_accesses(command: str) -> list[tuple[str, str]]:
             found += [(_in_folder(a, cwd), "write" if in_place else "read")
                       for a in files if path_like(a)]  # fmt: skip
             continue
-        if name == "dd":
+        if name in _DD_LIKE:
             for arg in positional:
                 if arg.startswith("of="):
                     found.append((_in_folder(arg[3:], cwd), "write"))
@@ -223,7 +257,7 @@ def shell_accesses(command: str) -> list[tuple[str, str]]:
             continue
         code: set[str] = set()
         if name in _INTERPRETERS or name.startswith(("python3.", "python2.")):
-            found += [(_in_folder(p, cwd), "write") for p in _code_writes(cmd.argv)]
+            found += [(_in_folder(p, cwd), mode) for p, mode in _code_files(cmd.argv)]
             code = {cmd.argv[i + 1] for i in range(len(cmd.argv) - 1)
                     if cmd.argv[i] in _CODE_OPTIONS}  # fmt: skip
         if name == "ln" and len(positional) >= 2:

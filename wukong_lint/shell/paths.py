@@ -32,7 +32,7 @@ from wukong_lint.engine.rules import CompiledRule
 from wukong_lint.engine.scope import in_scope
 from wukong_lint.model import Unit
 from wukong_lint.model.events import EDIT_TOOLS, event_paths
-from wukong_lint.model.tools import FIND, LIST, SEARCH, builtin, tool_accesses, tool_kind
+from wukong_lint.model.tools import EDIT, FIND, LIST, SEARCH, builtin, tool_accesses, tool_kind
 from wukong_lint.shell.accesses import shell_accesses, tidy
 from wukong_lint.util.star_globs import any_glob, globs_overlap, has_glob
 
@@ -76,7 +76,11 @@ def accesses(unit: Unit) -> list[tuple[str, str]]:
             found = found + tool_accesses(tool, event.input, event.ctx.cwd)
     elif builtin(tool) and tool_kind(tool) not in (SEARCH, FIND, LIST):
         mode = "write" if tool in EDIT_TOOLS else "read"
+        if tool_kind(tool) == EDIT and tool not in EDIT_TOOLS:  # an editor tool's `view`
+            viewing = isinstance(event.input, dict) and event.input.get("command") == "view"
+            mode = "read" if viewing else "write"
         found = [(p, mode) for p in event_paths(event)]
+        found += [(p, m) for p, m in tool_accesses(tool, event.input) if (p, mode) not in found]
     else:  # searches, listings, MCP and unknown tools: what their input says they touch
         found = tool_accesses(tool, event.input, event.ctx.cwd)
     unit.accesses = found  # type: ignore[attr-defined]  # an EventUnit has a __dict__
@@ -128,7 +132,8 @@ def _normalized(unit: Unit) -> list[tuple[str, str, str]]:
         return []
     known = getattr(unit, "normalized_accesses", None)
     if known is None:
-        known = [(raw, normalize(raw), mode) for raw, mode in accesses(unit)]
+        cwd = unit.event.ctx.cwd  # type: ignore[attr-defined]
+        known = [(raw, normalize(_above(raw, cwd)), mode) for raw, mode in accesses(unit)]
         unit.normalized_accesses = known  # type: ignore[attr-defined]
     return known
 
@@ -199,6 +204,15 @@ def _hits_path(params: dict[str, Any], path: str, mode: str = "read") -> bool:
 _LABELS = {"meta": "change the mode of", "find": "search for"}
 
 
+def _above(path: str, cwd: Any) -> str:
+    """A relative path that leaves the project (`../.aws/credentials`) as the absolute one
+    it names from the project folder (the call's `cwd`); other relative paths stay as they
+    are (rules name project files relatively: `.env`, `.git/hooks/*`)."""
+    if not path.startswith("../") or not isinstance(cwd, str) or not cwd.startswith("/"):
+        return path
+    return cwd.rstrip("/") + "/" + path
+
+
 def match_path(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit]:
     params = rule.params or {}
     if "scope" in params and not in_scope(params["scope"], unit):
@@ -236,9 +250,9 @@ def _memo_key(unit: Unit) -> tuple[Any, ...] | None:
     if event is None or len(unit.text) > 2048:
         return None
     if event.command is not None and builtin(event.tool):
-        return (event.command, unit.text)
+        return (event.command, unit.text, event.ctx.cwd)
     # (what a search or an MCP tool touches comes from fields the text may not show whole)
-    return (unit.text, tuple(accesses(unit)))
+    return (unit.text, tuple(accesses(unit)), event.ctx.cwd)
 
 
 match_path.memo_key = _memo_key  # type: ignore[attr-defined]

@@ -370,9 +370,16 @@ def verdict(command: Command) -> tuple[bool, bool]:
 
 
 def matches(kind: Any, command: Command) -> bool:
-    """The `secret_values` condition of a block: `foreign`, `named`, or `any` of them."""
+    """The `secret_values` condition of a block: `foreign`, `named`, `any` of them, or
+    `words` (its words name a secret variable, wherever it goes: `echo $GITHUB_TOKEN`)."""
     if "$" not in " ".join(command.argv) and not command.stdin_from and not command.heredoc:
         return False  # (the usual case: nothing that could hold a secret value)
+    if kind == "words":
+        return any(
+            secret_variable(m.group(1))
+            for word in command.argv[1:]
+            for m in _VARIABLE.finditer(word)
+        )
     foreign, named = verdict(command)
     if kind == "foreign":
         return foreign
