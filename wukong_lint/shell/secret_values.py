@@ -217,6 +217,9 @@ _AUTH_OPTIONS = frozenset(["-u", "--user", "--oauth2-bearer", "--proxy-user", "-
                            "--password", "--http-password", "--http-user", "--auth", "-a",
                            "--aws-sigv4"])  # fmt: skip
 _HEADER_OPTIONS = frozenset(["-H", "--header", "--proxy-header"])
+_DATA_OPTIONS = frozenset(["-d", "--data", "--data-raw", "--data-binary", "--data-urlencode",
+                           "-F", "--form", "--form-string", "--json", "-T", "--upload-file",
+                           "--post-data", "--body-data"])  # fmt: skip
 # name lookups: the secret is in the name asked for, the domain after it gets it
 _DNS = frozenset(["dig", "nslookup", "host", "drill", "kdig", "delv"])
 _DOMAIN_TAIL = re.compile(r"[)}A-Za-z0-9_]\.((?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,})\.?$")
@@ -329,7 +332,10 @@ def _variables(command: Command) -> list[tuple[str, bool]]:
             auth = option in _AUTH_OPTIONS or (
                 option in _HEADER_OPTIONS and _AUTH_HEADER.match(word.split("=", 1)[1]) is not None
             )
-        found += [(m.group(1), auth) for m in _VARIABLE.finditer(word)]
+        names = [(m.group(1), auth) for m in _VARIABLE.finditer(word)]
+        if word.startswith("$") and before not in _DATA_OPTIONS and not before.startswith("-"):
+            names = names[1:]  # (`curl "$SLACK_WEBHOOK_URL" -d ...`: where it goes, not what)
+        found += names
     for text in (command.heredoc or "", *command.stdin_args):
         if "$" in text:
             found += [(m.group(1), False) for m in _VARIABLE.finditer(text)]
