@@ -228,7 +228,8 @@ def _code_commands(code: str, language: str) -> list[str]:
     program = _INTERPRETERS.get(language, "python3")
     plain = "\n".join(line for line in lines if not line.strip().startswith(("!", "%")))
     if plain.strip():
-        found.append(f"{program} -c {shlex.quote(plain)}")
+        option = "-c" if program == "python3" else "-r" if program == "php" else "-e"
+        found.append(f"{program} {option} {shlex.quote(plain)}")
     return found
 
 

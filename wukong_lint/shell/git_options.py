@@ -8,7 +8,8 @@ same line, so that the command rules see the options that run.
   subcommand (the ones the rules read and those that share their first letters).
 - `git config alias.rh 'reset --hard' && git rh` runs `git reset --hard`: an alias the line
   defines (`git config [--global|--local] alias.NAME VALUE`, `git config set alias.NAME
-  VALUE`, `git -c alias.NAME=VALUE NAME`) is expanded where it is used. (An alias that runs a shell
+  VALUE`) is expanded where it is used later on the line. (`git -c alias.NAME=...` is
+  unwrapped before this: shell/unwrap.py.) (An alias that runs a shell
   command, `!...`, is the code-running programs' business.)
 
 The top-level options before the subcommand (`-C`, `-c`, `--git-dir=`) are not abbreviated
@@ -159,11 +160,6 @@ def with_git_options(script: Script) -> Script:
         if found is not None:
             aliases[found[0]] = found[1]
         at = _subcommand_at(argv)
-        for index_c in range(1, at - 1):  # `git -c alias.rh='reset --hard' rh`
-            if argv[index_c] == "-c" and argv[index_c + 1].lower().startswith("alias."):
-                name, _, value = argv[index_c + 1][6:].partition("=")
-                if name and value:
-                    aliases[name] = value
         if aliases and at < len(argv) and argv[at] in aliases:
             value = aliases[argv[at]]
             if not value.startswith("!"):

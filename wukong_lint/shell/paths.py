@@ -157,15 +157,21 @@ def _reaches(patterns: list[str], access: str) -> bool:
         return _reaches(patterns, "~/**" + access[access.index("**") + 2 :]) or any(
             globs_overlap(access, p, True) for p in patterns if p.startswith("/")
         )
+    searched = "/**/" in access
+    # (`DIR/**/NAME` is NAME at any depth under DIR, DIR itself included)
+    forms = (access, access.replace("/**/", "/", 1)) if searched else (access,)
     for pattern in patterns:
         if "/" in pattern:
-            if globs_overlap(access, pattern, True):
+            if any(globs_overlap(form, pattern, True) for form in forms):
                 return True
             if pattern.endswith("/*") and globs_overlap(access, pattern[:-2], True):
                 return True
-        elif last not in ("*", "**") and globs_overlap(last, pattern, True):
-            # (a bare `*` names every file: the name globs say nothing of it, as for
-            # `cat *`; a search over a folder is judged by where the folder is)
+        elif last in ("*", "**"):
+            continue  # a bare `*` names every file: the name globs say nothing of it
+        elif searched:
+            if fnmatchcase(last, pattern):  # a search for `*.json` is not one for
+                return True  # `credentials.json`; one for `credentials` is
+        elif globs_overlap(last, pattern, True):
             return True
     return False
 
