@@ -44,7 +44,9 @@ from wukong_lint.shell.command_targets import (
     _stdin_paths,
     _targets,
     _targets_match,
+    before,
     describe,
+    made_files,
 )
 from wukong_lint.shell.parse import (
     _JOINED,
@@ -199,6 +201,11 @@ def block_matches(block: dict[str, Any], command: Command, where: Where | None =
         return False
     if block.get("text_any") and not _text_matches(block["text_any"], positional, command):
         return False
+    if block.get("secret_values"):
+        from wukong_lint.shell import secret_values
+
+        if not secret_values.matches(block["secret_values"], command):
+            return False
     where = where or _NOWHERE
     if (block.get("targets_any") or block.get("targets_none")) and not _targets_match(
         block, positional, command, where
@@ -280,6 +287,7 @@ def _run(rules: list[CompiledRule], unit: Unit) -> dict[str, list[Hit]]:
         script = parse(text, select) if select is None or select.may_match(text) else _NOTHING
     except Exception:  # a parser failure must never end a scan: a parse finding says so
         script = Script((), (), True)
+    script = _as_git_reads(script)
     where = _where(unit)
     results: dict[str, list[Hit]] = {rule.id: [] for rule in rules}
     seen: dict[str, set[tuple[int, int]]] = {rule.id: set() for rule in rules}
@@ -305,21 +313,43 @@ def _run(rules: list[CompiledRule], unit: Unit) -> dict[str, list[Hit]]:
     # command of 100,000 `rm` must not make 100,000 findings on one line)
     most = MAX_EVENT_HITS if event else None
     by_name = _by_name(script)
+    # (a tool call's files made earlier on the line: `touch f && rm f`)
+    made = made_files(script.commands, where) if event and len(script.commands) > 1 else []
     # the commands each block may match: those named by its program (most blocks), or all
     # of them (a glob or no program), the cheapest refusal (no redirection) first
     for name, named in by_name.items():
         pairs = literal.get(name)
         if pairs:
-            _hits(named, pairs, where, seen, results, base, most)
+            _hits(named, pairs, where, seen, results, base, most, made)
     if other:
-        _hits(script.commands, other, where, seen, results, base, most)
+        _hits(script.commands, other, where, seen, results, base, most, made)
     return results
 
 
+_GIT_VIEW: list[Any] = [None, None]  # (script, the same as git reads it) of the last script
+
+
+def _as_git_reads(script: Script) -> Script:
+    """The script with its git commands as git reads them (abbreviated long options, aliases
+    the line defines: shell/git_options.py); the same script when it runs no git."""
+    if _GIT_VIEW[0] is script:
+        return _GIT_VIEW[1]  # type: ignore[no-any-return]
+    if not any(command.name == "git" for command in script.commands):
+        return script
+    from wukong_lint.shell.git_options import with_git_options
+
+    view = with_git_options(script)
+    _GIT_VIEW[:] = [script, view]
+    return view
+
+
 def _hits(
-    commands: Any, pairs: Any, where: Where, seen: dict, results: dict, base: int, most: Any
-) -> None:
+    commands: Any, pairs: Any, where: Where, seen: dict, results: dict, base: int, most: Any,
+    made: list[tuple[int, str]],
+) -> None:  # fmt: skip
+    outer = where
     for command in commands:
+        where = before(outer, made, command)
         span = (command.start, command.end)
         shape = None  # what the verdicts read of the command, as a small number
         redirects = bool(command.redirects)
