@@ -42,7 +42,7 @@ from typing import Any, NamedTuple
 CORPUS = Path(__file__).resolve().parent / "fixtures" / "guard"
 PROJECT_NAME = "acme-api"
 STOPPED = frozenset(["deny", "ask"])
-_PLACEHOLDER = re.compile(r"(?<!\$)\{(HOME|PROJECT)\}")
+_PLACEHOLDER = re.compile(r"(?<![\w$])\{(HOME|PROJECT)\}")  # (not $ENV{HOME}: Perl's)
 
 
 # --- the corpus ------------------------------------------------------------------------
