@@ -274,7 +274,8 @@ def _run(rules: list[CompiledRule], unit: Unit) -> dict[str, list[Hit]]:
     # a tool call's command is parsed whole, once for every rule (and the path rules); a
     # long script only where some rule of this batch may match
     event = getattr(unit, "event", None) is not None
-    select = _selector(rules) if len(text) >= SELECT_FROM and not event else None
+    read = event and getattr(unit.event, "origin", None) is not None  # (a script's text)
+    select = _selector(rules) if len(text) >= SELECT_FROM and (read or not event) else None
     try:
         # (a script in which no statement can be selected is not parsed at all)
         script = parse(text, select) if select is None or select.may_match(text) else _NOTHING

@@ -48,8 +48,10 @@ from wukong_lint.shell.interpreter_values import glob_names, joined_paths, sends
 from wukong_lint.shell.runner_langs import READERS
 from wukong_lint.shell.runner_registry import CODE, SCRIPT, UNSEEN, split_words
 
+# (a double-quoted string may hold a Ruby interpolation with quotes in it: "#{ENV["HOME"]}")
 _STRING = (
-    r"""(?:[rRbBuUfF]{0,2}(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')|`(?:[^`\\$]|\\.|\$(?!\{))*`)"""
+    r"""(?:[rRbBuUfF]{0,2}(?:"(?:[^"\\#]|\\.|#\{[^{}\n]*\}|#)*"|'(?:[^'\\]|\\.)*')|"""
+    r"""`(?:[^`\\$]|\\.|\$(?!\{))*`)"""
 )
 _STRING_RE = re.compile(_STRING, re.S)
 _CALL = re.compile(

@@ -362,3 +362,25 @@ def assignment_runs(name: str, value: str) -> list[Item]:
 
 if __name__ == "__main__":  # (python -m wukong_lint.shell.runners --write)
     raise SystemExit(main())
+
+
+def lines_run(
+    command: tuple[str, ...], token: str | None, producer: tuple[str, ...] | None
+) -> list[Item]:
+    """`... | xargs -I{} sh -c '{}'`: each input line is a script, so the producer is piped
+    into a shell (`curl URL | xargs -I{} sh -c '{}'` is `curl URL | sh`)."""
+    if not producer or not command or os.path.basename(command[0]) not in _SHELL_NAMES:
+        return []
+    script = next((w for i, w in enumerate(command[1:-1], 1) if w.startswith("-")
+                   and "c" in w[1:] and not w.startswith("--")), None)  # fmt: skip
+    if script is None:
+        return []
+    body = command[command.index(script) + 1] if command.index(script) + 1 < len(command) else ""
+    if not (token and body.strip() in (token, f'"{token}"', f"'{token}'") or body.strip() == '"$@"'):
+        return []
+    from wukong_lint.shell.runner_tools import shell_join
+
+    return [(SCRIPT, shell_join(list(producer)) + " | " + os.path.basename(command[0]))]
+
+
+_SHELL_NAMES = frozenset(["sh", "bash", "zsh", "dash", "ksh", "ash"])

@@ -25,10 +25,11 @@ from wukong_lint.shell.model import (  # the records, re-exported: shell.Command
 )
 from wukong_lint.shell.path_reasoning import STDIN, UNDER, change_dir
 from wukong_lint.shell.runner_registry import ENVIRONMENT
-from wukong_lint.shell.runners import assignment_runs
+from wukong_lint.shell.runners import assignment_runs, lines_run
 from wukong_lint.shell.unwrap import (
     CODE,
     SCRIPT,
+    UNSEEN,
     find_parts,
     git_normalised,
     interpreter,
@@ -136,7 +137,7 @@ class _Walker:
             variable is None
             or body is None
             or not 0 < len(values) <= MAX_LOOP_VALUES
-            or not all(literal(v) for v in values)
+            or not all(literal(v) or _known_path(v) for v in values)
         ):
             if variable is not None:
                 self.env.pop(variable.text.decode("utf-8", "replace"), None)
@@ -518,13 +519,17 @@ class _Walker:
             if arg_file is not None:  # xargs -a <(echo /): the file's words
                 printed = self.printed_by("$" + arg_file[1:]) if arg_file[:2] == "<(" else None
                 targets = printed.split() if printed is not None else [STDIN]
+            fed = lines_run(command, replace, producer.argv if producer else None)
             if replace:
-                return [_replace(command, replace, targets)]
-            return [command + tuple(targets)]
+                return [_replace(command, replace, targets), *fed]
+            return [command + tuple(targets), *fed]
         if name == "parallel":
             command, tail, dry = parallel_parts(args)
             if not command and tail and not dry:  # `parallel ::: CMD...`: each is a command
-                return [(SCRIPT, t) for t in tail[:MAX_PRODUCER_WORDS]]
+                return [
+                    (SCRIPT, t) if literal(t) else (UNSEEN, "command-output", "parallel")
+                    for t in tail[:MAX_PRODUCER_WORDS]
+                ]
             if dry or not command:
                 return []
             targets = tail if tail is not None else self.targets_from(producer)
@@ -638,6 +643,15 @@ class _Walker:
             cmd = self.commands[index]
             self.commands[index] = cmd._replace(via=via + cmd.via)
         return names
+
+
+_KNOWN_PATH = re.compile(r"\$(?:HOME|PWD|TMPDIR|\{HOME\}|\{PWD\}|\{TMPDIR\})(?![\w{])")
+
+
+def _known_path(value: str) -> bool:
+    """A loop value whose only expansions are the path variables path reasoning knows
+    (`"$HOME"/*`): bound as written, so `rm -rf "$d"` in the body deletes under $HOME."""
+    return "`" not in value and "$" not in _KNOWN_PATH.sub("", value)
 
 
 def list_parts(node: Any) -> list[Any]:
