@@ -45,6 +45,7 @@ _REASONS = {
     "written": "the same command line writes it first from elsewhere",
     "unknown-folder": "the folder it runs in is not known",
     "unknown-path": "its path is a value the command line does not give",
+    "not-judged": "it is nested too deeply to judge",
 }
 _KINDS = ("command", "path")
 _WRITE_KINDS = ("command",)
@@ -75,26 +76,17 @@ def read_script(path: str) -> tuple[str | None, str | None]:
         return None, "not-a-file"
     if info.st_size > MAX_SCRIPT:
         return None, "too-large"
+    from wukong_lint.util.fsutil import read_regular
+
     try:
-        fd = os.open(real, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
-        try:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
-                return None, "not-a-file"
-            chunks = []
-            size = 0
-            while size <= MAX_SCRIPT:
-                chunk = os.read(fd, 1 << 16)
-                if not chunk:
-                    break
-                chunks.append(chunk)
-                size += len(chunk)
-        finally:
-            os.close(fd)
+        data = read_regular(real, MAX_SCRIPT)
     except OSError:
         return None, "unreadable"
-    if size > MAX_SCRIPT:
+    if data is None:
+        return None, "not-a-file"
+    if len(data) > MAX_SCRIPT:
         return None, "too-large"
-    return b"".join(chunks).decode("utf-8", "surrogateescape"), None
+    return data.decode("utf-8", "surrogateescape"), None
 
 
 class Judge:
@@ -112,7 +104,9 @@ class Judge:
         self.seen: set[tuple[str, tuple[str, ...]]] = set()
 
     # -- scanning -------------------------------------------------------------------------
-    def scan(self, text: str, folder: str, label: str, kinds: tuple[str, ...] = _KINDS) -> list[Finding]:
+    def scan(
+        self, text: str, folder: str, label: str, kinds: tuple[str, ...] = _KINDS
+    ) -> list[Finding]:
         """Scan `text` as the command of a Bash call in `folder`; the findings relabelled."""
         from wukong_lint.engine.scan import scan_unit
         from wukong_lint.model.events import Context, call_event, make_unit
@@ -126,6 +120,25 @@ class Judge:
         event.origin = label
         found, _ = scan_unit(rules, make_unit("<script>", event, text))
         return [f._replace(message=f"{f.message} [{label}]") for f in found if not f.suppressed]
+
+    def reduced(self, text: str) -> str:
+        """A long script's text cut down to the statements worth judging: those where a
+        command rule may match, naming a program that runs files or code, or holding a path
+        a path rule looks for (shell/commands.script_selector, shell/script_reduce.py)."""
+        from wukong_lint.shell.commands import SELECT_FROM, script_selector
+        from wukong_lint.shell.runner_registry import NAMES
+        from wukong_lint.shell.script_reduce import reduce
+
+        if len(text) < SELECT_FROM:
+            return text
+        commands = _subset(self.ruleset, ("command",)).rules
+        words = frozenset(["./", *_path_words(_subset(self.ruleset, ("path",)).rules)])
+        selector = script_selector(commands, NAMES, words)
+        if selector is None:
+            return text
+        if not selector.may_match(text):
+            return ""  # (no statement of it can matter: not even parsed)
+        return reduce(text, selector)
 
     def unseen(self, reason: str, program: str, where: str) -> None:
         text = f"wukong-lint-unseen-script {reason} {program}"
@@ -144,7 +157,10 @@ class Judge:
         for run in runs(script):
             if self.files >= MAX_FILES:
                 break
-            self.run(run, folder, depth, via)
+            try:
+                self.run(run, folder, depth, via)
+            except RecursionError:  # (a script nested beyond the stack: not judged whole)
+                self.unseen("not-judged", run.program, f"in {run.path or run.kind}{via}")
         if depth == 0:  # files the line writes with text it shows: judged as written
             from wukong_lint.shell.script_runs import writes
 
@@ -178,12 +194,12 @@ class Judge:
     def judge(self, run: Any, text: str, base: str, depth: int, label: str, via: str) -> None:
         from wukong_lint.shell.script_runs import judged_text, shebang_kind
 
-        if run.kind not in ("sh", "exec", "make", "just", "npm", "args", "git", "git-alias"):
-            if not _CODE_GATE.search(text):
-                return  # a program that names no call that could do harm
+        shell = ("sh", "exec", "make", "just", "npm", "args", "git", "git-alias")
+        if run.kind not in shell and not _CODE_GATE.search(text):
+            return  # a program that names no call that could do harm
         if run.kind == "git":
             run = run._replace(kind="exec")
-        judged = judged_text(run, text) if run.kind != "git-alias" else text
+        judged = self.reduced(judged_text(run, text) if run.kind != "git-alias" else text)
         if not judged.strip():
             return
         self.findings += self.scan(judged, base, label)
@@ -351,6 +367,7 @@ class Judge:
         text = written_text(path, content)
         if not text or not text.strip():
             return
+        text = self.reduced(text)
         label = f"in the new content of {self.shown(path)}"
         for finding in self.scan(text, self.cwd, label, _WRITE_KINDS):
             if finding.severity >= Severity.HIGH:
@@ -427,6 +444,19 @@ def _config_value(text: str, section: str, key: str) -> str | None:
                 value = value[1:-1].replace('\\"', '"').replace("\\\\", "\\")
             found = value
     return found
+
+
+def _path_words(rules: list[Any]) -> list[str]:
+    """Literal pieces of the path rules' targets (`/.ssh`, `.env`, `/etc`): a statement of a
+    long script holding none of them gives the path rules nothing to look at."""
+    words = set()
+    for rule in rules:
+        for target in (rule.params or {}).get("targets", ()):
+            for piece in target.replace("~", "").split("*"):
+                piece = piece.rstrip("/")
+                if len(piece) >= 3:
+                    words.add(piece)
+    return sorted(words)
 
 
 _SUBSETS: dict[tuple[int, tuple[str, ...]], Any] = {}

@@ -113,7 +113,7 @@ class Event:
         # the files a call's input names (`event_paths`: made once, several checks ask)
         self.paths: list[str] | None = None
         # a call the hook made of a script another call runs (hook/scripts.py): where its
-        # command came from. A long one is walked statement by statement, as a file is.
+        # command came from
         self.origin: str | None = None
         # how many paths the transcript had touched when the unit of this call was made
         # (None: not known, e.g. the live hook): `Context.seen_paths` may have grown since

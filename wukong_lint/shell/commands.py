@@ -274,8 +274,7 @@ def _run(rules: list[CompiledRule], unit: Unit) -> dict[str, list[Hit]]:
     # a tool call's command is parsed whole, once for every rule (and the path rules); a
     # long script only where some rule of this batch may match
     event = getattr(unit, "event", None) is not None
-    read = event and getattr(unit.event, "origin", None) is not None  # (a script's text)
-    select = _selector(rules) if len(text) >= SELECT_FROM and (read or not event) else None
+    select = _selector(rules) if len(text) >= SELECT_FROM and not event else None
     try:
         # (a script in which no statement can be selected is not parsed at all)
         script = parse(text, select) if select is None or select.may_match(text) else _NOTHING
@@ -713,6 +712,37 @@ def _selector(rules: list[CompiledRule]) -> Selector | None:
             words |= needs[1]
             self_calls = self_calls or needs[2]
     selector = _SELECTORS[key] = Selector(names, words, self_calls)
+    return selector
+
+
+_SCRIPT_SELECTORS: dict[tuple[str, ...], Any] = {}
+
+
+def script_selector(
+    rules: list[CompiledRule], names: frozenset[str], words: frozenset[str]
+) -> Selector | None:
+    """The selector of a long script's statements that the hook walks (hook/scripts.py):
+    those where a command rule may match, or naming one of `names` (programs that run
+    files) or holding one of `words` (the paths the path rules look for); None when any
+    statement may matter."""
+    key = (*sorted(rule.id for rule in rules), "\0", *sorted(names), "\0", *sorted(words))
+    if key in _SCRIPT_SELECTORS:
+        return _SCRIPT_SELECTORS[key]  # type: ignore[no-any-return]
+    found: dict[str, set[str]] = {name: {"name"} for name in names}
+    more: set[str] = set(words)
+    self_calls = False
+    selector: Selector | None = None
+    for rule in rules:
+        for block in (rule.params or {}).get("match", ()):
+            needs = _block_needs(block)
+            if needs is None:
+                _SCRIPT_SELECTORS[key] = None
+                return None
+            for name, need in needs[0].items():
+                found.setdefault(name, set()).add(need)
+            more |= needs[1]
+            self_calls = self_calls or needs[2]
+    selector = _SCRIPT_SELECTORS[key] = Selector(found, more, self_calls)
     return selector
 
 

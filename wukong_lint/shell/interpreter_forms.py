@@ -131,6 +131,7 @@ _LOOP = re.compile(
     rf"os\.walk\(\s*(?P<walk>{_FOLDER})"
     rf"|(?:os\.listdir|os\.scandir)\(\s*(?P<list>{_FOLDER})"
     rf"|(?P<path>{_FOLDER})\s*\.\s*(?P<how>iterdir|glob|rglob|walk)\s*\("
+    rf"|[\[(]\s*(?P<items>{_Q}(?:\s*,\s*{_Q})*)\s*,?\s*[\])]"
     r")"
 )
 
@@ -151,6 +152,12 @@ def bound_paths(code: str) -> dict[str, str]:
     for os.walk and rglob: every file below it)."""
     found: dict[str, str] = {}
     for match in _LOOP.finditer(code):
+        if match.group("items"):  # for f in ['/etc/passwd', ...]: its first absolute one
+            values = [
+                re.sub(r"\\(.)", r"\1", t[1:-1]) for t in re.findall(_Q, match.group("items"))
+            ]
+            found[match.group(1)] = next((v for v in values if v.startswith(("/", "~"))), values[0])
+            continue
         if match.group("walk"):
             folder = _folder(match.group("walk"))
             value = RECURSIVE + folder
@@ -282,6 +289,53 @@ def written_files(code: str) -> list[str]:
 _ESCAPED_QUOTES = HOME_EXPR.replace("['\\\"]", "\\\\?['\\\"]")
 HOME_HOLE = re.compile(
     r"\$ENV\{\s*\\?['\"]?HOME\\?['\"]?\s*\}"
-    + r"|#\{\s*(?:" + _ESCAPED_QUOTES + r")\s*\}"
-    + r"|\$?\{\s*(?:" + HOME_EXPR + r")\s*\}"
+    + r"|#\{\s*(?:"
+    + _ESCAPED_QUOTES
+    + r")\s*\}"
+    + r"|\$?\{\s*(?:"
+    + HOME_EXPR
+    + r")\s*\}"
 )
+
+
+# -- a file's code run by code --------------------------------------------------------------
+
+_FILE_RUNS = {
+    "python": re.compile(
+        rf"\b(?:exec|eval)\s*\(\s*(?:compile\s*\(\s*)?open\s*\(\s*({_Q})[^)]*\)\s*\.\s*read\s*\("
+        rf"|\b(?:runpy\s*\.\s*run_path|execfile)\s*\(\s*({_Q})"
+    ),
+    "node": re.compile(r"\brequire\s*\(\s*(['\"]\.{1,2}/[^'\"\n]+['\"])\s*\)"),
+    "ruby": re.compile(rf"\b(?:load|require_relative)\s*\(?\s*({_Q})"),
+    "perl": re.compile(rf"\b(?:do|require)\s*\(?\s*({_Q})"),
+    "php": re.compile(rf"\b(?:include|require)(?:_once)?\s*\(?\s*({_Q})"),
+}
+_RUNNER = {"python": "python3", "node": "node", "ruby": "ruby", "perl": "perl", "php": "php"}
+
+
+def file_runs(language: str, code: str) -> list[tuple[str, ...]]:
+    """Code that runs a file's code (`exec(open('x.py').read())`, `runpy.run_path`,
+    `require('./x.js')`, Ruby's `load`, Perl's `do`): the `python3 x.py` it amounts to, so
+    that the file is read and judged as when it is run so."""
+    pattern = _FILE_RUNS.get(language)
+    if pattern is None:
+        return []
+    found: list[tuple[str, ...]] = []
+    for match in pattern.finditer(code):
+        token = next(g for g in match.groups() if g is not None)
+        path = re.sub(r"\\(.)", r"\1", token[1:-1])
+        if language == "node" and not path.endswith((".js", ".cjs", ".mjs", ".ts")):
+            continue  # (a module folder or a JSON file)
+        found.append((_RUNNER[language], path))
+        if len(found) >= 16:
+            break
+    return found
+
+
+def runs_a_file(language: str, rest: str) -> bool:
+    """Is the call at the start of `rest` (after `exec(` / `eval(`) one that runs a file?"""
+    return (
+        language == "python"
+        and re.match(rf"\s*(?:compile\s*\(\s*)?open\s*\(\s*{_Q}[^)]*\)\s*\.\s*read\s*\(", rest)
+        is not None
+    )

@@ -38,10 +38,12 @@ from wukong_lint.shell.interpreter_forms import (
     bound_paths,
     deleted,
     fetched_code,
+    file_runs,
     joined_name,
     method_deletes,
     normalize,
     perl_eval,
+    runs_a_file,
     written_files,
 )
 from wukong_lint.shell.interpreter_values import glob_names, joined_paths, sends
@@ -323,7 +325,7 @@ def commands(language: str, code: str, program: bool = False) -> list[tuple[str,
             start = match.end() + len(rest) - len(rest.lstrip())
             value = joined.get(start)
             if value is None:
-                if not program:
+                if not program and not runs_a_file(language, rest):
                     sink = _sink(language, name, owner, rest)
                     if sink:
                         computed.append(sink)
@@ -362,6 +364,7 @@ def commands(language: str, code: str, program: bool = False) -> list[tuple[str,
     if language == "awk":
         found += _awk_pipes(code)
     found += fetched_code(language, code)  # exec(urlopen(URL).read())
+    found += file_runs(language, code)  # exec(open('x.py').read()): `python3 x.py`
     if not program and perl_eval(language, code):
         computed.append("computed-code")
     found += [(UNSEEN, reason, language) for reason in dict.fromkeys(computed)]
@@ -486,9 +489,7 @@ def _judge(
     ):
         if value.startswith(RECURSIVE):
             return deleted(value, True)
-        recursive = (
-            re.search(r"recursive\s*[:=]>?\s*(true|True|TRUE|T|1)\b", window) is not None
-        )
+        recursive = re.search(r"recursive\s*[:=]>?\s*(true|True|TRUE|T|1)\b", window) is not None
         if (
             name in ("rm", "rmdir")
             and owner == "FileUtils"

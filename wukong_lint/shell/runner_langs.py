@@ -139,7 +139,11 @@ _VIM_SHELL_FUNCTIONS = re.compile(
     r"\b(?:system|systemlist|jobstart|termopen|job_start|term_start)\s*\(\s*"
     r"(\[[^\]]*\]|'(?:[^']|'')*'|\"(?:[^\"\\]|\\.)*\")"
 )
-_VIM_DELETE = re.compile(r"\bdelete\s*\(\s*('(?:[^']|'')*'|\"(?:[^\"\\]|\\.)*\")\s*,\s*['\"]rf?['\"]")
+_VIM_STR = r"'(?:[^']|'')*'|\"(?:[^\"\\]|\\.)*\""
+_VIM_DELETE = re.compile(
+    r"\bdelete\s*\(\s*(" + _VIM_STR + r"|expand\s*\(\s*(?:" + _VIM_STR + r")\s*\)|\$HOME)"
+    r"\s*,\s*['\"]rf?['\"]"
+)
 _VIM_LANGS = {"lua": "lua", "luado": "lua", "py": "python", "python": "python",
               "py3": "python", "python3": "python", "pyx": "python", "pythonx": "python",
               "py3do": "python", "pydo": "python", "perl": "perl", "perldo": "perl",
@@ -206,19 +210,26 @@ def _vim_command(text: str, depth: int) -> tuple[list[Item], str]:
     own, rest = (args, "") if bar < 0 else (args[:bar], args[bar + 1 :])
     items: list[Item] = []
     if word in ("exe", "execute"):
-        literal = "".join(_vim_string(t) for t in re.findall(r"'(?:[^']|'')*'|\"(?:[^\"\\]|\\.)*\"", own))
+        literal = "".join(
+            _vim_string(t) for t in re.findall(r"'(?:[^']|'')*'|\"(?:[^\"\\]|\\.)*\"", own)
+        )
         if literal and depth < 4:
             items += vim(literal, depth + 1)
     for found in _VIM_SHELL_FUNCTIONS.finditer(own):
         token = found.group(1)
         if token.startswith("["):
-            words = [_vim_string(t) for t in re.findall(r"'(?:[^']|'')*'|\"(?:[^\"\\]|\\.)*\"", token)]
+            words = [
+                _vim_string(t) for t in re.findall(r"'(?:[^']|'')*'|\"(?:[^\"\\]|\\.)*\"", token)
+            ]
             if words:
                 items.append(tuple(words))
         else:
             items.append((SCRIPT, _vim_string(token)))
     for found in _VIM_DELETE.finditer(own):
-        items.append(("rm", "-rf", _vim_string(found.group(1))))
+        token = found.group(1)
+        if token.startswith("expand"):
+            token = token[token.index("(") + 1 : token.rindex(")")].strip()
+        items.append(("rm", "-rf", "~" if token == "$HOME" else _vim_string(token)))
     if word in _VIM_WRITE_WORDS and own.strip() and not own.lstrip().startswith(("!", "++")):
         items += [w for w in (_write(own.strip()),) if w]
     if word in ("r", "read") and own.strip():
@@ -261,20 +272,23 @@ def ed(code: str) -> list[Item]:
 # -- Emacs Lisp -----------------------------------------------------------------------------
 
 _LISP_STRING = r'"(?:[^"\\]|\\.)*"'
-_LISP_VALUE = rf'(?:{_LISP_STRING}|\(getenv\s+"HOME"\)|\(expand-file-name\s+{_LISP_STRING}[^)]*\)|~)'
+_LISP_VALUE = (
+    rf'(?:{_LISP_STRING}|\(getenv\s+"HOME"\)|\(expand-file-name\s+{_LISP_STRING}[^)]*\)|~)'
+)
 _LISP_SHELL = re.compile(
     r"\((?:shell-command|shell-command-to-string|async-shell-command|call-process-shell-command"
     r"|start-process-shell-command|process-file-shell-command)\s+"
     + (r"(?:" + _LISP_STRING + r"\s+(?:nil|\w+)\s+)?")
-    + r"(" + _LISP_STRING + ")"
+    + r"("
+    + _LISP_STRING
+    + ")"
 )
 _LISP_PROCESS = re.compile(
-    r"\((call-process|process-lines|start-process|process-file)\s+((?:" + _LISP_VALUE
+    r"\((call-process|process-lines|start-process|process-file)\s+((?:"
+    + _LISP_VALUE
     + r"|nil|t|\w+|\s)+)\)"
 )
-_LISP_DELETE = re.compile(
-    r"\((delete-directory|delete-file)\s+(" + _LISP_VALUE + r")\s*(t)?"
-)
+_LISP_DELETE = re.compile(r"\((delete-directory|delete-file)\s+(" + _LISP_VALUE + r")\s*(t)?")
 
 
 def _lisp_value(token: str) -> str:
@@ -295,7 +309,9 @@ def elisp(code: str) -> list[Item]:
     for found in _LISP_SHELL.finditer(code):
         items.append((SCRIPT, _lisp_value(found.group(1))))
     for found in _LISP_PROCESS.finditer(code):
-        values = [_lisp_value(t) for t in re.findall(_LISP_VALUE + r"|nil|\bt\b|\w+", found.group(2))]
+        values = [
+            _lisp_value(t) for t in re.findall(_LISP_VALUE + r"|nil|\bt\b|\w+", found.group(2))
+        ]
         strings = [v for v in values if v not in ("nil", "t")]
         if found.group(1) == "start-process":
             strings = strings[2:] if len(strings) > 2 else []  # its name and buffer first

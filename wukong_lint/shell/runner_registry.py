@@ -38,6 +38,7 @@ _NOT_COMMANDS = frozenset(["", "false", "no", "off", "0", "1", "yes", "on", "non
 FETCHERS = frozenset(["curl", "wget", "fetch", "http", "https", "aria2c", "nc", "ncat", "xh",
                       "httpie", "lwp-request", "GET"])  # fmt: skip
 
+
 def _load() -> dict[str, Any]:
     try:
         with open(JSON_PATH, encoding="utf-8") as handle:
@@ -134,7 +135,7 @@ def _take(spec: dict[str, Any], scan: Scan, option: str, value: str) -> None:
         if decoded:
             scan.items.append((SCRIPT, decoded))
     elif option in spec.get("key_options", {}):
-        key, text = (re.split(r"[=\s]", value.strip(), maxsplit=1) + [""])[:2]
+        key, text = [*re.split(r"[=\s]", value.strip(), maxsplit=1), ""][:2]
         if key.lower() in _table(spec, "keys") and text.strip():
             scan.items.append((SCRIPT, text))
     elif spec.get("module_option") == option:
@@ -173,7 +174,7 @@ def scan(
         if word in _table(spec, "exec_options"):
             found.run_argv = True
         if word.startswith("--") and "=" in word:
-            option, _, value = word.partition("=")
+            option = word.partition("=")[0]
             _take(spec, found, option, args[i][len(option) + 1 :])
             if option in lookup:
                 found.lookup = True
@@ -230,7 +231,6 @@ def content(word: str, stdin: str | None, resolve: Resolve | None) -> str | None
     return None
 
 
-
 def split_words(text: str) -> list[str]:
     """A string split as the shell would split it, or on blanks when its quotes do not
     close."""
@@ -241,6 +241,9 @@ def split_words(text: str) -> list[str]:
 
 
 # -- the registry's tables ------------------------------------------------------------------
+
+
+_VALUED = ("script_options", "code_options", "file_options", "encoded_options", "value_options")
 
 
 def _prepare(spec: dict[str, Any]) -> None:
@@ -254,8 +257,7 @@ def _prepare(spec: dict[str, Any]) -> None:
     keys = [k.lower() for words in spec.get("key_options", {}).values() for k in words]
     spec["_keys"] = frozenset(keys)
     spec["_valued"] = frozenset().union(
-        *(spec["_" + k] for k in ("script_options", "code_options", "file_options",
-                                  "encoded_options", "value_options")),  # fmt: skip
+        *(spec["_" + k] for k in _VALUED),
         spec.get("key_options", {}),
         [spec["module_option"]] if spec.get("module_option") else [],
     )
@@ -316,8 +318,9 @@ def main(argv: list[str] | None = None) -> int:
     with open(YAML_PATH, encoding="utf-8") as handle:
         text = dump(build(handle.read()))
     if "--write" in args:
-        with open(JSON_PATH, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        from wukong_lint.util.fsutil import atomic_write_text
+
+        atomic_write_text(JSON_PATH, text)
         return 0
     with open(JSON_PATH, encoding="utf-8") as handle:
         current = handle.read()

@@ -74,6 +74,7 @@ class Spec(_Strict):
     only_stripped: list[str] = Field(default_factory=list)
     skip: int = Field(default=0, ge=0, le=4)
     assignments: bool = False
+    script_anywhere: bool = False  # its script options may follow its positional words
     first: bool = False
     keys: bool = False
     source: bool = False

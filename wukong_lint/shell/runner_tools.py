@@ -14,14 +14,14 @@ from typing import Any
 
 from wukong_lint.shell.runner_registry import (
     _NOT_COMMANDS,
-    PROGRAMS,
-    language_of,
     CODE,
+    PROGRAMS,
     SCRIPT,
     UNSEEN,
     Item,
     Resolve,
     content,
+    language_of,
     scan,
     split_words,
 )
@@ -296,9 +296,9 @@ def _mapped(path: str, mounts: list[tuple[str, str]]) -> str | None:
     best = None
     for source, target in mounts:
         target = target.rstrip("/") or "/"
-        if target == "/" or path == target or path.startswith(target + "/"):
-            if best is None or len(target) > len(best[1]):
-                best = (source, target)
+        under = target == "/" or path == target or path.startswith(target + "/")
+        if under and (best is None or len(target) > len(best[1])):
+            best = (source, target)
     if best is None:
         return None
     source, target = best
@@ -546,12 +546,75 @@ _NPM_INSTALLS = ("install", "i", "ci", "add", "isntall", "in")
 _LIFECYCLE = ["preinstall", "install", "postinstall", "prepublish", "preprepare", "prepare",
               "postprepare"]  # fmt: skip
 _YARN_OWN = frozenset(
-    "add audit autoclean bin cache check config create dedupe dlx exec explain generate-lock-entry "
-    "global help import info init install licenses link list login logout node npm outdated "
-    "owner pack patch patch-commit plugin policies publish rebuild remove search set stage tag "
-    "team unlink unplug up upgrade upgrade-interactive version versions why workspace "
-    "workspaces constraints dedupe store server env fetch root prune deploy setup doctor "
-    "import licenses patch-remove approve-builds ignored-builds".split()
+    [
+        "add",
+        "audit",
+        "autoclean",
+        "bin",
+        "cache",
+        "check",
+        "config",
+        "create",
+        "dedupe",
+        "dlx",
+        "exec",
+        "explain",
+        "generate-lock-entry",
+        "global",
+        "help",
+        "import",
+        "info",
+        "init",
+        "install",
+        "licenses",
+        "link",
+        "list",
+        "login",
+        "logout",
+        "node",
+        "npm",
+        "outdated",
+        "owner",
+        "pack",
+        "patch",
+        "patch-commit",
+        "plugin",
+        "policies",
+        "publish",
+        "rebuild",
+        "remove",
+        "search",
+        "set",
+        "stage",
+        "tag",
+        "team",
+        "unlink",
+        "unplug",
+        "up",
+        "upgrade",
+        "upgrade-interactive",
+        "version",
+        "versions",
+        "why",
+        "workspace",
+        "workspaces",
+        "constraints",
+        "dedupe",
+        "store",
+        "server",
+        "env",
+        "fetch",
+        "root",
+        "prune",
+        "deploy",
+        "setup",
+        "doctor",
+        "import",
+        "licenses",
+        "patch-remove",
+        "approve-builds",
+        "ignored-builds",
+    ]
 )
 
 

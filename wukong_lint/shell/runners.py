@@ -109,6 +109,10 @@ def _wrapper(
         return []
     items = list(found.items)
     rest = args[found.index :]
+    if spec.get("script_anywhere"):  # runuser -l USER -c SCRIPT
+        more = scan(spec, rest, anywhere=True).items
+        if more:
+            return items + more
     if spec.get("assignments"):
         while rest and "=" in rest[0] and not rest[0].startswith("="):
             variable, _, value = rest[0].partition("=")
@@ -183,9 +187,7 @@ def _shell(
     return _script_of("-", name, stdin, resolve)
 
 
-def _script_of(
-    target: str, name: str, stdin: str | None, resolve: Resolve | None
-) -> list[Item]:
+def _script_of(target: str, name: str, stdin: str | None, resolve: Resolve | None) -> list[Item]:
     """A shell script read from `target` (a file word, `-`, `<(...)`): its text when the
     line shows it. A file on disk is the hook's (shell/script_runs.py)."""
     text = content(target, stdin, resolve)
@@ -195,7 +197,6 @@ def _script_of(
     if piped is not None:  # `bash <<< "$(curl URL)"`: the download, piped into the shell
         return [(SCRIPT, f"{piped} | {name if name not in ('source', '.') else 'sh'}")]
     return [(SCRIPT, text)]
-
 
 
 def _substitution(text: str) -> str | None:
@@ -358,8 +359,6 @@ def assignment_runs(name: str, value: str) -> list[Item]:
     return [(SCRIPT, value)]
 
 
-
-
 if __name__ == "__main__":  # (python -m wukong_lint.shell.runners --write)
     raise SystemExit(main())
 
@@ -376,7 +375,9 @@ def lines_run(
     if script is None:
         return []
     body = command[command.index(script) + 1] if command.index(script) + 1 < len(command) else ""
-    if not (token and body.strip() in (token, f'"{token}"', f"'{token}'") or body.strip() == '"$@"'):
+    if not (
+        (token and body.strip() in (token, f'"{token}"', f"'{token}'")) or body.strip() == '"$@"'
+    ):
         return []
     from wukong_lint.shell.runner_tools import shell_join
 

@@ -27,7 +27,6 @@ from wukong_lint.shell.model import _printed, program_name
 from wukong_lint.shell.runner_registry import (
     CODE,
     FETCHERS,
-    PROGRAMS,
     SCRIPT,
     STDIN_WORDS,
     language_of,
@@ -91,7 +90,7 @@ def _runs_of(command: Any) -> list[Run]:
     name = command.name
     cwd = command.cwd
     span = (command.start, command.end)
-    if not argv or name in _CONTAINERS and name not in ("ssh", "autossh", "mosh"):
+    if not argv or (name in _CONTAINERS and name not in ("ssh", "autossh", "mosh")):
         return []
     spec = spec_of(name)
     how = spec["how"] if spec is not None else None
@@ -170,9 +169,14 @@ def _interpreter_runs(command: Any, spec: Any, cwd: str, span: tuple[int, int]) 
     positional = args[found.index :]
     if positional and positional[0] in subcommands:
         return runs
-    if positional and positional[0] not in STDIN_WORDS and not positional[0].startswith("<("):
-        if not spec.get("plus_code"):
-            runs.append(Run(language, positional[0], cwd, (), *span, name))
+    first = positional[0] if positional else None
+    if (
+        first
+        and first not in STDIN_WORDS
+        and not first.startswith("<(")
+        and not spec.get("plus_code")
+    ):
+        runs.append(Run(language, first, cwd, (), *span, name))
     return runs
 
 
@@ -251,7 +255,9 @@ def _git_runs(command: Any, spec: Any, cwd: str, span: tuple[int, int]) -> list[
     hooks = list(spec.get("hooks", {}).get(sub, ()))
     if sub == "commit" and "--amend" not in rest:
         hooks = [h for h in hooks if h != "post-rewrite"]
-    skips = "--no-verify" in rest or (sub != "push" and any(w in spec.get("no_verify", ()) for w in rest))
+    skips = "--no-verify" in rest or (
+        sub != "push" and any(w in spec.get("no_verify", ()) for w in rest)
+    )
     if skips:
         hooks = [h for h in hooks if h not in spec.get("verified_hooks", ())]
     if not hooks:
@@ -293,9 +299,7 @@ def _known(run: Run, written: dict[str, Any], folders: dict[str, str | None]) ->
     return run
 
 
-def _track_writes(
-    command: Any, written: dict[str, Any], folders: dict[str, str | None]
-) -> None:
+def _track_writes(command: Any, written: dict[str, Any], folders: dict[str, str | None]) -> None:
     """What a command writes, for the commands after it on the line."""
     name, argv, cwd = command.name, command.argv, command.cwd
     fetched = name in FETCHERS or any(p in FETCHERS for p in command.stdin_from)
@@ -317,7 +321,7 @@ def _track_writes(
         _track_download(argv, cwd, written, folders)
     elif name in _ARCHIVERS:
         _track_copy(name, argv, cwd, written, folders, fetched)
-    elif language_of(name) == "python" and "venv" in argv[1:3] or name in _VENV_MAKERS:
+    elif (language_of(name) == "python" and "venv" in argv[1:3]) or name in _VENV_MAKERS:
         targets = [w for w in argv[1:] if not w.startswith("-") and w != "venv"]
         for target in targets[-1:]:
             folders[_key(target, cwd)] = None
@@ -333,26 +337,31 @@ def _track_download(
     urls = [a for a in args if "://" in a]
     for i, word in enumerate(args):
         option, equals, value = word.partition("=")
-        if option in ("-o", "--output", "-O", "--output-document") and (equals or i + 1 < len(args)):
+        if option in ("-o", "--output", "-O", "--output-document") and (
+            equals or i + 1 < len(args)
+        ):
             target = value if equals else args[i + 1]
             if word == "-O" and argv[0].endswith("curl"):  # curl -O: the URL's file name
                 continue
             written[_key(target, cwd)] = (None, "downloaded")
-        elif option in ("-P", "--directory-prefix", "--output-dir") and (equals or i + 1 < len(args)):
+        elif option in ("-P", "--directory-prefix", "--output-dir") and (
+            equals or i + 1 < len(args)
+        ):
             folders[_key(value if equals else args[i + 1], cwd)] = "downloaded"
         elif word.startswith("-o") and len(word) > 2 and not word.startswith("--"):
             written[_key(word[2:], cwd)] = (None, "downloaded")
     if any(w in ("-O", "--remote-name", "--remote-name-all") for w in args) or (
-        argv[0].endswith("wget") and not any(w.startswith(("-O", "--output-document")) for w in args)
+        argv[0].endswith("wget")
+        and not any(w.startswith(("-O", "--output-document")) for w in args)
     ):
         for url in urls:
             base = posixpath.basename(url.split("?")[0].rstrip("/")) or "index.html"
             written[_key(base, cwd)] = (None, "downloaded")
     for i, word in enumerate(args):
-        if word.startswith("-") and "o" in word[1:] and not word.startswith("--") and word != "-o":
+        bundle = word.startswith("-") and not word.startswith("--") and len(word) > 2
+        if bundle and word.endswith("o") and i + 1 < len(args):
             # a bundle ending in o takes the next word: curl -fsSLo install.sh URL
-            if word.endswith("o") and i + 1 < len(args):
-                written[_key(args[i + 1], cwd)] = (None, "downloaded")
+            written[_key(args[i + 1], cwd)] = (None, "downloaded")
 
 
 def _track_copy(
@@ -366,7 +375,11 @@ def _track_copy(
     """tar -x -C DIR, unzip -d DIR, git clone URL DIR, cp/mv/rsync SRC DST: files whose text
     the line does not show."""
     args = [a for a in argv[1:]]
-    reason = "downloaded" if fetched or any("://" in a or a.startswith("git@") for a in args) else "written"
+    reason = (
+        "downloaded"
+        if fetched or any("://" in a or a.startswith("git@") for a in args)
+        else "written"
+    )
     if name in ("tar", "gtar", "bsdtar"):
         for i, word in enumerate(args):
             if word in ("-C", "--directory") and i + 1 < len(args):
@@ -430,11 +443,8 @@ def shebang_kind(text: str) -> str:
     if words and words[0].endswith("/env"):
         words = [w for w in words[1:] if not w.startswith("-") and "=" not in w]
     program = program_name(words[0]) if words else "sh"
-    language = language_of(program)
-    if language is not None:
-        return language
-    spec = PROGRAMS.get(program)
-    return "sh" if spec is None or spec["how"] == "shell" else "sh"
+    # (a shell, or a program the model does not read as code: its text is read as shell)
+    return language_of(program) or "sh"
 
 
 def items_text(items: list[tuple[str, ...]], program: bool = False, depth: int = 0) -> str:

@@ -44,9 +44,7 @@ def _values_of(name: str) -> frozenset[str]:
 
 SHELLS = _names_of("shell", source=False)
 # wrapper -> options that take a value (the wrapped command starts after its options)
-VALUE_OPTIONS: dict[str, frozenset[str]] = {
-    name: _values_of(name) for name in _names_of("wrapper")
-}
+VALUE_OPTIONS: dict[str, frozenset[str]] = {name: _values_of(name) for name in _names_of("wrapper")}
 FIND_RUNS = tuple((runners.PROGRAMS.get("find") or {}).get("runs_options", ()))
 FIND_FILTERS = frozenset((runners.PROGRAMS.get("find") or {}).get("filters", ()))
 XARGS_VALUES = _values_of("xargs")
