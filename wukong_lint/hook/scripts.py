@@ -49,13 +49,21 @@ _REASONS = {
 }
 _KINDS = ("command", "path")
 _WRITE_KINDS = ("command",)
-# a program whose code may run something: the interpreter model reads it
-_CODE_GATE = re.compile(
-    r"rmtree|remove_tree|rm_rf|rmSync|rmdirSync|unlink|removedirs|rmdir|system|popen|"
-    r"subprocess|spawn|exec|eval|child_process|shell_exec|passthru|Deno\.remove|\.rm\(|"
-    r"Popen|check_output|check_call|\bremove\(|urlopen|requests\.|fetch\(|writeFile|"
-    r"open\(|FileUtils|File\.delete|Files\.delete|delete-directory|/dev/"
-)
+# A program's text is read by the interpreter model (a regex scan of all of it: a 250 KB
+# module costs a third of a second) only when it names a call that could do harm and
+# something to harm the model can see: its findings in a program file come from literal
+# targets (a root, home, system or device path, a credential folder, code fetched and run).
+_CALLS = ("rmtree", "remove_tree", "rm_rf", "rmSync", "rmdir", "unlink", "remove",
+          "system", "popen", "subprocess", "spawn", "exec", "eval", "child_process",
+          "shell_exec", "passthru", "Popen", "check_output", "check_call", ".rm(", "urlopen",
+          "requests.", "fetch(", "writeFile", "open(", "FileUtils", "File.delete",
+          "Files.delete", "delete-directory", "/dev/")  # fmt: skip
+_TARGETS = ("home", "HOME", "expanduser", "~", "'/'", '"/"', "/etc", "/usr", "/var", "/bin",
+            "/sbin", "/boot", "/dev/", "/root", "/lib", "/opt", "/srv", "/sys", "/proc",
+            "/Users", "/System", "/Library", ".ssh", ".aws", ".gnupg", ".kube", ".netrc",
+            "exec(", "eval(", "Function(", "environ", "process.env", "ENV", "getenv")  # fmt: skip
+MAX_PROGRAM = 64 << 10  # a longer program is read around the lines naming a target
+_WINDOW = 24  # lines kept before and after such a line
 _PROGRAM_SUFFIXES = {".py": "python", ".js": "node", ".mjs": "node", ".cjs": "node",
                      ".ts": "node", ".mts": "node", ".pl": "perl", ".rb": "ruby",
                      ".php": "php", ".lua": "lua", ".r": "r", ".jl": "julia"}  # fmt: skip
@@ -131,7 +139,7 @@ class Judge:
 
         if len(text) < SELECT_FROM:
             return text
-        commands = _subset(self.ruleset, ("command",)).rules
+        commands = [r for r in _subset(self.ruleset, ("command",)).rules if self.in_scope(r)]
         words = frozenset(["./", *_path_words(_subset(self.ruleset, ("path",)).rules)])
         selector = script_selector(commands, NAMES, words)
         if selector is None:
@@ -139,6 +147,12 @@ class Judge:
         if not selector.may_match(text):
             return ""  # (no statement of it can matter: not even parsed)
         return reduce(text, selector)
+
+    def in_scope(self, rule: Any) -> bool:
+        """Whether a command rule runs in this profile (a rule of another profile's scope
+        selects no statement of a script here)."""
+        profiles = ((rule.params or {}).get("scope") or {}).get("profiles") or ()
+        return not profiles or self.profile in profiles
 
     def unseen(self, reason: str, program: str, where: str) -> None:
         text = f"wukong-lint-unseen-script {reason} {program}"
@@ -195,10 +209,12 @@ class Judge:
         from wukong_lint.shell.script_runs import judged_text, shebang_kind
 
         shell = ("sh", "exec", "make", "just", "npm", "args", "git", "git-alias")
-        if run.kind not in shell and not _CODE_GATE.search(text):
-            return  # a program that names no call that could do harm
+        if run.kind not in shell and not _worth_reading(text):
+            return  # a program that names no call that could do harm, or nothing to harm
         if run.kind == "git":
             run = run._replace(kind="exec")
+        if run.kind not in shell:
+            text = program_excerpt(text)
         judged = self.reduced(judged_text(run, text) if run.kind != "git-alias" else text)
         if not judged.strip():
             return
@@ -417,9 +433,46 @@ def written_text(path: str, content: str) -> str | None:
         kind = _PROGRAM_SUFFIXES.get(os.path.splitext(name)[1].lower()) or ""
     if not kind or kind == "binary":
         return None
-    if kind != "sh" and not _CODE_GATE.search(content):
-        return None
+    if kind != "sh":
+        if not _worth_reading(content):
+            return None
+        content = program_excerpt(content)
     return judged_text(Run(kind, path, ".", (), 0, 0, name), content)
+
+
+_AUTOMATA: list[Any] = []
+
+
+def _worth_reading(code: str) -> bool:
+    """Can the interpreter model find something in this program? (One keyword pass.)"""
+    if not _AUTOMATA:
+        import ahocorasick_rs
+
+        _AUTOMATA[:] = [ahocorasick_rs.AhoCorasick(list(_CALLS)), set(range(len(_CALLS)))]
+        _AUTOMATA.append(ahocorasick_rs.AhoCorasick([*_CALLS, *_TARGETS]))
+    start = code.find("\n") + 1 if code.startswith("#!") else 0  # (not the #! line's /usr)
+    body = code[start:]
+    try:
+        found = {n for n, _, _ in _AUTOMATA[2].find_matches_as_indexes(body, overlapping=True)}
+    except UnicodeEncodeError:  # (lone surrogates)
+        return True
+    calls = _AUTOMATA[1]
+    return bool(found & calls) and bool(found - calls)
+
+
+def program_excerpt(code: str) -> str:
+    """A long program cut to the lines around those naming a target (the interpreter model
+    reads a literal target near the call that uses it: `p = '/'` then `rmtree(p)`)."""
+    if len(code) <= MAX_PROGRAM:
+        return code
+    lines = code.split("\n")
+    keep = [False] * len(lines)
+    for number, line in enumerate(lines):
+        if any(w in line for w in _TARGETS):
+            for at in range(max(0, number - _WINDOW), min(len(lines), number + _WINDOW + 1)):
+                keep[at] = True
+    excerpt = "\n".join(line for line, kept in zip(lines, keep, strict=True) if kept)
+    return excerpt[: 4 * MAX_PROGRAM]
 
 
 def _just_names(text: str) -> list[str]:

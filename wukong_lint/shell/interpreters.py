@@ -341,11 +341,11 @@ def commands(language: str, code: str, program: bool = False) -> list[tuple[str,
             if match.group(2) in ("unlink", "rmdir"):
                 found.append(("rm", "-f", target))
             else:
-                found.append(_overwrite(target))
+                found.append(_overwrite(target, program))
     for match in _OPEN_WRITE.finditer(code):
         target = _literal(match.group(1))
         if target is not None:
-            found.append(_overwrite(target))
+            found.append(_overwrite(target, program))
     for target in written_files(code):  # fs.writeFileSync, File.write, perl open('>')...
         found.append(("dd", "of=" + target) if _DEVICE.match(target) else ("tee", target))
     if language in ("perl", "ruby", "php", "node", "julia"):
@@ -375,12 +375,13 @@ def commands(language: str, code: str, program: bool = False) -> list[tuple[str,
 _DEVICE = re.compile(r"/dev/(sd|hd|vd|xvd|nvme|mmcblk|disk|rdisk|md|dm-|mapper/|loop)")
 
 
-def _overwrite(target: str) -> tuple[str, ...]:
+def _overwrite(target: str, program: bool = False) -> tuple[str, ...]:
     """Opening `target` for writing: a raw disk write for a block device, else the file
-    emptied (as `truncate -s 0` is judged)."""
+    emptied (as `truncate -s 0` is judged); in a program file, a write (`tee`): writing its
+    output files is a program's job."""
     if _DEVICE.match(target):
         return ("dd", "of=" + target)
-    return ("truncate", "-s", "0", target)
+    return ("tee", target) if program else ("truncate", "-s", "0", target)
 
 
 def _exec_family(name: str, rest: str, names: dict[str, str]) -> tuple[str, ...] | None:

@@ -286,6 +286,8 @@ def shell_join(words: list[str]) -> str:
     for word in words:
         if ("$" in word or "`" in word) and not any(c in word for c in '"\\'):
             out.append('"' + word + '"')
+        elif word[:1] == "~" and shlex.quote(word[1:] or "x") == (word[1:] or "x"):
+            out.append(word)  # (~ and ~/path unquoted: the shell expands them)
         else:
             out.append(shlex.quote(word))
     return " ".join(out)
