@@ -745,6 +745,37 @@ def _selector(rules: list[CompiledRule]) -> Selector | None:
     return selector
 
 
+_SCRIPT_SELECTORS: dict[tuple[str, ...], Any] = {}
+
+
+def script_selector(
+    rules: list[CompiledRule], names: frozenset[str], words: frozenset[str]
+) -> Selector | None:
+    """The selector of a long script's statements that the hook walks (hook/scripts.py):
+    those where a command rule may match, or naming one of `names` (programs that run
+    files) or holding one of `words` (the paths the path rules look for); None when any
+    statement may matter."""
+    key = (*sorted(rule.id for rule in rules), "\0", *sorted(names), "\0", *sorted(words))
+    if key in _SCRIPT_SELECTORS:
+        return _SCRIPT_SELECTORS[key]  # type: ignore[no-any-return]
+    found: dict[str, set[str]] = {name: {"name"} for name in names}
+    more: set[str] = set(words)
+    self_calls = False
+    selector: Selector | None = None
+    for rule in rules:
+        for block in (rule.params or {}).get("match", ()):
+            needs = _block_needs(block)
+            if needs is None:
+                _SCRIPT_SELECTORS[key] = None
+                return None
+            for name, need in needs[0].items():
+                found.setdefault(name, set()).add(need)
+            more |= needs[1]
+            self_calls = self_calls or needs[2]
+    selector = _SCRIPT_SELECTORS[key] = Selector(found, more, self_calls)
+    return selector
+
+
 def prepare(unit: Unit, batch: list[tuple[CompiledRule, Any]]) -> None:
     """Run the command rules about to run on a unit in one pass; only the statements of a
     long script in which one of them may match are walked."""
