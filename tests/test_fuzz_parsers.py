@@ -42,7 +42,9 @@ SHELL_PIECES = [
 shell_text = st.one_of(
     st.lists(st.sampled_from(SHELL_PIECES), max_size=30).map(" ".join),
     st.lists(st.sampled_from(SHELL_PIECES), max_size=30).map("".join),
-    st.text(max_size=200),
+    # (supplementary-plane characters left out: tree-sitter-bash segfaults on some of them,
+    # tests/test_shell_crash.py — a crash here killed the test worker and hung the suite)
+    st.text(st.characters(max_codepoint=0xFFFF), max_size=200),
 )
 
 
