@@ -34,7 +34,8 @@ written as a `\\uXXXX` escape, which only a reader that decodes the JSON sees th
 
 `--huge` adds one Claude session whose single record is longer than 32 MiB (`--huge-mb`):
 a Bash `toolUseResult.stdout` of a minified one-line dump, with secrets at 1 MiB, in the
-middle and past 32 MiB.
+middle and past 32 MiB; the same dump is the session's `tool-results/` file, one line of
+plain text.
 
 Seeded and deterministic: the same arguments write the same bytes (file mtimes are set to
 each session's last record). Nothing secret is printed.
@@ -1088,7 +1089,21 @@ def huge_claude_session(c: Corpus, megabytes: int) -> None:
         i += 1
     pieces.append('{"end":true}]')
     dump = "".join(pieces)
-    s.emit(out, s.user(out, [{"tool_use_id": tid, "type": "tool_result", "content": dump[:30000] + "\n... [output truncated] ..."}],
+    # the output is also kept aside in <session>/tool-results/, a plain text file of one line
+    aside = Out(
+        f"claude/projects/{s.slug}/{s.sid}/tool-results/{tid}.txt",
+        "claude-code",
+        "claude-tool-result-file-huge",
+    )
+    aside.document(
+        dump + "\n",
+        [view(p, "(file text)", where="tool-results-file") for p in plants if p is not None],
+    )
+    preview = (
+        f"<persisted-output>\nOutput too large ({len(dump) / 1048576:.1f}MB). Full output saved to: "
+        f"/home/dev/.claude/projects/{s.slug}/{s.sid}/tool-results/{tid}.txt\n\nPreview (first 2KB):\n{dump[:2000]}\n...\n</persisted-output>"
+    )
+    s.emit(out, s.user(out, [{"tool_use_id": tid, "type": "tool_result", "content": preview}],
                        toolUseResult={"stdout": dump, "stderr": "", "interrupted": False, "isImage": False}), *plants)  # fmt: skip
     s.emit(
         out,
@@ -1101,6 +1116,8 @@ def huge_claude_session(c: Corpus, megabytes: int) -> None:
     out.mtime = s.t
     out.fmt = "claude-jsonl-huge-record"
     c.write(out)
+    aside.mtime = s.t
+    c.write(aside)
     c.sessions["claude-code"] += 1
 
 
