@@ -411,9 +411,23 @@ def main() -> None:
         default=1,
         help="time the folder scans this many times, keep the fastest",
     )
+    parser.add_argument("--tool", default=os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                        help="the checkout whose wukong_lint runs (default: the one holding this script)")  # fmt: skip
     parser.add_argument("--out", help="write the figures as JSON here")
     args = parser.parse_args()
+    # every `python -m wukong_lint` below runs this checkout, whatever its working folder
+    # (an editable install elsewhere would otherwise be imported from a temporary folder)
+    tool = os.path.abspath(args.tool)
+    os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (tool, os.environ.get("PYTHONPATH")) if p)
+    commit = subprocess.run(
+        ["git", "-C", tool, "rev-parse", "--short", "HEAD"],
+        capture_output=True,
+        text=True,
+        check=False,
+    ).stdout.strip()
     root = os.path.abspath(args.fixtures or args.corpus)
+    out_path = os.path.abspath(args.out) if args.out else None
+    os.chdir(tool)  # and `python -m` puts the working folder first on the path
     entries = load_expected(root) if args.fixtures else load_manifest(root)
     folders = [os.path.join(root, d) for d in AGENT_DIRS if os.path.isdir(os.path.join(root, d))]
     total_bytes = sum(
@@ -422,7 +436,13 @@ def main() -> None:
         for dp, _, fs in os.walk(d)
         for f in fs
     )
-    figures: dict[str, Any] = {"root": root, "bytes": total_bytes, "planted_lines": len(entries)}
+    figures: dict[str, Any] = {
+        "root": root,
+        "tool": tool,
+        "commit": commit,
+        "bytes": total_bytes,
+        "planted_lines": len(entries),
+    }
 
     # check: all agents at once (default --jobs, and --jobs 1; the fastest of --repeat runs,
     # as other work on the machine only adds time), then each agent's folder
@@ -599,7 +619,7 @@ def main() -> None:
     ][:400]
 
     out: list[str] = [
-        f"Root: `{root}`, {total_bytes / 1e6:.1f} MB on disk in the agents' folders, {len(entries)} planted secret lines.",
+        f"Root: `{root}`, {total_bytes / 1e6:.1f} MB on disk in the agents' folders, {len(entries)} planted secret lines; wukong-lint of `{tool}` at {commit or '?'}.",
         "",
     ]
     ca = figures["check_all"]
@@ -651,8 +671,8 @@ def main() -> None:
     for name, value in figures["probes"].items():
         out.append(f"- `{name}`: {json.dumps(value)}")
     print("\n".join(out))
-    if args.out:
-        with open(args.out, "w", encoding="utf-8") as handle:
+    if out_path:
+        with open(out_path, "w", encoding="utf-8") as handle:
             json.dump(figures, handle, indent=1)
 
 
