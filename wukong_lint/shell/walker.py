@@ -16,11 +16,11 @@ from wukong_lint.shell.model import (  # the records, re-exported: shell.Command
     _dumped,
     _fed,
     _has_glob,
-    _parser,
     _printed,
     _Producer,
     _replace,
     _tree,
+    parse_source,
     program_name,
 )
 from wukong_lint.shell.path_reasoning import STDIN, UNDER, change_dir, known_path
@@ -722,7 +722,7 @@ def _flat_walk(text: str, depth: int, span: tuple[int, int] | None) -> _Walker |
     walker = _Walker(source, flat, depth, span)
     walker.error = True
     try:
-        walker.visit(_parser().parse(source).root_node)
+        walker.visit(parse_source(source).root_node)
     except RecursionError:
         return None
     return walker
