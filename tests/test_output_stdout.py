@@ -50,6 +50,10 @@ def test_redact_o_dash_and_a_session_s_subagent_files(tmp_path: Path):
     assert TOKEN not in clean_sub.read_text() and "[REDACTED:" in clean_sub.read_text()
     assert TOKEN in sub.read_text()
     assert "with 1 sub-agent transcript(s)" in proc.stderr
+    # an OUT without a suffix: beside it, in OUT.d
+    proc = wukong("redact", str(parent), "-o", str(tmp_path / "out"), cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert TOKEN not in (tmp_path / "out.d" / "subagents" / sub.name).read_text()
     # --in-place: cleaned too
     proc = wukong("redact", str(parent), "--in-place", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr

@@ -8,8 +8,8 @@ other text line by line. The output replaces its target atomically; the input is
 touched unless `--in-place`. `-o -` writes to standard output.
 
 A Claude Code session's sub-agent transcripts (`<session>/subagents/agent-*.jsonl`) are
-redacted with it: in place, or to `<OUT without its suffix>/subagents/`; with `-o -` they are
-not, and a note says so.
+redacted with it: in place, or to `<OUT without its suffix>/subagents/` (`<OUT>.d/subagents/`
+for an OUT without a suffix); with `-o -` they are not, and a note says so.
 """
 
 from __future__ import annotations
@@ -47,7 +47,10 @@ def run(args: argparse.Namespace) -> int:
     # A Claude Code session's sub-agents write their own files (<session>/subagents/): the
     # secrets they printed are part of the session, so they are cleaned with it.
     subs = subagent_files(args.transcript)
-    sub_out = "" if to_stdout or args.in_place else os.path.splitext(target)[0]
+    # (beside OUT as beside a session: `clean.jsonl` -> `clean/subagents/`; an OUT without a
+    # suffix cannot be its own folder: `out` -> `out.d/subagents/`)
+    stem = os.path.splitext(target)[0]
+    sub_out = "" if to_stdout or args.in_place else stem if stem != target else target + ".d"
     if (
         sub_out
         and subs
