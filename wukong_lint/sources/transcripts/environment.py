@@ -35,7 +35,9 @@ _SPAWN_TYPE = re.compile(rb'"subagent_type"\s{0,64}:\s{0,64}"([^"\\]{1,80})"')
 def configure(
     profile: str | None = None, agents: str | None = None, fmt: str | None = None
 ) -> None:
-    OPTIONS.update(profile=profile, agents=agents, format=None if fmt == "auto" else fmt)
+    # (`standalone` is set after this, by the named inputs of the run: an earlier run's go)
+    OPTIONS.update(profile=profile, agents=agents, format=None if fmt == "auto" else fmt,
+                   standalone=frozenset())  # fmt: skip
 
 
 def _repo_roots(path: str, cwd: str | None) -> list[str]:
