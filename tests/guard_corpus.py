@@ -42,7 +42,7 @@ from typing import Any, NamedTuple
 CORPUS = Path(__file__).resolve().parent / "fixtures" / "guard"
 PROJECT_NAME = "acme-api"
 STOPPED = frozenset(["deny", "ask"])
-_PLACEHOLDER = re.compile(r"(?<!\$)\{(HOME|PROJECT)\}")
+_PLACEHOLDER = re.compile(r"(?<![\w$])\{(HOME|PROJECT)\}")  # (not $ENV{HOME}: Perl's)
 
 
 # --- the corpus ------------------------------------------------------------------------
@@ -306,6 +306,20 @@ PROJECT_FILES: dict[str, str] = {
         "if __name__ == '__main__':\n"
         "    sys.exit(main(sys.argv[1:]))\n"
     ),
+    # the Gradle wrapper the everyday `./gradlew` calls run (shortened from Gradle's own)
+    "gradlew": (
+        "#!/bin/sh\n"
+        "# Gradle start up script for POSIX\n"
+        'APP_HOME=$(cd "${0%/*}" > /dev/null && pwd -P) || exit\n'
+        "CLASSPATH=$APP_HOME/gradle/wrapper/gradle-wrapper.jar\n"
+        'if [ -n "$JAVA_HOME" ]; then\n'
+        "    JAVACMD=$JAVA_HOME/bin/java\n"
+        "else\n"
+        "    JAVACMD=java\n"
+        "fi\n"
+        'exec "$JAVACMD" -Xmx64m -Xms64m -classpath "$CLASSPATH" '
+        'org.gradle.wrapper.GradleWrapperMain "$@"\n'
+    ),
     "scripts/test.sh": '#!/usr/bin/env bash\nset -euo pipefail\npytest -q "$@"\n',
     "scripts/lint.sh": "#!/usr/bin/env bash\nset -euo pipefail\nruff check .\nmypy src\n",
     "scripts/build.sh": (
@@ -530,6 +544,7 @@ def make_sandbox(base: str | None = None) -> Sandbox:
     for name in os.listdir(os.path.join(project, "scripts")):
         if name.endswith(".sh"):
             os.chmod(os.path.join(project, "scripts", name), 0o755)
+    os.chmod(os.path.join(project, "gradlew"), 0o755)
     os.chmod(os.path.join(home, ".ssh"), 0o700)
     env = sandbox.env()
     for args in (["init", "-q", "-b", "main"], ["add", "-A"], ["commit", "-qm", "Initial"]):

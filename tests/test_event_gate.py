@@ -19,7 +19,8 @@ from wukong_lint.model.events import SHELL_TOOLS, Event, call_event, make_unit
 
 EVENT_KINDS = ("call", "result", "message", "integrity", "end", "context", "contract")
 TOOLS = ("Bash", "bash", "exec_command", "Edit", "Write", "MultiEdit", "Read", "Glob", "Task",
-         "Agent", "TodoWrite", "WebFetch", None)  # fmt: skip
+         "Agent", "TodoWrite", "WebFetch", "mcp__shell__execute_command", "mcp__acme__frob",
+         None)  # fmt: skip
 PROFILES = ("generic", "wukong", None)
 
 

@@ -218,6 +218,10 @@ def _judge(args: argparse.Namespace, data: dict) -> int:
     for unit in event_units(data, profile, notes, args.checkpoint):
         found, _ = scan_unit(ruleset, unit)
         findings += [f for f in found if not f.suppressed]
+    if data["hook_event_name"] == "PreToolUse":  # the scripts the call runs or writes
+        from wukong_lint.hook.scripts import script_findings
+
+        findings += script_findings(data, ruleset, profile)
     from wukong_lint.hook.memory_bank import apply_guard_mode
 
     findings = apply_guard_mode(ruleset, findings, notes)
