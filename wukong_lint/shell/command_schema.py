@@ -81,6 +81,10 @@ class Block(_Strict):
     # regexes searched in its arguments and its stdin when known (heredoc, here-string,
     # `echo ... |`): SQL statements, say
     text_any: list[str] = Field(default_factory=list)
+    # an HTTP client's request (shell/http_requests.py: curl, wget, HTTPie, xh): its method
+    # is one of these, and (when given) its URL's path and query match one of these regexes
+    http_methods: list[str] = Field(default_factory=list)
+    http_paths_any: list[str] = Field(default_factory=list)
     # the words hold `--` followed by more words (`git checkout -- file`: paths follow)
     double_dash: bool = False
     # at least this many positional arguments (a change to many files at once)
@@ -98,7 +102,9 @@ class Block(_Strict):
     # words wherever it goes (`words`: `echo $GITHUB_TOKEN` prints it)
     secret_values: Literal["foreign", "named", "any", "words"] | None = None
 
-    _regexes = field_validator("args_any", "args_none", "redirect_to", "text_any")(_check_regexes)
+    _regexes = field_validator(
+        "args_any", "args_none", "redirect_to", "text_any", "http_paths_any"
+    )(_check_regexes)
 
 
 class Scope(_Strict):

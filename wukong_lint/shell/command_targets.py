@@ -146,7 +146,8 @@ def _depth(word: str) -> int:
 
 
 _HELP = frozenset(["--help", "-help"])
-_DRY_RUN = ("--dry-run", "--dryrun", "--what-if", "--simulate", "--no-act", "--just-print")
+_DRY_RUN = ("--dry-run", "--dry_run", "--dryrun", "--preview-only", "--what-if", "--simulate",
+            "--no-act", "--just-print")  # fmt: skip
 _FILE_PROGRAMS = frozenset(["rm", "unlink", "shred", "rmdir", "mv", "cp", "truncate"])
 
 

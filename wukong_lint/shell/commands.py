@@ -63,7 +63,8 @@ from wukong_lint.shell.selection import _EMPTY_PARENS, _may_call_itself
 
 def _has_flag(options: list[str], spec: str, bundles: bool) -> bool:
     for option in options:
-        if option == spec or (spec.startswith("--") and option.startswith(spec + "=")):
+        # (`--force=true`; Go-style single-dash long options too: `-replace=aws_instance.x`)
+        if option == spec or (len(spec) > 2 and option.startswith(spec + "=")):
             return True
         if (
             bundles
@@ -104,7 +105,7 @@ def _register(rules: list[CompiledRule]) -> None:
         pattern
         for rule in rules
         for block in (rule.params or {}).get("match", ())
-        for field in ("args_any", "args_none", "redirect_to", "text_any")
+        for field in ("args_any", "args_none", "redirect_to", "text_any", "http_paths_any")
         for pattern in block.get(field, ())
     ]
     if found:
@@ -202,6 +203,10 @@ def block_matches(block: dict[str, Any], command: Command, where: Where | None =
         return False
     if block.get("text_any") and not _text_matches(block["text_any"], positional, command):
         return False
+    if (block.get("http_methods") or block.get("http_paths_any")) and not _http_matches(
+        block, command
+    ):
+        return False
     if block.get("secret_values"):
         from wukong_lint.shell import secret_values
 
@@ -236,6 +241,18 @@ def _text_matches(patterns: list[str], positional: list[str], command: Command) 
     if command.heredoc:
         texts.append(command.heredoc)
     return any(_compiled(p).search(t) for p in patterns for t in texts)
+
+
+def _http_matches(block: dict[str, Any], command: Command) -> bool:
+    from wukong_lint.shell.http_requests import path_of, request_of
+
+    request = request_of(command.name, command.argv)
+    if request is None:
+        return False
+    if block.get("http_methods") and request.method not in block["http_methods"]:
+        return False
+    paths = block.get("http_paths_any")
+    return not paths or any(_compiled(p).search(path_of(request.url)) for p in paths)
 
 
 def command_text(unit: Unit) -> tuple[str, int] | None:
