@@ -123,8 +123,10 @@ def _program_matches(patterns: list[str], name: str) -> bool:
     looked up in a set (most commands of a long script match no block)."""
     cached = _PROGRAM_TESTS.get(id(patterns))
     if cached is None or cached[0] is not patterns:
-        literal = frozenset(p for p in patterns if not any(c in p for c in "*?["))
-        globs = tuple(p for p in patterns if p not in literal)
+        # (program names are compared in lower case: shell/model.program_name)
+        lowered = [p.lower() for p in patterns]
+        literal = frozenset(p for p in lowered if not any(c in p for c in "*?["))
+        globs = tuple(p for p in lowered if p not in literal)
         cached = _PROGRAM_TESTS[id(patterns)] = (patterns, literal, globs)
     _, literal, globs = cached
     return name in literal or any(fnmatch.fnmatchcase(name, p) for p in globs)
@@ -136,6 +138,8 @@ _SPLIT: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[list[str], list[str]
 def _split(argv: tuple[str, ...], value_options: list[str]) -> tuple[list[str], list[str]]:
     """split_options, remembered: the blocks asked about one command (several rules for `rm`,
     say) mostly split its words the same way. (Callers only read the lists.)"""
+    if any(word[:1] in _DASHES for word in argv):
+        argv = tuple(_ascii_dashes(word) for word in argv)
     key = (argv, tuple(value_options))
     found = _SPLIT.get(key)
     if found is None:
@@ -143,6 +147,20 @@ def _split(argv: tuple[str, ...], value_options: list[str]) -> tuple[list[str], 
             _SPLIT.clear()
         found = _SPLIT[key] = split_options(argv, frozenset(value_options))
     return found
+
+
+# Unicode dashes that read as `-` to a person (and to PowerShell, which takes en and em
+# dashes as a parameter's dash): `git reset ‐‐hard` is judged as `--hard`.
+_DASHES = frozenset("\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d")
+
+
+def _ascii_dashes(word: str) -> str:
+    if word[:1] not in _DASHES:
+        return word
+    end = 0
+    while end < len(word) and word[end] in _DASHES:
+        end += 1
+    return "-" * end + word[end:]
 
 
 def block_matches(block: dict[str, Any], command: Command, where: Where | None = None) -> bool:

@@ -54,7 +54,20 @@ class Script(NamedTuple):
 
 @functools.lru_cache(maxsize=4096)
 def program_name(word: str) -> str:
-    return os.path.basename(word.rstrip("/")) or word
+    """The program a command word names, as the rules name it: its base name (a Windows path
+    too), in lower case and without a Windows executable suffix. `RM -rf /` runs rm on a
+    case-insensitive file system (macOS, Windows), and `C:/…/git.exe` is git."""
+    name = os.path.basename(word.rstrip("/")) or word
+    if "\\" in name:
+        name = name.rstrip("\\").rsplit("\\", 1)[-1] or name
+    name = name.lower()
+    for suffix in _WINDOWS_SUFFIXES:
+        if name.endswith(suffix) and len(name) > len(suffix):
+            return name[: -len(suffix)]
+    return name
+
+
+_WINDOWS_SUFFIXES = (".exe", ".cmd", ".bat", ".com")
 
 
 @functools.lru_cache(maxsize=256)
