@@ -83,7 +83,8 @@ def _dotfile_name(name: str) -> str:
 def formats_of(path: str, text: str) -> tuple[str, ...]:
     """The credential formats `path` (and, for a few, the first bytes of `text`) says the file
     is; () for almost every file."""
-    slash = path.rfind("/")
+    # (a member of an archive: `a.zip!home/.netrc`, `a.zip!.netrc`)
+    slash = max(path.rfind("/"), path.rfind("!"))
     name = path[slash + 1 :].lower()
     if "_" in name:
         name = _dotfile_name(name)
