@@ -362,7 +362,10 @@ def find_k8s_secret(text: str) -> Iterator[Found]:
                 if decoded is None:
                     continue
                 value = decoded
-            yield from _graded(base + pair.start, base + pair.end, value, pair.key)
+            # (a manifest in an application's repository is often a template: only live
+            # values, not placeholders, unlike a user's own credential file)
+            if is_live(value, pair.key):
+                yield Found(base + pair.start, base + pair.end)
 
 
 _TF_KEY = re.compile(

@@ -89,6 +89,8 @@ def grade(value: str, key: str = "") -> str:
         return PLACEHOLDER  # `<password>`, `[password]`: a blank a document left to fill
     if lowered in _NOTHING_WORDS or _REFERENCE.match(value) or is_template(value):
         return ""
+    if "example" in lowered:  # a provider's documented sample (AWS's `...EXAMPLEKEY`): quiet
+        return ""
     if _PROSE.match(value) and lowered not in _DEMO_VALUES:
         return ""  # a sentence where a value goes: a comment in the wrong place
     return PLACEHOLDER
