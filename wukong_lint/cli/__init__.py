@@ -74,6 +74,9 @@ _CHECK_DEFAULTS: dict[str, Any] = {
     "stdin_filename": None,
     "allow_skipped": False,
     "allow_rule_timeouts": False,
+    "no_archives": False,
+    "archive_depth": 2,
+    "archive_max_mb": 256,
 }
 
 _parser_class: Any = None
@@ -220,6 +223,9 @@ def _add_check(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="exit as if complete when a rule ran out of time (default: exit 2)",
     )
+    from wukong_lint.cli.check_options import add_archive_options
+
+    add_archive_options(check)
     check.set_defaults(handler=_cmd_check)
 
 
@@ -271,6 +277,15 @@ def _cmd_check(args: argparse.Namespace) -> int:
         raise UsageError("check: --jobs must be 1 or more")
     if args.stdin_filename and "-" not in args.paths:
         raise UsageError("check: --stdin-filename needs `-` (standard input) as a PATH")
+    if args.archive_depth < 1 or args.archive_max_mb < 1:
+        raise UsageError("check: --archive-depth and --archive-max-mb must be 1 or more")
+    from wukong_lint.sources import archives  # (every source that reads files imports it)
+
+    # set on every run: a process running several checks (tests) must not keep the last's
+    archives.configure(
+        not args.no_archives,
+        archives.Limits(depth=args.archive_depth, budget=args.archive_max_mb << 20),
+    )
     started = None
     thresholds = None
     if args.staged:
@@ -402,10 +417,12 @@ def _check(args: argparse.Namespace, started: StagedGit | None) -> int:
             return 2
     if (args.staged or args.diff or args.history) and not args.allow_skipped:
         from wukong_lint.engine.scan import is_rule_timeout
+        from wukong_lint.sources.archives import is_archive_limit
 
         # A blob git could not give (a partial clone never fetches) or a unit a rule failed
-        # on: part of the change was not scanned, so the run cannot pass.
-        if any(not is_rule_timeout(error) for error in report.errors):
+        # on: part of the change was not scanned, so the run cannot pass. An archive's limit
+        # (a zip bomb's member not read) is a warning, as in a folder scan.
+        if any(not (is_rule_timeout(error) or is_archive_limit(error)) for error in report.errors):
             return 2
     if args.exit_zero:
         return 0

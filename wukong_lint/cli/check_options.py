@@ -31,3 +31,26 @@ def add_output_options(check: argparse.ArgumentParser) -> None:
         help="a named input that cannot be read, or a blob git cannot give in --staged/--diff/"
         "--history, is a warning only (default: exit 2)",
     )
+
+
+def add_archive_options(check: argparse.ArgumentParser) -> None:
+    check.add_argument(
+        "--no-archives",
+        action="store_true",
+        help="skip archives (.zip, .jar, .whl, .tar, .tar.gz, .tgz, .gz, .bz2, .xz) as binary "
+        "files instead of scanning their members",
+    )
+    check.add_argument(
+        "--archive-depth",
+        type=int,
+        default=2,
+        metavar="N",
+        help="levels of archives inside archives opened (default: 2)",
+    )
+    check.add_argument(
+        "--archive-max-mb",
+        type=int,
+        default=256,
+        metavar="MB",
+        help="decompressed bytes read per archive, nested ones included (default: 256)",
+    )

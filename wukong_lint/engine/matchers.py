@@ -28,6 +28,9 @@ class Hit(NamedTuple):
     # what a structured check adds to the rule's message ("15 lines changed, limit 10");
     # never matched text
     note: str = ""
+    # when set, lower than the rule's: a credential file's placeholder password (`changeme`)
+    # is still reported, at this severity (secrets/credfiles.py)
+    severity: int = 0
 
 
 class RuleTimeout(Exception):

@@ -113,7 +113,7 @@ def _in_context(unit: Unit, found: list[_Candidate]) -> list[_Candidate]:
                 severity, note = verdict
                 if not severity:
                     continue
-                if severity < cand.rule.severity:
+                if severity < (cand.severity or cand.rule.severity):
                     note = f"{cand.hit.note}; {note}" if cand.hit.note else note
                     cand = cand._replace(severity=severity, hit=cand.hit._replace(note=note))
         kept.append(cand)
@@ -179,8 +179,9 @@ def _gather(
             else:
                 line, column = lines.locate(start)  # type: ignore[union-attr]
                 end_line = line + text.count("\n", start, max(start, end - 1))
-            # (_Candidate's fields in order, its severity 0: tuple.__new__ runs no Python)
-            found.append(_new_candidate((rule, hit, line, column, end_line, start, 0)))
+            # (_Candidate's fields in order, its severity the hit's: tuple.__new__ runs no
+            # Python)
+            found.append(_new_candidate((rule, hit, line, column, end_line, start, hit[5])))
     except RuleTimeout as err:
         count = _TIMEOUTS[rule.id] = _TIMEOUTS.get(rule.id, 0) + 1
         message = str(err)

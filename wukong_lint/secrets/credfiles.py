@@ -20,7 +20,7 @@ from typing import Any
 
 from wukong_lint.engine.matchers import Hit
 from wukong_lint.engine.rules import CompiledRule
-from wukong_lint.model import Unit
+from wukong_lint.model import Severity, Unit
 from wukong_lint.secrets.file_names import data_syntax, formats_of
 
 # what follows `pass` / `pwd` when it ends a key whose value is a literal: `word": "x`,
@@ -70,7 +70,12 @@ def match_credential_file(rule: CompiledRule, unit: Unit, offsets: Any) -> Itera
     else:
         return
     for item in found:
-        yield Hit(item.start, item.end, item.start, item.end, item.note)
+        if item.placeholder:  # still a credential in a credential file: reported, low
+            note = f"{item.note}; a well-known placeholder value" if item.note else (
+                "a well-known placeholder value")  # fmt: skip
+            yield Hit(item.start, item.end, item.start, item.end, note, Severity.LOW)
+        else:
+            yield Hit(item.start, item.end, item.start, item.end, item.note)
 
 
 match_credential_file.gate = gate  # type: ignore[attr-defined]

@@ -56,6 +56,10 @@ _BY_NAME: dict[str, tuple[str, ...]] = {
     "my.ini": ("mysql-cnf",),
     ".boto": ("aws-credentials",),
     "tomcat-users.xml": ("tomcat-users",),
+    "database.yml": ("rails-database",),
+    "mongoid.yml": ("rails-database",),
+    ".vault-token": ("vault-token",),
+    "credentials.tfrc.json": ("terraform-credentials",),
 }
 _BY_SUFFIX: tuple[tuple[str, str], ...] = (
     (".ppk", "putty-key"),
@@ -67,7 +71,7 @@ _BY_SUFFIX: tuple[tuple[str, str], ...] = (
 
 _UNDOTTED = frozenset(
     ["netrc", "pgpass", "npmrc", "pypirc", "s3cfg", "git-credentials", "dockercfg", "esmtprc",
-     "fetchmailrc", "msmtprc"]
+     "fetchmailrc", "msmtprc", "vault-token", "my.cnf", "boto"]
 )  # fmt: skip
 
 
@@ -83,7 +87,8 @@ def _dotfile_name(name: str) -> str:
 def formats_of(path: str, text: str) -> tuple[str, ...]:
     """The credential formats `path` (and, for a few, the first bytes of `text`) says the file
     is; () for almost every file."""
-    slash = path.rfind("/")
+    # (a member of an archive: `a.zip!home/.netrc`, `a.zip!.netrc`)
+    slash = max(path.rfind("/"), path.rfind("!"))
     name = path[slash + 1 :].lower()
     if "_" in name:
         name = _dotfile_name(name)
@@ -102,6 +107,10 @@ def formats_of(path: str, text: str) -> tuple[str, ...]:
         "aws" in lowered or "aws_secret_access_key" in text[:65536]
     ):
         result.append("aws-credentials")
+    elif name in ("credentials.toml", "credentials") and ".cargo/" in lowered:
+        result.append("cargo-credentials")
+    elif name.endswith(".ini") and "adminpassword" in text[:65536].lower() and not found:
+        result.append("ventrilo")  # an INI with a server's admin password (Ventrilo's kind)
     elif name == "sftp.json" and ".vscode/" in lowered:
         result.append("ide-deployment")
     elif name.endswith(".key") and "/credentials/" in "/" + lowered and "config/" in lowered:

@@ -22,24 +22,37 @@ from wukong_lint.secrets.syntax import (
     xml_pairs,
     yaml_pairs,
 )
-from wukong_lint.secrets.values import b64decode, b64text, is_live
+from wukong_lint.secrets.values import LIVE, b64decode, b64text, grade, is_live, is_password_key
 
 
 class Found(NamedTuple):
     start: int
     end: int
     note: str = ""
+    # the value is a well-known placeholder (`changeme`): reported, at low severity
+    placeholder: bool = False
 
 
 Finder = Callable[[str], Iterator[Found]]
+
+
+def _graded(
+    start: int, end: int, value: str, key: str = "password", note: str = ""
+) -> Iterator[Found]:
+    """The credential at start:end when `value` is one: the format says the field holds a
+    password, so a placeholder (`changeme`) is reported too, as such; nothing for an empty
+    field or a reference to the value's real home (`${TOKEN}`, `!pass show`)."""
+    verdict = grade(value, key)
+    if verdict:
+        yield Found(start, end, note, verdict != LIVE)
 
 
 def _pairs_where(
     pairs: Iterator[Pair], keys: Callable[[str], bool], note: str = ""
 ) -> Iterator[Found]:
     for pair in pairs:
-        if pair.literal and keys(pair.key) and is_live(pair.value, pair.key):
-            yield Found(pair.start, pair.end, note)
+        if pair.literal and keys(pair.key):
+            yield from _graded(pair.start, pair.end, pair.value, pair.key, note)
 
 
 def _named(*names: str) -> Callable[[str], bool]:
@@ -58,12 +71,12 @@ def find_netrc(text: str) -> Iterator[Found]:
             machines[pair.obj] = pair.value.lower()
         elif pair.key == "login":
             logins[pair.obj] = pair.value.lower()
-        elif pair.key == "password" and is_live(pair.value, "password"):
+        elif pair.key == "password":
             if logins.get(pair.obj) in ("anonymous", "ftp"):
                 continue  # anonymous FTP: the "password" is an e-mail address by convention
             machine = machines.get(pair.obj, "")
             note = "Heroku API key" if "heroku.com" in machine else ""
-            yield Found(pair.start, pair.end, note)
+            yield from _graded(pair.start, pair.end, pair.value, "password", note)
 
 
 def find_pgpass(text: str) -> Iterator[Found]:
@@ -79,9 +92,9 @@ def find_pgpass(text: str) -> Iterator[Found]:
         if len(fields) != 5:
             continue
         password = fields[4]
-        if password and password != "*" and is_live(password.replace("\\:", ":"), "password"):
+        if password and password != "*":
             pos = start + len(body) - len(password)
-            yield Found(pos, pos + len(password))
+            yield from _graded(pos, pos + len(password), password.replace("\\:", ":"))
 
 
 _CRED_URL = re.compile(r"(?m)^[ \t]*[a-z][\w+.\-]*://(?P<info>[^\s]*)@[^\s@/]+")
@@ -93,9 +106,9 @@ def find_git_credentials(text: str) -> Iterator[Found]:
         user, sep, password = info.partition(":")
         from urllib.parse import unquote  # only for this format: not at import
 
-        if sep and is_live(unquote(password), "password"):
+        if sep:
             start = match.start("info") + len(user) + 1
-            yield Found(start, start + len(password))
+            yield from _graded(start, start + len(password), unquote(password))
 
 
 _NPM_KEYS = ("_authtoken", "_auth", "_password", "npmauthtoken", "npmauthident")
@@ -125,15 +138,15 @@ def find_npmrc(text: str) -> Iterator[Found]:
             quoted = body[len(key) + 1 + lead :][:1] in ("'", '"')
             vstart = start + len(key) + 1 + lead + quoted
         name = key.strip().strip("\"'").rsplit(":", 1)[-1].lower()
-        if name not in _NPM_KEYS or not is_live(value, name):
+        if name not in _NPM_KEYS:
             continue
-        note = ""
+        note, graded = "", value
         if name == "_auth":
             decoded = b64text(value)
             if decoded is None or ":" not in decoded:
                 continue  # does not decode to user:password: not confirmed
-            note = "user:password"
-        yield Found(vstart, vstart + len(value), note)
+            note, graded = "user:password", decoded.partition(":")[2]
+        yield from _graded(vstart, vstart + len(value), graded, name, note)
 
 
 def find_yarnrc_yml(text: str) -> Iterator[Found]:
@@ -149,10 +162,19 @@ def _ini_keys(*names: str) -> Finder:
 
 find_pypirc = _ini_keys("password")
 find_s3cfg = _ini_keys("secret_key", "access_token", "gpg_passphrase", "proxy_password")
-find_aws_credentials = _ini_keys("aws_secret_access_key", "aws_session_token", "aws_security_token")
+# (.boto: Google Cloud Storage's keys beside AWS's)
+find_aws_credentials = _ini_keys(
+    "aws_secret_access_key",
+    "aws_session_token",
+    "aws_security_token",
+    "gs_secret_access_key",
+    "gs_oauth2_refresh_token",
+    "proxy_pass",
+)
 find_ventrilo = _ini_keys(
     "password", "adminpassword", "serverpassword", "dbpassword", "superuserpassword"
 )
+find_cargo_credentials = _ini_keys("token", "secret-key")
 find_mysql_cnf = _ini_keys("password", "pass")
 
 
@@ -197,8 +219,7 @@ def find_mail_rc(text: str) -> Iterator[Found]:
             line_start = text.rfind("\n", 0, match.start(group)) + 1
             if text[line_start : match.start(group)].lstrip().startswith("#"):
                 continue
-            if is_live(value, "password"):
-                yield Found(match.start(group), match.end(group))
+            yield from _graded(match.start(group), match.end(group), value)
 
 
 def find_keystore(text: str) -> Iterator[Found]:
@@ -224,10 +245,10 @@ def find_docker_config(text: str) -> Iterator[Found]:
             if decoded is None:
                 continue  # not base64 of text: not confirmed
             _user, sep, password = decoded.partition(":")
-            if sep and is_live(password, "password"):
-                yield Found(pair.start, pair.end, "base64 user:password")
-        elif key in ("identitytoken", "registrytoken") and is_live(pair.value, key):
-            yield Found(pair.start, pair.end)
+            if sep:
+                yield from _graded(pair.start, pair.end, password, note="base64 user:password")
+        elif key in ("identitytoken", "registrytoken"):
+            yield from _graded(pair.start, pair.end, pair.value, key)
 
 
 def find_nuget(text: str) -> Iterator[Found]:
@@ -249,15 +270,15 @@ def find_kubeconfig(text: str) -> Iterator[Found]:
             raw = b64decode(pair.value)
             if raw is not None and b"PRIVATE KEY-----" in raw:
                 yield Found(pair.start, pair.end, "base64 private key")
-        elif key in ("token", "password", "refresh-token") and is_live(pair.value, key):
-            yield Found(pair.start, pair.end)
+        elif key in ("token", "password", "refresh-token"):
+            yield from _graded(pair.start, pair.end, pair.value, key)
 
 
 def find_tomcat_users(text: str) -> Iterator[Found]:
     """`<user username="..." password="..." roles="..."/>` in tomcat-users.xml."""
     for pair in xml_pairs(text):
-        if pair.key.lower() == "password" and pair.literal and is_live(pair.value, "password"):
-            yield Found(pair.start, pair.end)
+        if pair.key.lower() == "password" and pair.literal:
+            yield from _graded(pair.start, pair.end, pair.value)
 
 
 def find_firefox_logins(text: str) -> Iterator[Found]:
@@ -285,8 +306,7 @@ def find_filezilla(text: str) -> Iterator[Found]:
             value, note = decoded, "base64"
         elif "encoding=" in attrs and "plain" not in attrs:
             continue  # `crypt`: encrypted with the user's master password
-        if is_live(value, "password"):
-            yield Found(match.start("value"), match.end("value"), note)
+        yield from _graded(match.start("value"), match.end("value"), value, note=note)
 
 
 _IDE_KEYS = _named("password", "pass", "passphrase", "passwd", "sshPassword", "ftpPassword")
@@ -301,12 +321,8 @@ def find_ide_deploy(text: str) -> Iterator[Found]:
 def find_jetbrains(text: str) -> Iterator[Found]:
     """WebServers.xml `password="..."` on a fileTransfer, dataSources.xml `<user-password>`."""
     for pair in xml_pairs(text):
-        if (
-            pair.key.lower() in ("password", "user-password")
-            and pair.literal
-            and is_live(pair.value, "password")
-        ):
-            yield Found(pair.start, pair.end, "scrambled, not encrypted")
+        if pair.key.lower() in ("password", "user-password") and pair.literal:
+            yield from _graded(pair.start, pair.end, pair.value, note="scrambled, not encrypted")
 
 
 def find_robomongo(text: str) -> Iterator[Found]:
@@ -346,6 +362,8 @@ def find_k8s_secret(text: str) -> Iterator[Found]:
                 if decoded is None:
                     continue
                 value = decoded
+            # (a manifest in an application's repository is often a template: only live
+            # values, not placeholders, unlike a user's own credential file)
             if is_live(value, pair.key):
                 yield Found(base + pair.start, base + pair.end)
 
@@ -369,9 +387,43 @@ def find_terraform(text: str) -> Iterator[Found]:
         if key == "default" and pair.obj >= 0:  # variable "db_password" { default = "..." }
             header = _TF_VARIABLE.match(text, pair.obj)
             key = header.group(1) if header else key
-        live = pair.literal and _TF_KEY.search(key) and not _TF_NOT.search(key)
-        if live and is_live(pair.value, key):
-            yield Found(pair.start, pair.end)
+        if pair.literal and _TF_KEY.search(key) and not _TF_NOT.search(key):
+            yield from _graded(pair.start, pair.end, pair.value, key)
+
+
+_DB_URI = re.compile(r"^[a-z][\w+.\-]*://(?P<user>[^:@/\s]*):(?P<password>[^@\s]*)@[^\s@]+$", re.I)
+
+
+def find_rails_database(text: str) -> Iterator[Found]:
+    """Rails `config/database.yml` and Mongoid `mongoid.yml`: a `password:` of each
+    environment, and the password of a `url:` / `uri:` (`postgres://app:secret@db/app`)."""
+    for pair in yaml_pairs(text):
+        if not pair.literal:
+            continue
+        if is_password_key(pair.key):
+            yield from _graded(pair.start, pair.end, pair.value, pair.key)
+            continue
+        uri = _DB_URI.match(pair.value.strip()) if "://" in pair.value else None
+        if uri is not None:
+            from urllib.parse import unquote  # only for this format: not at import
+
+            lead = len(pair.value) - len(pair.value.lstrip())
+            start = pair.start + lead + uri.start("password")
+            password = uri.group("password")
+            yield from _graded(start, start + len(password), unquote(password))
+
+
+def find_vault_token(text: str) -> Iterator[Found]:
+    """`~/.vault-token`: the file is the token (a HashiCorp Vault client token)."""
+    value = text.strip()
+    if value and "\n" not in value:
+        start = text.find(value)
+        yield from _graded(start, start + len(value), value, "token", "Vault token")
+
+
+def find_terraform_credentials(text: str) -> Iterator[Found]:
+    """`credentials.tfrc.json`: `{"credentials": {"app.terraform.io": {"token": "..."}}}`."""
+    yield from _pairs_where(json_pairs(text), _named("token"))
 
 
 # -- which file is which format ---------------------------------------------------------------
@@ -405,4 +457,8 @@ FORMATS: dict[str, Finder] = {
     "keystore": find_keystore,
     "tomcat-users": find_tomcat_users,
     "kubeconfig": find_kubeconfig,
+    "rails-database": find_rails_database,
+    "vault-token": find_vault_token,
+    "terraform-credentials": find_terraform_credentials,
+    "cargo-credentials": find_cargo_credentials,
 }

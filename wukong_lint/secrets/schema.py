@@ -13,7 +13,8 @@ FormatName = Literal[
     "s3cfg", "aws-credentials", "nuget-config", "maven-settings", "putty-key",
     "rails-master-key", "firefox-logins", "filezilla", "ide-deployment", "jetbrains",
     "robomongo", "dbeaver", "mail-rc", "ventrilo", "kubernetes-secret", "terraform",
-    "mysql-cnf", "keystore", "tomcat-users", "kubeconfig", "data-login",
+    "mysql-cnf", "keystore", "tomcat-users", "kubeconfig", "rails-database", "vault-token",
+    "terraform-credentials", "cargo-credentials", "data-login",
 ]  # fmt: skip
 
 

@@ -57,6 +57,45 @@ def is_live(value: str, key: str = "") -> bool:
     return not (_TEST_VALUE.search(value) or _PROSE.match(value))
 
 
+# In a credential file the format says a field holds a password: any literal value there is
+# a committed credential (a weak one is still one). These say instead that the file holds
+# none: empty, "not set", a prompt, or a reference to where the value really lives.
+_NOTHING_WORDS = frozenset(
+    """none null nil undefined empty unset prompt ask keyring keychain env environment vault
+    true false yes no on off required optional hidden""".split()  # noqa: SIM905
+)
+_REFERENCE = re.compile(
+    r"""^(?:`|\$\(|\$[A-Za-z_{]|%[A-Za-z_]\w*%|!{1,2}[a-z]+(?:\s|$)|ENC\(|\{cipher\}
+    |\{[A-Za-z0-9+/=]{8,}\}$|vault:|secret://|op://|keyring:|env:|file:)""",
+    re.X,
+)
+
+LIVE = "live"
+PLACEHOLDER = "placeholder"
+
+
+def grade(value: str, key: str = "") -> str:
+    """What a value in a field the file's format says is a password is: LIVE (a real-looking
+    credential: report it high), PLACEHOLDER (`password`, `changeme`, `xxx`, `<password>`:
+    still a credential committed in a credential file, reported low), or "" (no credential
+    in the file: empty, a reference such as `${TOKEN}` or `!pass show x`, a template)."""
+    value = value.strip()
+    if len(value) < 2:
+        return ""
+    if is_live(value, key):
+        return LIVE
+    lowered = value.lower()
+    if re.fullmatch(r"<(?![%=#])[^<>]+>|\[[^\[\]]+\]", value):
+        return PLACEHOLDER  # `<password>`, `[password]`: a blank a document left to fill
+    if lowered in _NOTHING_WORDS or _REFERENCE.match(value) or is_template(value):
+        return ""
+    if "example" in lowered:  # a provider's documented sample (AWS's `...EXAMPLEKEY`): quiet
+        return ""
+    if _PROSE.match(value) and lowered not in _DEMO_VALUES:
+        return ""  # a sentence where a value goes: a comment in the wrong place
+    return PLACEHOLDER
+
+
 def b64decode(value: str) -> bytes | None:
     """The bytes of a base64 (or base64url) value; None when it does not decode."""
     text = value.strip()

@@ -10,6 +10,7 @@ import os
 from collections.abc import Iterable, Iterator
 
 from wukong_lint.model import ScanError, Unit
+from wukong_lint.sources.archives import file_units, is_archive_path
 from wukong_lint.sources.files import BINARY_SUFFIXES, read_file
 from wukong_lint.util.text import BINARY_SNIFF, UTF16_BOMS, Skipped
 
@@ -36,6 +37,9 @@ def _resolve(target: str):
 
 
 def units_for_file(full: str, display: str) -> Iterator[Item]:
+    if is_archive_path(display):  # its members, each a unit (sources/archives.py)
+        yield from file_units(full, display)
+        return
     for predicate, opener in OPENERS:
         if _resolve(predicate)(display):
             yield from _resolve(opener)(full, display)

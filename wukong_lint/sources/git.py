@@ -15,6 +15,7 @@ from typing import NamedTuple, TypeVar
 
 from wukong_lint.model import ScanError, Source, Unit
 from wukong_lint.secrets.file_names import KEYSTORE_SUFFIXES
+from wukong_lint.sources.archives import blob_units, is_archive_path
 from wukong_lint.util import gitproc
 from wukong_lint.util.errors import InputError
 from wukong_lint.util.gitproc import DIFF_OPTIONS, StagedGit
@@ -223,7 +224,7 @@ def read_blobs(
         header_end = out.index(b"\n", pos)
         header = out[pos:header_end].split()
         pos = header_end + 1
-        if len(header) < 3 or header[1] == b"missing":
+        if len(header) < 3 or header[-1] in (b"missing", b"ambiguous"):
             continue
         size = int(header[2])
         blobs[sha] = out[pos : pos + size]
@@ -287,6 +288,9 @@ def change_units(
             continue
         text = decode(data)
         if text is None:
+            if is_archive_path(change.path):  # its members, whole (sources/archives.py)
+                yield from blob_units(data, change.path, commit)
+                continue
             if data and change.path.lower().endswith(KEYSTORE_SUFFIXES):
                 # a keystore added or changed: a unit without text, reported by its name
                 source = Source(kind="diff", commit=commit)

@@ -15,7 +15,8 @@ import re
 from collections.abc import Iterator
 
 from wukong_lint.model import ScanError, Source, Unit
-from wukong_lint.sources.git import GitNotFound, git_error, repo_root, run_git
+from wukong_lint.sources.archives import blob_units, is_archive_path
+from wukong_lint.sources.git import GitNotFound, git_error, read_blobs, repo_root, run_git
 from wukong_lint.util import gitproc
 from wukong_lint.util.errors import InputError
 from wukong_lint.util.text import Skipped
@@ -97,9 +98,13 @@ def _message_unit(commit: str, lines: list[bytes]) -> Unit | None:
                 line_numbers=numbers)  # fmt: skip
 
 
-def parse_log(stream: Iterator[bytes]) -> Iterator[Item]:
+def parse_log(
+    stream: Iterator[bytes], archives: list[tuple[str, str]] | None = None
+) -> Iterator[Item]:
     """Units from the output of `git log -p -U0` with LOG_OPTIONS, read line by line: each
-    commit's message (between its `\\0commit SHA` line and `\\0end`), then its added lines."""
+    commit's message (between its `\\0commit SHA` line and `\\0end`), then its added lines.
+    An archive a commit adds or changes is appended to `archives` as (commit, path): its
+    members are read from its blob afterwards (`archive_units`), not from the patch."""
     commit = ""
     current: _FileAdds | None = None
     message: list[bytes] | None = None  # the message being read
@@ -137,7 +142,12 @@ def parse_log(stream: Iterator[bytes]) -> Iterator[Item]:
             target = raw[4:].rstrip(b"\r\n").removesuffix(b"\t")
             if target != b"/dev/null":
                 path = unquote_path(target)
-                current = _FileAdds(commit, path[2:] if path.startswith("b/") else path)
+                path = path[2:] if path.startswith("b/") else path
+                if archives is not None and is_archive_path(path):
+                    archives.append((commit, path))
+                    current = None  # (its bytes as patch lines are not text)
+                    continue
+                current = _FileAdds(commit, path)
             continue
         if raw.startswith(b"Binary files ") and current is None:
             continue
@@ -201,11 +211,30 @@ def history_units(since: str | None = None, cwd: str | None = None) -> Iterator[
         except FileNotFoundError:
             raise GitNotFound() from None
         assert proc.stdout is not None
+        archives: list[tuple[str, str]] = []
         try:
-            yield from parse_log(iter(proc.stdout.readline, b""))
+            yield from parse_log(iter(proc.stdout.readline, b""), archives)
         finally:
             proc.stdout.close()
             code = proc.wait()
         if code != 0:
             errors.seek(0)
             raise git_error(["log"], errors.read(64 * 1024))
+    yield from archive_units(archives, root)
+
+
+_ARCHIVE_BATCH = 16  # archive blobs asked of git at a time (each up to its size in memory)
+
+
+def archive_units(archives: list[tuple[str, str]], root: str) -> Iterator[Item]:
+    """The members of each archive blob (commit, path) the history added or changed."""
+    for start in range(0, len(archives), _ARCHIVE_BATCH):
+        batch = archives[start : start + _ARCHIVE_BATCH]
+        names = [f"{commit}:{path}" for commit, path in batch if "\n" not in path]
+        blobs = read_blobs(names, root)
+        for commit, path in batch:
+            data = blobs.get(f"{commit}:{path}")
+            if data is None:
+                yield ScanError(path, f"cannot read blob {commit[:12]}:{path} from git")
+                continue
+            yield from blob_units(data, path, commit)

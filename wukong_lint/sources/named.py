@@ -233,7 +233,9 @@ def _collect_one(
         return
     if stat.S_ISREG(mode):
         full = os.path.realpath(given) if os.path.islink(given) else given
-        binary = _is_binary(full)
+        from wukong_lint.sources.archives import is_archive_path
+
+        binary = False if is_archive_path(display) else _is_binary(full)
         if isinstance(binary, OSError):
             why = binary.strerror or str(binary)
             named.problems.append(ScanError(display, f"cannot read: {why}: not scanned"))

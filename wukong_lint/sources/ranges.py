@@ -27,6 +27,7 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from wukong_lint.model import ScanError, Source, Unit
+from wukong_lint.sources.archives import blob_units, is_archive_path
 from wukong_lint.sources.git import (
     Change,
     _full_diff_lines,
@@ -142,6 +143,9 @@ def merge_units(sha: str, parents: tuple[str, ...], cwd: str | None) -> Iterator
             continue
         text = decode(data)
         if text is None:
+            if is_archive_path(change.path):  # its members, whole (sources/archives.py)
+                yield from blob_units(data, change.path, sha)
+                continue
             yield Skipped(change.path, "binary", len(data))
             continue
         lines = frozenset(added[change.path])
@@ -199,6 +203,9 @@ def _batch(commits: list[tuple[str, tuple[str, ...]]], cwd: str | None) -> Itera
                 continue
             text = decode(data)
             if text is None:
+                if is_archive_path(change.path):  # its members, whole (sources/archives.py)
+                    yield from blob_units(data, change.path, sha)
+                    continue
                 yield Skipped(change.path, "binary", len(data))
                 continue
             added = change.added
