@@ -150,6 +150,19 @@ _DRY_RUN = ("--dry-run", "--dry_run", "--dryrun", "--preview-only", "--what-if",
             "--no-act", "--just-print")  # fmt: skip
 _FILE_PROGRAMS = frozenset(["rm", "unlink", "shred", "rmdir", "mv", "cp", "truncate"])
 
+# Unicode dashes that read as `-` to a person (and to PowerShell, which takes en and em
+# dashes as a parameter's dash): `git reset ‐‐hard` is judged as `--hard`.
+DASHES = frozenset("\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d")
+
+
+def ascii_dashes(word: str) -> str:
+    if word[:1] not in DASHES:
+        return word
+    end = 0
+    while end < len(word) and word[end] in DASHES:
+        end += 1
+    return "-" * end + word[end:]
+
 
 @functools.cache
 def _describe_rx(pattern: str) -> re.Pattern[str]:

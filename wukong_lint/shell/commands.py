@@ -39,11 +39,13 @@ from wukong_lint.shell.command_targets import (
     _DRY_RUN,
     _HELP,
     _NOWHERE,
+    DASHES,
     Where,
     _sources_match,
     _stdin_paths,
     _targets,
     _targets_match,
+    ascii_dashes,
     before,
     describe,
     made_files,
@@ -138,8 +140,8 @@ _SPLIT: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[list[str], list[str]
 def _split(argv: tuple[str, ...], value_options: list[str]) -> tuple[list[str], list[str]]:
     """split_options, remembered: the blocks asked about one command (several rules for `rm`,
     say) mostly split its words the same way. (Callers only read the lists.)"""
-    if any(word[:1] in _DASHES for word in argv):
-        argv = tuple(_ascii_dashes(word) for word in argv)
+    if any(word[:1] in DASHES for word in argv):
+        argv = tuple(ascii_dashes(word) for word in argv)
     key = (argv, tuple(value_options))
     found = _SPLIT.get(key)
     if found is None:
@@ -147,20 +149,6 @@ def _split(argv: tuple[str, ...], value_options: list[str]) -> tuple[list[str], 
             _SPLIT.clear()
         found = _SPLIT[key] = split_options(argv, frozenset(value_options))
     return found
-
-
-# Unicode dashes that read as `-` to a person (and to PowerShell, which takes en and em
-# dashes as a parameter's dash): `git reset ‐‐hard` is judged as `--hard`.
-_DASHES = frozenset("\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d")
-
-
-def _ascii_dashes(word: str) -> str:
-    if word[:1] not in _DASHES:
-        return word
-    end = 0
-    while end < len(word) and word[end] in _DASHES:
-        end += 1
-    return "-" * end + word[end:]
 
 
 def block_matches(block: dict[str, Any], command: Command, where: Where | None = None) -> bool:
@@ -221,10 +209,11 @@ def block_matches(block: dict[str, Any], command: Command, where: Where | None =
         return False
     if block.get("text_any") and not _text_matches(block["text_any"], positional, command):
         return False
-    if (block.get("http_methods") or block.get("http_paths_any")) and not _http_matches(
-        block, command
-    ):
-        return False
+    if block.get("http_methods") or block.get("http_paths_any"):
+        from wukong_lint.shell.http_requests import block_matches as http_matches
+
+        if not http_matches(block, command.name, command.argv, _compiled):
+            return False
     if block.get("secret_values"):
         from wukong_lint.shell import secret_values
 
@@ -259,18 +248,6 @@ def _text_matches(patterns: list[str], positional: list[str], command: Command) 
     if command.heredoc:
         texts.append(command.heredoc)
     return any(_compiled(p).search(t) for p in patterns for t in texts)
-
-
-def _http_matches(block: dict[str, Any], command: Command) -> bool:
-    from wukong_lint.shell.http_requests import path_of, request_of
-
-    request = request_of(command.name, command.argv)
-    if request is None:
-        return False
-    if block.get("http_methods") and request.method not in block["http_methods"]:
-        return False
-    paths = block.get("http_paths_any")
-    return not paths or any(_compiled(p).search(path_of(request.url)) for p in paths)
 
 
 def command_text(unit: Unit) -> tuple[str, int] | None:

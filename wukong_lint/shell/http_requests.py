@@ -10,7 +10,8 @@ the path do. Pure: words in, a record out. Imports nothing of the package.
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 METHODS = frozenset(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE"])
 
@@ -157,3 +158,16 @@ def path_of(url: str) -> str:
         query = rest.find("?")
         return "/" + rest[query:] if query >= 0 else "/"
     return rest[slash:]
+
+
+def block_matches(
+    block: dict[str, Any], name: str, argv: tuple[str, ...], compiled: Callable[[str], Any]
+) -> bool:
+    """The `http_methods` / `http_paths_any` conditions of a command rule's block."""
+    request = request_of(name, argv)
+    if request is None:
+        return False
+    if block.get("http_methods") and request.method not in block["http_methods"]:
+        return False
+    paths = block.get("http_paths_any")
+    return not paths or any(compiled(p).search(path_of(request.url)) for p in paths)
