@@ -420,10 +420,14 @@ class RuleSet:
         # set's own).
         self.mask_rules: list[CompiledRule] | None = None
         self._masker: Any = None
+        # Whether the secret rules also search the unit's decoded and joined views
+        # (decode/; `check --no-decode` turns it off).
+        self.decode = True
 
     def select(self, keep: Any) -> "RuleSet":
         selected = RuleSet([r for r in self.rules if keep(r)])
         selected.allow_comments = self.allow_comments
+        selected.decode = self.decode
         selected.mask_rules = self.secret_rules()
         return selected
 
