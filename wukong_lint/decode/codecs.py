@@ -16,17 +16,22 @@ import re
 from collections.abc import Iterator
 from urllib.parse import unquote
 
+from wukong_lint.decode.gate import EncodedKeywords
+
 # (start, end, decoded text, decoder name) of an encoded span
 Decoded = tuple[int, int, str, str]
 
-# A base64 run: at least 16 characters (12 bytes: the shortest secret worth decoding), or 8
-# ending in padding (a short Kubernetes value: `aHVudGVyMg==`). Both alphabets at once.
-_B64 = re.compile(
-    r"(?<![A-Za-z0-9+/_\-=])(?:[A-Za-z0-9+/_\-]{16,}={0,2}|[A-Za-z0-9+/_\-]{6,}={1,2})(?![A-Za-z0-9+/_\-=])"
+_B64_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-")
+_HEX_CHARS = frozenset("0123456789abcdefABCDEF")
+_B64_RUN = re.compile(r"[A-Za-z0-9+/_\-]*+={0,2}")
+_HEX_RUN = re.compile(r"[0-9A-Fa-f]*+")
+# a Kubernetes Secret (YAML or JSON) and its `data` values (`key: base64` lines)
+_K8S_SECRET = re.compile(r"""^[ \t]*["']?kind["']?[ \t]*:[ \t]*["']?Secret\b""", re.M)
+_K8S_VALUE = re.compile(
+    r"""^[ \t]+["']?[\w.\-]+["']?[ \t]*:[ \t]*["']?([A-Za-z0-9+/]{4,}={0,2})["']?,?[ \t]*\r?$""",
+    re.M,
 )
-# Hex of ASCII text: every byte 0x20-0x7f, so every other digit is 2-7 (a digest or random
-# bytes almost never has ten such pairs in a row: no decode is even tried)
-_HEX = re.compile(r"(?<![0-9A-Fa-f])(?:[2-7][0-9A-Fa-f]){10,}(?![0-9A-Fa-f])")
+_DOCKER_AUTH = re.compile(r'"auth"[ \t]*:[ \t]*"([A-Za-z0-9+/]{8,}={0,2})"')
 # The escaped forms: an anchor (one escape), the run of text around it (delimited by
 # whitespace, quotes, tags), and how many anchors a run needs before it is decoded (one
 # `%20` or `\\n` in a string says nothing; a value spelt in escapes has many).
@@ -87,37 +92,78 @@ def _unescape(run: str) -> str:
     return _ONE_ESCAPE.sub(one, run)
 
 
-def decoded_spans(text: str) -> Iterator[Decoded]:
-    """The encoded spans of `text` that decode to text worth searching, in no set order."""
-    for match in _B64.finditer(text):
-        run = match.group()
-        if len(run) > MAX_RUN or (run.isalpha() and (run.islower() or run.isupper())):
-            continue  # (a word, a constant name: not base64 of anything)
-        found = _base64(run)
-        if found is not None and found != run:
-            yield match.start(), match.end(), found, "base64"
-    for match in _HEX.finditer(text):
-        run = match.group()
-        if len(run) % 2 or len(run) > MAX_RUN:
+def decoded_spans(text: str, gate: EncodedKeywords) -> Iterator[Decoded]:
+    """The encoded spans of `text` that decode to text worth searching, in no set order:
+    base64 and hex runs that hold an encoded keyword (`gate`), every value of a Kubernetes
+    Secret's `data` and of a docker config's `auth`, and runs of URL-encoding, string
+    escapes or numeric HTML entities (where `gate` finds one of them)."""
+    end = -1
+    triggers: set[str] = set()
+    for at, kind in _gate_hits(text, gate):
+        if kind != "base64" and kind != "hex":
+            triggers.add(kind)
             continue
-        found = bytes.fromhex(run).decode("ascii", "replace")
-        if printable(found):
-            yield match.start(), match.end(), found, "hex"
-    if "%" in text:
+        if at < end:
+            continue  # (inside the run just decoded)
+        chars = _B64_CHARS if kind == "base64" else _HEX_CHARS
+        start = at
+        while start > 0 and text[start - 1] in chars and at - start < MAX_RUN:
+            start -= 1
+        run_re = _B64_RUN if kind == "base64" else _HEX_RUN
+        end = run_re.match(text, at).end()  # type: ignore[union-attr]
+        found = _decode_run(text[start:end], kind)
+        if found is not None:
+            yield start, end, found, kind
+    if not triggers:
+        return
+    if "structured" in triggers:
+        yield from _structured(text)
+    if "url" in triggers:
         for start, end in _runs(text, _URL_ANCHOR, _URL_RUN, " \t\n\"'<>`"):
             found = unquote(text[start:end])
             if printable(found):
                 yield start, end, found, "url"
-    if "\\u" in text or "\\x" in text:
+    if "escape" in triggers:
         for start, end in _runs(text, _ESCAPE_ANCHOR, _ESCAPE_RUN, " \t\n\"'`"):
             found = _unescape(text[start:end])
             if printable(found):
                 yield start, end, found, "escape"
-    if "&#" in text:
+    if "html" in triggers:
         for start, end in _runs(text, _ENTITY_ANCHOR, _ENTITY_RUN, " \t\n\"'<>"):
             found = html.unescape(text[start:end])
             if printable(found):
                 yield start, end, found, "html"
+
+
+def _gate_hits(text: str, gate: EncodedKeywords) -> list[tuple[int, str]]:
+    return gate.hits(text)
+
+
+def _decode_run(run: str, kind: str) -> str | None:
+    if len(run) > MAX_RUN:
+        return None
+    if kind == "hex":
+        if len(run) % 2:
+            run = run[:-1]
+        found = bytes.fromhex(run).decode("utf-8", "replace")
+        return found if printable(found) else None
+    found = _base64(run)
+    return None if found == run else found
+
+
+def _structured(text: str) -> Iterator[Decoded]:
+    """The values a file's structure says are base64, whatever they hold (a password
+    without any keyword): a Kubernetes Secret's `data`, a docker config's `auth`."""
+    if _K8S_SECRET.search(text):
+        for match in _K8S_VALUE.finditer(text):
+            found = _base64(match.group(1))
+            if found is not None:
+                yield match.start(1), match.end(1), found, "base64"
+    if '"auth"' in text:
+        for match in _DOCKER_AUTH.finditer(text):
+            found = _base64(match.group(1))
+            if found is not None:
+                yield match.start(1), match.end(1), found, "base64"
 
 
 def _runs(

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_left
 from collections.abc import Iterator
 
 from wukong_lint.decode.records import Piece, View
@@ -26,22 +27,41 @@ _CONTINUED = re.compile(r"\\\r?\n[ \t]*")
 # token-like literals (no spaces: a secret has none, a message has many) next to each other
 _LITERAL = r"""(?:"[\w\-+/=.:~]{2,}"|'[\w\-+/=.:~]{2,}')"""
 _CONCAT = re.compile(rf"{_LITERAL}(?:(?:[ \t]*\+?[ \t]*(?:\\?\r?\n[ \t]*\+?[ \t]*)?){_LITERAL})+")
+# the end of a keyword's literal, and another literal after it
+_CLOSE = re.compile(r"[^\n\"']*+[\"']")
+_NEXT = re.compile(r"[ \t]*\+?[ \t]*(?:\\?\r?\n[ \t]*\+?[ \t]*)?[\"'][\w\-+/=.:~]")
 _ONE_LITERAL = re.compile(r"""["']([^"']*)["']""")
 _BLOCK = re.compile(r"^([ \t]*)([^\s:#][^:#\n]{0,80}:)[ \t]*([|>])[-+0-9]*[ \t]*\r?$", re.M)
 MAX_JOINED = 1 << 16  # characters of one joined value at most
 
 
-def joined(text: str, path: str) -> Iterator[View]:
-    """The joined views of `text` (a file at `path`)."""
+def joined(text: str, path: str, near: list[int] | None) -> Iterator[View]:
+    """The joined views of `text` (a file at `path`) that hold one of the offsets `near`
+    (ascending; None: anywhere): where a keyword of a secret rule is. A split value keeps
+    its keyword whole in one of its pieces (`"ghp_abc" "def"`, a key's BEGIN line), so the
+    plain text's keyword hits say where a join can matter, and the rest is never joined."""
+    if near is not None and not near:
+        return
     name = path.rsplit("/", 1)[-1].lower()
-    if name.endswith((".ipynb", ".json")) and '",\n' in text:
-        yield from _string_lines(text)
+    found: list[Iterator[View]] = []
+    if name.endswith(".ipynb"):
+        found.append(_string_lines(text))
     if "\\\n" in text or "\\\r\n" in text:
-        yield from _continued(text)
-    if '"' in text or "'" in text:
-        yield from _concatenated(text)
+        found.append(_continued(text))
     if name.endswith((".yml", ".yaml")):
-        yield from _blocks(text)
+        found.append(_blocks(text))
+    for views in found:
+        for view in views:
+            if near is None or _holds(view, near):
+                yield view
+    if '"' in text or "'" in text:
+        yield from _concatenated(text, near)
+
+
+def _holds(view: View, near: list[int]) -> bool:
+    start, end = view.pieces[0].start, view.pieces[-1].end
+    at = bisect_left(near, start)
+    return at < len(near) and near[at] <= end
 
 
 def _string_lines(text: str) -> Iterator[View]:
@@ -101,8 +121,33 @@ def _continued(text: str) -> Iterator[View]:
         yield View("".join(parts), tuple(pieces), ("line continuation",))
 
 
-def _concatenated(text: str) -> Iterator[View]:
-    for match in _CONCAT.finditer(text):
+def _concatenated(text: str, near: list[int] | None) -> Iterator[View]:
+    """Concatenated literals where a keyword's literal is followed by another (the regex
+    over a whole file of code would cost more than the rest of the stage): at each offset
+    `near`, one match of `_NEXT` after the literal's closing quote, and only then the
+    lines of the concatenation."""
+    if near is None:
+        yield from _concatenated_in(text, 0, len(text))
+        return
+    done = -1
+    for offset in near:
+        if offset < done:
+            continue
+        close = _CLOSE.search(text, offset)
+        if close is None or not _NEXT.match(text, close.end()):
+            continue
+        start = text.rfind("\n", 0, offset) + 1
+        done = close.end()
+        for _ in range(4):
+            done = text.find("\n", done + 1)
+            if done < 0:
+                done = len(text)
+                break
+        yield from _concatenated_in(text, start, done)
+
+
+def _concatenated_in(text: str, window_start: int, window_end: int) -> Iterator[View]:
+    for match in _CONCAT.finditer(text, window_start, window_end):
         line_start = max(text.rfind("\n", 0, match.start()) + 1, match.start() - 120)
         pieces = [Piece(0, line_start, match.start() + 1, True)]
         parts = [text[line_start : match.start() + 1]]

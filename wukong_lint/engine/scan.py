@@ -260,7 +260,8 @@ def _derived(
     (or an earlier view) is not reported twice."""
     from wukong_lint.decode import views
 
-    derived = views(unit.text, unit.path)
+    near = ruleset.secret_keyword_offsets(unit.text)
+    derived = views(unit.text, unit.path, ruleset.decode_gate(), near)
     if not derived:
         return []
     text, path = unit.text, unit.path

@@ -4,6 +4,7 @@ MAX_DEPTH), each mapped back to the text it came from."""
 from __future__ import annotations
 
 from wukong_lint.decode.codecs import decoded_spans
+from wukong_lint.decode.gate import EncodedKeywords
 from wukong_lint.decode.joins import joined
 from wukong_lint.decode.records import Piece, View
 
@@ -11,7 +12,7 @@ MAX_DEPTH = 2  # a value decoded from a decoded value (a `.dockerconfigjson` in 
 MAX_VIEWS = 256  # views of one text at most: a file of ten thousand blobs is not decoded all
 PREFIX = 80  # characters of a decoded span's line kept before it (the key it is the value of)
 
-__all__ = ["MAX_DEPTH", "Piece", "View", "views"]
+__all__ = ["MAX_DEPTH", "EncodedKeywords", "Piece", "View", "views"]
 
 
 def _decoded(text: str, start: int, end: int, value: str, name: str) -> View:
@@ -34,15 +35,18 @@ def _within(outer: View, inner: View) -> View:
     return View(inner.text, tuple(pieces), outer.chain + inner.chain)
 
 
-def views(text: str, path: str, depth: int = MAX_DEPTH) -> list[View]:
-    """The views of `text` (a file at `path`): joins first, then decoded spans, then, to
-    `depth`, the decoded spans of those views."""
+def views(
+    text: str, path: str, gate: EncodedKeywords, near: list[int] | None, depth: int = MAX_DEPTH
+) -> list[View]:
+    """The views of `text` (a file at `path`): joins around the keyword offsets `near`
+    (None: anywhere) first, then decoded spans (base64 and hex where `gate` finds an encoded
+    keyword), then, to `depth`, the decoded spans of those views."""
     found: list[View] = []
-    for view in joined(text, path):
+    for view in joined(text, path, near):
         found.append(view)
         if len(found) >= MAX_VIEWS:
             return found
-    for start, end, value, name in decoded_spans(text):
+    for start, end, value, name in decoded_spans(text, gate):
         found.append(_decoded(text, start, end, value, name))
         if len(found) >= MAX_VIEWS:
             return found
@@ -50,7 +54,7 @@ def views(text: str, path: str, depth: int = MAX_DEPTH) -> list[View]:
     for _ in range(depth - 1):
         deeper = []
         for outer in level:
-            for start, end, value, name in decoded_spans(outer.text):
+            for start, end, value, name in decoded_spans(outer.text, gate):
                 deeper.append(_within(outer, _decoded(outer.text, start, end, value, name)))
         if not deeper:
             break
