@@ -133,7 +133,7 @@ def _concatenated(text: str, near: list[int] | None) -> Iterator[View]:
     for offset in near:
         if offset < done:
             continue
-        close = _CLOSE.search(text, offset)
+        close = _CLOSE.match(text, offset)
         if close is None or not _NEXT.match(text, close.end()):
             continue
         start = text.rfind("\n", 0, offset) + 1
