@@ -282,14 +282,18 @@ def _derived(
             run = partial(match_regex, rule, sub, offsets)
             _gather(rule, run, sub, view_lines, False, candidates, errors)
         for cand in _drop_overlaps(candidates):
-            start, end = view.span(cand.hit.secret_start, cand.hit.secret_end)
+            hit = cand.hit
+            if cand.rule.locate == "secret":  # (as `_gather` points a finding)
+                start, end = view.span(hit.secret_start, hit.secret_end)
+            else:
+                start, end = view.span(hit.start, hit.end)
             if any(start < e and s < end for s, e in taken):
                 continue
             line, column = lines.locate(start)
             if unit.added_lines is not None and line not in unit.added_lines:
                 continue
             end_line = line + text.count("\n", start, max(start, end - 1))
-            secret = view.text[cand.hit.secret_start : cand.hit.secret_end]
+            secret = view.text[hit.secret_start : hit.secret_end]
             shown = secret[: redact.public_prefix(secret, cand.rule.keywords)]
             # the chain and the provider prefix only: never the secret, decoded or not
             note = f"{' → '.join(view.chain)} → {shown}…"
