@@ -20,7 +20,9 @@ BASE = {"wukong_lint", "native"}
 LAYERS: dict[str, set[str]] = {
     "util": set(),
     "model": {"util"},
-    "engine": {"model", "util"},
+    # decoded and joined views of a text (pure: knows no rules)
+    "decode": {"util"},
+    "engine": {"decode", "model", "util"},
     "config": {"engine", "model", "util"},
     "report": {"engine", "model", "util"},
     "suppression": {"config", "report", "engine", "model", "util"},

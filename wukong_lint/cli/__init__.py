@@ -64,6 +64,7 @@ _CHECK_DEFAULTS: dict[str, Any] = {
     "select": [],
     "ignore": [],
     "no_builtin_rules": False,
+    "no_decode": False,
     "jobs": 0,
     "profile": None,
     "agents": None,
@@ -200,6 +201,11 @@ def _add_check(sub: argparse._SubParsersAction) -> None:
     check.add_argument("--ignore", action="append", default=[], metavar="RULE_OR_CATEGORY")
     check.add_argument(
         "--no-builtin-rules", action="store_true", help="use only the rules given with --rules"
+    )
+    check.add_argument(
+        "--no-decode",
+        action="store_true",
+        help="search secrets only as written: no decoded (base64, hex, escapes...) or joined views",
     )
     check.add_argument(
         "--jobs",

@@ -68,6 +68,7 @@ def build_ruleset(args: argparse.Namespace, config: Config, *, details: bool = T
 
         require_rules(selected.rules, select, ignore, dirs)
     selected.allow_comments = config.allow_comments
+    selected.decode = not getattr(args, "no_decode", False)
     return selected
 
 
@@ -130,6 +131,7 @@ def add_scan_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--select", action="append", default=[], metavar="RULE_OR_CATEGORY")
     parser.add_argument("--ignore", action="append", default=[], metavar="RULE_OR_CATEGORY")
     parser.add_argument("--no-builtin-rules", action="store_true")
+    parser.add_argument("--no-decode", action="store_true")
     parser.add_argument("--jobs", type=int, default=0, metavar="N")
 
 

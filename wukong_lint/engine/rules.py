@@ -420,10 +420,18 @@ class RuleSet:
         # set's own).
         self.mask_rules: list[CompiledRule] | None = None
         self._masker: Any = None
+        # Whether the secret rules also search the unit's decoded and joined views
+        # (decode/; `check --no-decode` turns it off).
+        self.decode = True
+        # (the text and keyword hits `runnable` found last: the decode stage asks where the
+        # secret rules' keywords are without a second pass of the prefilter)
+        self.last_hits: tuple[str, dict[int, list[int] | None]] | None = None
+        self._decode_gate: Any = None
 
     def select(self, keep: Any) -> "RuleSet":
         selected = RuleSet([r for r in self.rules if keep(r)])
         selected.allow_comments = self.allow_comments
+        selected.decode = self.decode
         selected.mask_rules = self.secret_rules()
         return selected
 
@@ -432,6 +440,35 @@ class RuleSet:
         if self.mask_rules is not None:
             return self.mask_rules
         return [r for r in self.rules if r.category == "secret"]
+
+    def secret_keyword_offsets(self, text: str) -> list[int] | None:
+        """Where the keywords of the secret regex rules end in `text`, ascending (None:
+        anywhere), from the hits `runnable` found on it (the prefilter's again otherwise)."""
+        last = self.last_hits
+        hits = last[1] if last is not None and last[0] is text else self._keyword_hits(text)
+        offsets: list[int] = []
+        for index, ends in hits.items():
+            rule = self.rules[index]
+            if rule.category == "secret" and rule.kind == "regex":
+                if ends is None:
+                    return None
+                offsets += ends
+        offsets.sort()
+        return offsets
+
+    def decode_gate(self) -> Any:
+        """The encoded forms of the secret regex rules' keywords (decode/gate.py)."""
+        if self._decode_gate is None:
+            from wukong_lint.decode import EncodedKeywords
+
+            words = {
+                k
+                for r in self.rules
+                if r.category == "secret" and r.kind == "regex"
+                for k in r.keywords
+            }
+            self._decode_gate = EncodedKeywords(sorted(words))
+        return self._decode_gate
 
     def prefilter(self, kind: str | None = None) -> Prefilter:
         """The prefilter of the rules that apply to units of `kind` (None: every rule)."""
@@ -510,6 +547,7 @@ class RuleSet:
         hits = getattr(unit, "hits", None) if event is not None else None
         if hits is None:
             hits = self._keyword_hits(unit.text, kind)
+            self.last_hits = (unit.text, hits)
         if not hits:
             return  # (most units: no keyword rule to run)
         batch = [

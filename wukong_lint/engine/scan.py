@@ -11,6 +11,7 @@ from operator import itemgetter
 from typing import Any, NamedTuple
 
 from wukong_lint.engine.findings import make_findings, pack, unpack
+from wukong_lint.engine.masking import shapes as redact
 from wukong_lint.engine.matchers import Hit, RuleTimeout, match_regex
 from wukong_lint.engine.quiet import Quiet
 from wukong_lint.engine.rules import CompiledRule, RuleSet
@@ -234,6 +235,8 @@ def scan_unit(
         for rule, offsets in deferred:
             run = partial(match_regex, rule, unit, offsets, covered)
             _gather(rule, run, unit, lines, pinned, found, errors)
+    if ruleset.decode and lines is not None and kind not in CHANGE_KINDS:
+        found += _derived(ruleset, unit, lines, found, errors)
     if not found:
         return [], errors
     found = _drop_overlaps(found)
@@ -242,6 +245,63 @@ def scan_unit(
     if len(found) > 1:  # (most units with a finding have one)
         found.sort(key=_place)
     return make_findings(ruleset, unit, found, occurrences), errors
+
+
+def _derived(
+    ruleset: RuleSet,
+    unit: Unit,
+    lines: _Lines,
+    found: list[_Candidate],
+    errors: list[ScanError],
+) -> list[_Candidate]:
+    """The secrets of the unit's views (decode/: decoded spans, joined values), each as a
+    candidate on the span of the unit's text it was decoded or joined from, with the chain
+    in its note. Only the secret regex rules run on a view, each only where its keywords
+    occur in the view (the prefilter again), and a secret the plain text shows already
+    (or an earlier view) is not reported twice."""
+    from wukong_lint.decode import views
+
+    near = ruleset.secret_keyword_offsets(unit.text)
+    derived = views(unit.text, unit.path, ruleset.decode_gate(), near)
+    if not derived:
+        return []
+    text, path = unit.text, unit.path
+    prefilter = ruleset.prefilter(unit.source.kind)
+    taken = [(c.hit.secret_start, c.hit.secret_end) for c in found if c.rule.category == "secret"]
+    out: list[_Candidate] = []
+    for view in derived:
+        hits = prefilter.hits(view.text)
+        if not hits:
+            continue  # (most views: no keyword of a secret rule in the decoded text)
+        sub = unit._replace(text=view.text, added_lines=None, first_line=1, line_numbers=None)
+        view_lines = _Lines(view.text)
+        candidates: list[_Candidate] = []
+        for index, offsets in hits.items():
+            rule = ruleset.rules[index]
+            if rule.category != "secret" or rule.kind != "regex" or not rule.applies_to_path(path):
+                continue
+            run = partial(match_regex, rule, sub, offsets)
+            _gather(rule, run, sub, view_lines, False, candidates, errors)
+        for cand in _drop_overlaps(candidates):
+            hit = cand.hit
+            if cand.rule.locate == "secret":  # (as `_gather` points a finding)
+                start, end = view.span(hit.secret_start, hit.secret_end)
+            else:
+                start, end = view.span(hit.start, hit.end)
+            if any(start < e and s < end for s, e in taken):
+                continue
+            line, column = lines.locate(start)
+            if unit.added_lines is not None and line not in unit.added_lines:
+                continue
+            end_line = line + text.count("\n", start, max(start, end - 1))
+            secret = view.text[hit.secret_start : hit.secret_end]
+            shown = secret[: redact.public_prefix(secret, cand.rule.keywords)]
+            # the chain and the provider prefix only: never the secret, decoded or not
+            note = f"{' → '.join(view.chain)} → {shown}…"
+            taken.append((start, end))
+            hit = Hit(start, end, start, end, note)
+            out.append(_new_candidate((cand.rule, hit, line, column, end_line, start, 0)))
+    return out
 
 
 def _place(cand: _Candidate) -> tuple[int, str]:

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from wukong_lint.model import ScanError, Source, Unit
 from wukong_lint.secrets.file_names import KEYSTORE_SUFFIXES
 from wukong_lint.util.errors import InputError
-from wukong_lint.util.text import BINARY_SNIFF, UTF16_BOMS, Skipped, decode
+from wukong_lint.util.text import BINARY_SNIFF, Skipped, decode, is_binary
 
 # Never text: skipped without opening them.
 BINARY_SUFFIXES = (
@@ -93,7 +93,7 @@ def read_file(path: str, display: str) -> Unit | ScanError | Skipped:
         with open(path, "rb") as handle:
             # Sniff first: most binary files are rejected without reading them whole.
             head = handle.read(BINARY_SNIFF)
-            if b"\0" in head and not head.startswith(UTF16_BOMS):
+            if is_binary(head):
                 return _binary(display, os.fstat(handle.fileno()).st_size)
             # read again from the start rather than `head + rest`: one copy of a big file
             handle.seek(0)

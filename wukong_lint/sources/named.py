@@ -26,7 +26,7 @@ from collections.abc import Callable
 from wukong_lint.model import ScanError
 from wukong_lint.sources.files import BINARY_SUFFIXES, iter_paths
 from wukong_lint.util.errors import InputError
-from wukong_lint.util.text import BINARY_SNIFF, UTF16_BOMS
+from wukong_lint.util.text import BINARY_SNIFF, is_binary
 
 STDIN = "-"
 MAX_STREAM_BYTES = 64 << 20
@@ -103,7 +103,7 @@ def _is_binary(path: str) -> bool | OSError:
             head = handle.read(BINARY_SNIFF)
     except OSError as err:
         return err
-    return b"\0" in head and not head.startswith(UTF16_BOMS)
+    return is_binary(head)
 
 
 def _display(given: str) -> str:

@@ -1,0 +1,78 @@
+"""The cheap test of whether a text holds a keyword in base64 or hex: the keywords' encoded
+forms, searched with one Aho-Corasick automaton (the same kind as the engine's prefilter).
+
+A keyword `k` in base64 starts at one of three byte alignments; at each, the characters
+fully determined by `k`'s bits are the same whatever surrounds it, so a base64 run holding
+`k` holds one of those three strings (in the standard or URL-safe alphabet). Keywords are
+matched case-insensitively in plain text, so their lower, upper and title forms are encoded.
+A run of base64 or hex is decoded only around such a hit: real code has some 4,500 runs of
+16 base64 characters per MB (identifiers, paths), and none of them is decoded for nothing.
+"""
+
+from __future__ import annotations
+
+import base64
+from typing import Any
+
+MIN_ENCODED = 4  # characters: shorter encoded forms hit random base64 too often
+# What makes the other decoders worth running, found in the same pass: the escaped forms
+# of printable ASCII (`%2F`, `\u0067`, `\x67`, `&#103;`), a Kubernetes Secret, a docker
+# config's `auth` (`%s` and `\u4e2d` are not triggers: they never spell a secret).
+TRIGGERS = (
+    *((f"%{d}", "url") for d in "234567"),
+    ("\\u00", "escape"),
+    *((f"\\x{d}", "escape") for d in "234567"),
+    ("&#", "html"),
+    ("Secret", "structured"),
+    ('"auth"', "structured"),
+)
+_URL_SAFE = str.maketrans("+/", "-_")
+
+
+def _base64_forms(word: bytes) -> set[str]:
+    forms = set()
+    for align in range(3):
+        encoded = base64.b64encode(b"\0" * align + word).decode()
+        first = -(-8 * align // 6)  # the first character whose six bits all lie in `word`
+        last = (8 * (align + len(word))) // 6  # (exclusive)
+        stable = encoded[first:last]
+        if len(stable) >= MIN_ENCODED:
+            forms |= {stable, stable.translate(_URL_SAFE)}
+    return forms
+
+
+class EncodedKeywords:
+    """Where a text holds a keyword in base64 or hex (`hits`)."""
+
+    def __init__(self, keywords: tuple[str, ...] | list[str]) -> None:
+        forms: dict[str, str] = {}
+        for keyword in keywords:
+            for variant in {keyword.lower(), keyword.upper(), keyword.title()}:
+                raw = variant.encode("utf-8")
+                for form in _base64_forms(raw):
+                    forms.setdefault(form, "base64")
+                if len(raw) >= 3:
+                    forms.setdefault(raw.hex(), "hex")
+                    forms.setdefault(raw.hex().upper(), "hex")
+        for trigger, kind in TRIGGERS:
+            forms.setdefault(trigger, kind)
+        self.patterns = list(forms)
+        self.kinds = [forms[p] for p in self.patterns]
+        self._find: Any = None
+
+    def hits(self, text: str) -> list[tuple[int, str]]:
+        """(offset, kind) of each encoded keyword ("base64", "hex") and of each trigger of
+        another decoder (TRIGGERS) in `text`, in text order. One pass of a DFA over the
+        text as bytes, one byte a character (any character past Latin-1 is one `?`: no
+        encoded form holds one), so that offsets are the text's."""
+        if self._find is None:
+            import ahocorasick_rs
+
+            automaton = ahocorasick_rs.BytesAhoCorasick(
+                [p.encode("latin-1") for p in self.patterns],
+                implementation=ahocorasick_rs.Implementation.DFA,
+            )
+            self._find = automaton.find_matches_as_indexes
+        data = text.encode("latin-1", "replace") if not text.isascii() else text.encode()
+        kinds = self.kinds
+        return [(start, kinds[number]) for number, start, _ in self._find(data)]
