@@ -111,6 +111,10 @@ NOT_RECORDS = (EventUnit, Quiet)
 MAX_TURN_WRITES = 64  # writes of a turn remembered (the gate's first low-risk one is early)
 
 
+# a result read before its call: (line, content, is_error, extra, agent, agent_type, is_main)
+_Early = tuple[int, Any, bool, Any, str, "str | None", bool]
+
+
 class Session:
     """Pairs calls with results, tracks agents and turns, and turns events into units."""
 
@@ -122,7 +126,7 @@ class Session:
         self.done: OrderedDict[str, None] = OrderedDict()
         # call id -> a result whose call was not read yet: (line, content, is_error, extra,
         # agent, agent_type, is_main), the arguments of `result`
-        self.early: OrderedDict[str, tuple[Any, ...]] = OrderedDict()
+        self.early: OrderedDict[str, _Early] = OrderedDict()
         self.spawn_types: dict[str, str] = {}  # spawning call id -> subagent type
         self.prompt_types: dict[str, str] = {}  # prompt hash -> subagent type
         self.agent_types: dict[str, str] = {}  # agent id -> subagent type
@@ -275,11 +279,17 @@ class Session:
             self.pending[call_id] = (event, text)
             early = self.early.pop(call_id, None) if self.early else None
             if early is not None:  # its result came first: paired now
-                yield from self.result(early[0], call_id, *early[1:], late=True)
+                yield from self._late(call_id, early)
             return
         if self.protocol is not None:
             self.protocol.call_done(event, self.follow)
         yield self.unit(event, text if text is not None else "")  # (None: following)
+
+    def _late(self, call_id: str, early: _Early) -> Iterator[EventUnit | None]:
+        line, content, is_error, extra, agent, agent_type, is_main = early
+        yield from self.result(
+            line, call_id, content, is_error, extra, agent, agent_type, is_main, late=True
+        )
 
     def result(
         self,
@@ -308,7 +318,7 @@ class Session:
                 self.early[call_id] = (line, content, is_error, extra, agent, agent_type, is_main)
                 if len(self.early) > KEEP_EARLY:
                     old_id, old = self.early.popitem(last=False)
-                    yield from self.result(old[0], old_id, *old[1:], late=True)
+                    yield from self._late(old_id, old)
             return
         if self.follow:
             if waiting is not None:
@@ -441,7 +451,7 @@ class Session:
         last unit carrying the remaining bytes."""
         while self.early:
             call_id, early = self.early.popitem(last=False)
-            yield from self.result(early[0], call_id, *early[1:], late=True)
+            yield from self._late(call_id, early)
         for call_id, (call, text) in self.pending.items():
             if self.protocol is not None:
                 self.protocol.call_done(call, self.follow)
