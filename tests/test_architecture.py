@@ -41,13 +41,17 @@ LAYERS: dict[str, set[str]] = {
         "suppression", "report", "config", "engine", "model", "util",
     },
     "migrate": {"runner", "sources", "config", "engine", "model", "util"},
+    # the agents' hook dialects, and the hook's audit log
+    "agents": {"model", "util"},
+    "audit": {"engine", "model", "util"},
     "hook": {
         "runner", "sources", "protocol", "anchors", "changes", "code", "shell", "secrets",
         "suppression", "report", "config", "engine", "model", "util",
     },
     "cli": {
-        "hook", "migrate", "runner", "sources", "protocol", "anchors", "changes", "code",
-        "shell", "secrets", "suppression", "report", "config", "engine", "model", "util",
+        "agents", "audit", "hook", "migrate", "runner", "sources", "protocol", "anchors",
+        "changes", "code", "shell", "secrets", "suppression", "report", "config", "engine",
+        "model", "util",
     },
     "__main__": {"cli"},
 }  # fmt: skip
