@@ -44,12 +44,13 @@ LAYERS: dict[str, set[str]] = {
     # the agents' hook dialects, and the hook's audit log
     "agents": {"model", "util"},
     "audit": {"engine", "model", "util"},
+    "install": {"agents", "audit", "config", "engine", "model", "util"},
     "hook": {
         "runner", "sources", "protocol", "anchors", "changes", "code", "shell", "secrets",
         "suppression", "report", "config", "engine", "model", "util",
     },
     "cli": {
-        "agents", "audit", "hook", "migrate", "runner", "sources", "protocol", "anchors",
+        "agents", "audit", "install", "hook", "migrate", "runner", "sources", "protocol", "anchors",
         "changes", "code", "shell", "secrets", "suppression", "report", "config", "engine",
         "model", "util",
     },

@@ -203,3 +203,22 @@ def text(data: dict[str, Any], key: str) -> str | None:
 
 def dumps(answer: dict[str, Any]) -> str:
     return json.dumps(answer, ensure_ascii=False) + "\n"
+
+
+def read_answer(code: int, out: str, path: tuple[str, ...]) -> str:
+    """deny / ask / allow of a hook's answer: exit 2 blocks; else the value at `path` of
+    its JSON (`block` is deny); no answer, or another value, allows. "error" when the
+    answer is not JSON."""
+    if code == 2:
+        return DENY
+    if not out.strip():
+        return ALLOW if code == 0 else "error"
+    try:
+        value: Any = json.loads(out)
+    except ValueError:
+        return "error"
+    for key in path:
+        value = value.get(key) if isinstance(value, dict) else None
+    if value == "block":
+        return DENY
+    return value if value in (DENY, ASK, ALLOW) else ALLOW

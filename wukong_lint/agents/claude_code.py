@@ -72,3 +72,17 @@ def answer(verdict: Verdict, event: AgentEvent, ask_fallback: str) -> tuple[int,
                                       "permissionDecisionReason": verdict.reason}}  # fmt: skip
         return 0, dumps(out), ""
     return 0, dumps({"decision": "block", "reason": verdict.reason}), ""
+
+
+def synthetic(command: str, cwd: str) -> dict[str, Any]:
+    """A PreToolUse event of a shell command in this agent's shape (`doctor`)."""
+    return {"session_id": "wukong-lint-doctor", "transcript_path": "", "cwd": cwd,
+            "permission_mode": "default", "hook_event_name": "PreToolUse",
+            "tool_name": "Bash", "tool_input": {"command": command}}  # fmt: skip
+
+
+def decision_of(code: int, out: str) -> str:
+    """deny / ask / allow as this agent reads a hook's answer to a PreToolUse event."""
+    from wukong_lint.agents.base import read_answer
+
+    return read_answer(code, out, ("hookSpecificOutput", "permissionDecision"))

@@ -79,3 +79,16 @@ def answer(verdict: Verdict, event: AgentEvent, ask_fallback: str) -> tuple[int,
                                       "permissionDecisionReason": verdict.reason}}  # fmt: skip
         return 0, dumps(out), ""
     return 0, dumps({"decision": "block", "reason": verdict.reason}), ""
+
+
+def synthetic(command: str, cwd: str) -> dict[str, Any]:
+    return {"session_id": "wukong-lint-doctor", "turn_id": "doctor", "transcript_path": None,
+            "cwd": cwd, "model": "", "permission_mode": "default",
+            "hook_event_name": "PreToolUse", "tool_name": "Bash",
+            "tool_input": {"command": command}}  # fmt: skip
+
+
+def decision_of(code: int, out: str) -> str:
+    from wukong_lint.agents.base import read_answer
+
+    return read_answer(code, out, ("hookSpecificOutput", "permissionDecision"))

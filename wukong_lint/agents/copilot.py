@@ -87,3 +87,16 @@ def answer(verdict: Verdict, event: AgentEvent, ask_fallback: str) -> tuple[int,
         return 0, "", verdict.warning  # (the other events' output is ignored)
     out = {"permissionDecision": verdict.decision, "permissionDecisionReason": verdict.reason}
     return 0, dumps(out), ""
+
+
+def synthetic(command: str, cwd: str) -> dict[str, Any]:
+    import json
+
+    return {"timestamp": 0, "cwd": cwd, "toolName": "bash",
+            "toolArgs": json.dumps({"command": command})}  # fmt: skip
+
+
+def decision_of(code: int, out: str) -> str:
+    from wukong_lint.agents.base import read_answer
+
+    return read_answer(code, out, ("permissionDecision",))

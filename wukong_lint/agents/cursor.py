@@ -115,3 +115,15 @@ def answer(verdict: Verdict, event: AgentEvent, ask_fallback: str) -> tuple[int,
     out = {"permission": verdict.decision, "user_message": verdict.reason,
            "agent_message": verdict.reason}  # fmt: skip
     return 0, dumps(out), ""
+
+
+def synthetic(command: str, cwd: str) -> dict[str, Any]:
+    return {"hook_event_name": "beforeShellExecution", "conversation_id": "wukong-lint-doctor",
+            "generation_id": "doctor", "workspace_roots": [cwd], "command": command,
+            "cwd": cwd}  # fmt: skip
+
+
+def decision_of(code: int, out: str) -> str:
+    from wukong_lint.agents.base import read_answer
+
+    return read_answer(code, out, ("permission",))

@@ -81,3 +81,15 @@ def answer(verdict: Verdict, event: AgentEvent, ask_fallback: str) -> tuple[int,
         out = {"systemMessage": verdict.message} if verdict.message else {}
         return 0, dumps(out), verdict.warning
     return 0, dumps({"decision": "deny", "reason": verdict.reason}), ""
+
+
+def synthetic(command: str, cwd: str) -> dict[str, Any]:
+    return {"session_id": "wukong-lint-doctor", "transcript_path": "", "cwd": cwd,
+            "hook_event_name": "BeforeTool", "timestamp": "1970-01-01T00:00:00Z",
+            "tool_name": "run_shell_command", "tool_input": {"command": command}}  # fmt: skip
+
+
+def decision_of(code: int, out: str) -> str:
+    from wukong_lint.agents.base import read_answer
+
+    return read_answer(code, out, ("decision",))

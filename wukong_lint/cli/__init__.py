@@ -35,6 +35,7 @@ COMMAND_MODULES: dict[str, str] = {
     "baseline": "wukong_lint.cli.baseline",
     "config": "wukong_lint.cli.config_cmd",
     "hook": "wukong_lint.cli.hook",
+    "install": "wukong_lint.cli.install_cmd",
     "redact": "wukong_lint.cli.redact",
 }
 BUILTIN_COMMANDS = ("check", "rules")
