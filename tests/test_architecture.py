@@ -45,14 +45,18 @@ LAYERS: dict[str, set[str]] = {
     "agents": {"model", "util"},
     "audit": {"engine", "model", "util"},
     "install": {"agents", "audit", "config", "engine", "model", "util"},
+    "explain": {
+        "hook", "runner", "sources", "protocol", "anchors", "changes", "code", "shell",
+        "secrets", "suppression", "report", "config", "engine", "model", "util",
+    },
     "hook": {
         "runner", "sources", "protocol", "anchors", "changes", "code", "shell", "secrets",
         "suppression", "report", "config", "engine", "model", "util",
     },
     "cli": {
-        "agents", "audit", "install", "hook", "migrate", "runner", "sources", "protocol", "anchors",
-        "changes", "code", "shell", "secrets", "suppression", "report", "config", "engine",
-        "model", "util",
+        "agents", "audit", "install", "explain", "hook", "migrate", "runner", "sources",
+        "protocol", "anchors", "changes", "code", "shell", "secrets", "suppression", "report",
+        "config", "engine", "model", "util",
     },
     "__main__": {"cli"},
 }  # fmt: skip
