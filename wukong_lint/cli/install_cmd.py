@@ -104,7 +104,7 @@ def _plugin(args: argparse.Namespace, agent: object, command: str | None) -> int
             if args.dry_run:
                 print(f"would remove {path}")
             else:
-                reg.write(path, reg.load(path)[1], None)
+                reg.write(path, None, None)  # (our own file: no backup to leave behind)
         if not args.dry_run:
             for path in files:
                 with contextlib.suppress(OSError):
