@@ -43,13 +43,22 @@ LAYERS: dict[str, set[str]] = {
         "suppression", "report", "config", "engine", "model", "util",
     },
     "migrate": {"runner", "sources", "config", "engine", "model", "util"},
+    # the agents' hook dialects, and the hook's audit log
+    "agents": {"model", "util"},
+    "audit": {"engine", "model", "util"},
+    "install": {"agents", "audit", "config", "engine", "model", "util"},
+    "explain": {
+        "hook", "runner", "sources", "protocol", "anchors", "changes", "code", "shell",
+        "secrets", "suppression", "report", "config", "engine", "model", "util",
+    },
     "hook": {
         "runner", "sources", "protocol", "anchors", "changes", "code", "shell", "secrets",
         "suppression", "report", "config", "engine", "model", "util",
     },
     "cli": {
-        "hook", "migrate", "runner", "sources", "protocol", "anchors", "changes", "code",
-        "shell", "secrets", "suppression", "report", "config", "engine", "model", "util",
+        "agents", "audit", "install", "explain", "hook", "migrate", "runner", "sources",
+        "protocol", "anchors", "changes", "code", "shell", "secrets", "suppression", "report",
+        "config", "engine", "model", "util",
     },
     "__main__": {"cli"},
 }  # fmt: skip

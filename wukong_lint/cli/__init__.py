@@ -34,7 +34,11 @@ COMMAND_MODULES: dict[str, str] = {
     "anchors": "wukong_lint.cli.anchors",
     "baseline": "wukong_lint.cli.baseline",
     "config": "wukong_lint.cli.config_cmd",
+    "doctor": "wukong_lint.cli.doctor_cmd",
+    "explain": "wukong_lint.cli.explain_cmd",
     "hook": "wukong_lint.cli.hook",
+    "install": "wukong_lint.cli.install_cmd",
+    "log": "wukong_lint.cli.log_cmd",
     "redact": "wukong_lint.cli.redact",
 }
 BUILTIN_COMMANDS = ("check", "rules")

@@ -20,6 +20,8 @@ ON_ERROR = ("ask", "allow", "block")
 MODES = ("exit", "json")
 FAIL_ON = ("low", "medium", "high", "critical")
 PROFILES = ("generic", "wukong")
+AGENT_NAMES = ("auto", "claude-code", "codex", "copilot", "cursor", "gemini")  # (agents/)
+ASK_FALLBACKS = ("deny", "allow")
 # The options quick_args reads, with the values each may take (None: any value).
 _QUICK_OPTIONS: dict[str, tuple[str, tuple[str, ...] | None]] = {
     "--mode": ("mode", MODES),
@@ -27,6 +29,8 @@ _QUICK_OPTIONS: dict[str, tuple[str, tuple[str, ...] | None]] = {
     "--profile": ("profile", PROFILES),
     "--on-error": ("on_error", ON_ERROR),
     "--config": ("config", None),
+    "--agent": ("agent", AGENT_NAMES),
+    "--ask-fallback": ("ask_fallback", ASK_FALLBACKS),
 }
 _QUICK_LISTS = {"--select": "select", "--ignore": "ignore", "--rules": "rules"}
 
@@ -73,6 +77,21 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help="profile wukong: deny a main-agent tool call of a user's task until the turn "
         "has its CHECKPOINT (戒 Layer 1-2, read from the event's transcript)",
     )
+    # --- agent adapters (cli/hook_agents.py, wukong_lint/agents/) ---
+    parser.add_argument(
+        "--agent",
+        choices=AGENT_NAMES,
+        default="auto",
+        help="the agent whose event and answer dialect to speak (default: told from the "
+        "event's shape, else claude-code)",
+    )
+    parser.add_argument(
+        "--ask-fallback",
+        choices=ASK_FALLBACKS,
+        default="deny",
+        help="what an ask becomes for an agent that cannot ask (Codex, Gemini CLI, Cursor's "
+        "file reads): deny with a reason saying how to proceed (default), or allow with a note",
+    )
     parser.set_defaults(handler=run)
 
 
@@ -90,7 +109,8 @@ def quick_args(words: list[str]) -> Any:
 
     values: dict[str, Any] = {"command": "hook", "mode": "json", "fail_on": None,
                               "profile": None, "config": None, "select": [], "ignore": [],
-                              "rules": [], "on_error": "ask", "checkpoint": False}  # fmt: skip
+                              "rules": [], "on_error": "ask", "checkpoint": False,
+                              "agent": "auto", "ask_fallback": "deny"}  # fmt: skip
     index = 0
     while index < len(words):
         word = words[index]
@@ -126,7 +146,9 @@ def run(args: argparse.Namespace) -> int:
     thresholds = gc.get_threshold()
     gc.set_threshold(100_000, 50, 100)
     try:
-        return _run(args)
+        from wukong_lint.cli.hook_agents import run_adapted  # (agent adapters, audit log)
+
+        return run_adapted(args, _run, _cannot_check)
     finally:
         gc.set_threshold(*thresholds)
 
@@ -231,6 +253,7 @@ def _judge(args: argparse.Namespace, data: dict) -> int:
         findings = [f for f in apply_config_paths(data, config, findings) if not f.suppressed]
     fail_on = Severity.parse(args.fail_on or config.fail_on or "high")
     code, out, err, blocked = decide(data, findings, fail_on, args.mode)
+    args.judged = _Judged(config.audit, ruleset, sorted({f.rule_id for f in findings}))  # audit
     if notes and blocked:  # the model reads a blocked call's channel: no diagnostics there
         log_diagnostics(notes)
     elif notes:
@@ -240,6 +263,15 @@ def _judge(args: argparse.Namespace, data: dict) -> int:
     sys.stdout.write(out)
     sys.stderr.write(err)
     return code
+
+
+class _Judged:
+    """What the audit record of a judged event needs (cli/hook_agents.py)."""
+
+    __slots__ = ("audit", "fired", "ruleset")
+
+    def __init__(self, audit: str | None, ruleset: Any, fired: list[str]) -> None:
+        self.audit, self.ruleset, self.fired = audit, ruleset, fired
 
 
 def _with_message(out: str, message: str) -> str:

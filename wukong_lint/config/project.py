@@ -22,6 +22,7 @@ Keys (kebab-case, as in ruff):
     baseline: .wukong-lint-baseline.json
     allow-comments: [gitleaks, detect-secrets, bandit, ruff]   # honour their inline comments
                                   # (bandit nosec, ruff noqa with S codes: code rules only)
+    audit: decisions              # the hook's audit log: decisions (not allow) | all | off
 """
 
 import os

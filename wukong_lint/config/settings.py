@@ -24,6 +24,7 @@ class Config(NamedTuple):
     baseline: str | None = None  # absolute
     allow_comments: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()  # globs relative to the config file: never scanned
+    audit: str | None = None  # the hook's audit log: decisions (default) | all | off
 
     @property
     def root(self) -> str:

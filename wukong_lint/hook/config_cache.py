@@ -19,7 +19,7 @@ from wukong_lint import __version__
 from wukong_lint.config.project import Config, find_config, load_config
 
 _TUPLES = ("select", "ignore", "rule_dirs", "allow_comments", "exclude")
-_TEXTS = ("path", "fail_on", "profile", "baseline")
+_TEXTS = ("path", "fail_on", "profile", "baseline", "audit")
 
 
 def hook_config(explicit: str | None, start: str | None) -> Config:

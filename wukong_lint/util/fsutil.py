@@ -241,3 +241,22 @@ def read_regular(path: str, limit: int) -> bytes | None:
         return b"".join(chunks)
     finally:
         os.close(fd)
+
+
+def append_record(path: str, line: str, max_size: int) -> bool:
+    """Append one line to a record log (the hook's audit log) with a single O_APPEND write,
+    so that hooks running in parallel never interleave half lines; never through a symlink,
+    private (0600). False, with nothing written, once the file holds `max_size` bytes (the
+    log is capped, not rotated: each day has a file of its own). Raises OSError."""
+    data = line.encode("utf-8", "backslashreplace")
+    if not data.endswith(b"\n"):
+        data += b"\n"
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(path, flags, 0o600)
+    try:
+        if os.fstat(fd).st_size + len(data) > max_size:
+            return False
+        written = os.write(fd, data)
+        return written == len(data)
+    finally:
+        os.close(fd)
