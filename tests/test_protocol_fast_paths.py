@@ -117,7 +117,7 @@ def test_sections_read_again_follow_the_contract_asked() -> None:
         assert contracts.sections(output, eye) == contracts._sections(output, eye)
         assert contracts.sections(output, body) == contracts._sections(output, body)
     assert contracts.sections(output, eye) != contracts.sections(output, body)
-    declared = contracts._declared(("files", "notes"))
+    declared = contracts._declared((("files", True), ("notes", False)), {})
     assert contracts.sections(output, declared) == {"files": "- a.py", "notes": None}
 
 

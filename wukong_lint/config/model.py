@@ -31,6 +31,10 @@ class ConfigModel(BaseModel):
     baseline: str | None = None
     allow_comments: list[AllowComment] = Field(default_factory=list, alias="allow-comments")
     exclude: list[str] = Field(default_factory=list)
+    # `auto`, or a version of rules/protocol/*.yaml (checked against them when a scan starts)
+    protocol_version: str | None = Field(
+        default=None, alias="protocol-version", pattern=r"^[a-z][a-z0-9.-]{1,40}$"
+    )
 
     @field_validator("select", "ignore", "exclude")
     @classmethod
@@ -84,6 +88,7 @@ def validate(data: dict[str, Any], path: str) -> Config:
         baseline=resolve(model.baseline) if model.baseline else None,
         allow_comments=tuple(dict.fromkeys(model.allow_comments)),
         exclude=tuple(model.exclude),
+        protocol_version=model.protocol_version,
     )
 
 

@@ -24,6 +24,8 @@ class Config(NamedTuple):
     baseline: str | None = None  # absolute
     allow_comments: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()  # globs relative to the config file: never scanned
+    # the 戒 protocol version transcripts are judged by (None / "auto": what each shows)
+    protocol_version: str | None = None
 
     @property
     def root(self) -> str:

@@ -28,6 +28,9 @@ class Hit(NamedTuple):
     # what a structured check adds to the rule's message ("15 lines changed, limit 10");
     # never matched text
     note: str = ""
+    # a severity below the rule's for this hit (0: the rule's): a gate the project runs in
+    # warn mode reports at low severity what its block mode would refuse
+    severity: int = 0
 
 
 class RuleTimeout(Exception):
