@@ -205,7 +205,20 @@ def contract_of(ctx: Any, avatar: Any) -> tuple[Any, str | None, dict[str, tuple
     """(the version, the avatar's role, its contract's sections with their labels, the
     required ones) for an agent type: its definition on disk says the fields when it
     declares some, else the version's avatar. None: no contract to hold it to (an agent
-    outside the protocol, the planner, whose output is a plan)."""
+    outside the protocol, the planner, whose output is a plan). Several rules ask of each
+    output: the last answer is kept, for the same context, version and agent type."""
+    key = (ctx.version, avatar)
+    if _CONTRACT_OF[0] is ctx and _CONTRACT_OF[1] == key:
+        return _CONTRACT_OF[2]  # type: ignore[no-any-return]
+    found = _contract_of(ctx, avatar)
+    _CONTRACT_OF[:] = [ctx, key, found]
+    return found
+
+
+_CONTRACT_OF: list[Any] = [None, None, None]
+
+
+def _contract_of(ctx: Any, avatar: Any) -> Any:
     from wukong_lint.protocol.versions import version_of
 
     version = version_of(ctx)
@@ -224,10 +237,16 @@ def unreadable(output: str) -> bool:
     """Whether an output looks like JSON (a `{` start or a ```json block) that does not
     parse: a shape the contract check cannot read (unrecognised-output), not a missing
     contract."""
-    stripped = output.strip()
-    if not (stripped.startswith("{") or "```json" in output[:20000]):
-        return False
-    return _json_output(output) is None
+    if _UNREADABLE[0] is output:
+        return bool(_UNREADABLE[1])
+    stripped = output.lstrip()
+    looks = stripped.startswith("{") or "```json" in output[:20000]
+    found = looks and _json_output(output) is None
+    _UNREADABLE[:] = [output, found]
+    return found
+
+
+_UNREADABLE: list[Any] = [None, False]  # the last output asked of and its answer
 
 
 def match_contract(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit]:
@@ -361,6 +380,40 @@ def match_spawn(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit]:
 match_spawn.accepts = lambda rule, event: (  # type: ignore[attr-defined]
     event.kind == "call" and event.tool in SPAWN_TOOLS and event.ctx.profile == "wukong"
 )
+
+
+def _spawn_memo_key(unit: Unit) -> tuple[Any, ...] | None:
+    """Everything the spawn rules' hits on a summons depend on besides its event signature
+    and their params: the input's type (and the avatar its prompt's skill names),
+    background and isolation, the summonses still running, whether the type is new to the
+    session, the version, who summons, and where the call's first line ends. A session
+    summons the same avatars the same way many times: the six rules answer once a key."""
+    event = unit.event  # type: ignore[attr-defined]
+    data = event.input
+    if not isinstance(data, dict):
+        return None
+    facts = event.protocol or {}
+    end = unit.text.find("\n")
+    key = (
+        end if end >= 0 else len(unit.text),
+        event.is_main,
+        None if event.is_main else event.agent,
+        spawn_type(data),
+        data.get("subagent_type"),
+        data.get("run_in_background") is True,
+        data.get("isolation"),
+        facts.get("running"),
+        facts.get("new_kind"),
+        event.ctx.version,
+    )
+    try:
+        hash(key)
+    except TypeError:  # (an input value that is a list or an object)
+        return None
+    return key
+
+
+match_spawn.memo_key = _spawn_memo_key  # type: ignore[attr-defined]
 
 
 def match_role_paths(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit]:

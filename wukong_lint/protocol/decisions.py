@@ -24,7 +24,7 @@ from typing import Any
 from wukong_lint.engine.matchers import Hit
 from wukong_lint.engine.rules import CompiledRule
 from wukong_lint.model import Unit
-from wukong_lint.model.events import EDIT_TOOLS, SPAWN_TOOLS
+from wukong_lint.model.events import EDIT_TOOLS
 from wukong_lint.protocol.checkpoint import Checkpoint
 from wukong_lint.protocol.detect import judged_version
 
@@ -82,14 +82,17 @@ def _turn_end(check: str, facts: dict[str, Any], point: Checkpoint | None, unit:
     """Verdicts on a task turn once it is over (an implied decision, the review rule)."""
     version = judged_version(unit.event.ctx, point)  # type: ignore[attr-defined]
     if check == "review":
-        words = version.review_words
-        task = facts.get("task") or ""
-        if words is None or not task or not words.search(task):
+        if version.review_words is None:
             return
         if version.review_avatar in {version.role_of(t) for t in facts.get("types", ())}:
             return
-        yield _hit(unit, f"a code review done by the body: summon @{_zh(version)} "
-                         f"({version.review_avatar}) for it")  # fmt: skip
+        reviewer = f"@{_zh(version)} ({version.review_avatar})"
+        if facts.get("review_at"):  # a summons gave the review to another avatar
+            yield _hit(unit, f"a code review given to another avatar: reviews go to {reviewer}")
+            return
+        task = facts.get("task") or ""
+        if task and version.review_words.search(task):
+            yield _hit(unit, f"a code review done by the body: summon {reviewer} for it")
         return
     if point is None or check not in _ASKS or facts.get("spawns"):
         return
@@ -109,37 +112,6 @@ def _zh(version: Any) -> str:
     return avatar.zh if avatar is not None else ""
 
 
-def _review_summons(unit: Unit, facts: dict[str, Any]) -> Iterator[Hit]:
-    """A code review handed to an avatar other than the review avatar."""
-    event = unit.event  # type: ignore[attr-defined]
-    data = event.input if isinstance(event.input, dict) else {}
-    version = judged_version(event.ctx, None)
-    words = version.review_words
-    from wukong_lint.protocol.spawn_types import spawn_type
-
-    role = version.role_of(spawn_type(data))
-    if words is None or role is None or role == version.review_avatar:
-        return
-    if role not in version.summoning["avatars"]:
-        return
-    task = task_of(data)
-    if words.search(task):
-        yield _hit(unit, f"a code review given to {role}: any review goes to "
-                         f"@{_zh(version)} ({version.review_avatar})")  # fmt: skip
-
-
-def task_of(data: dict[str, Any]) -> str:
-    """What a summons asks: its description and the prompt's TASK section (or its head)."""
-    prompt = data.get("prompt")
-    prompt = prompt if isinstance(prompt, str) else ""
-    description = data.get("description")
-    head = description if isinstance(description, str) else ""
-    from wukong_lint.protocol.summoning import section
-
-    task = section(prompt, ("TASK", "任务")) if prompt else None
-    return f"{head}\n{task if task is not None else prompt[:300]}"
-
-
 def match_checkpoint(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit]:
     facts = _facts(unit)
     if not facts:
@@ -150,9 +122,7 @@ def match_checkpoint(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[H
         yield from _turn_end(check, facts, point, unit, rule)
         return
     if check == "review":
-        if facts.get("spawn") is not None:
-            yield from _review_summons(unit, facts)
-        return
+        return  # (judged when the turn is over)
     if check == "declared-edits":
         edit = facts.get("edit")
         if edit is None or point is None or point.decision != "self":
@@ -209,7 +179,7 @@ def match_checkpoint(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[H
         yield _hit(unit, "Q3 = yes (design) but 本体执行: delegate to @意 mind")
 
 
-_KEYS = frozenset({"first", "edit", "first_spawn", "turn_end", "spawn"})
+_KEYS = frozenset({"first", "edit", "first_spawn", "turn_end"})
 # the facts a checkpoint rule reads: most calls carry none of them
 match_checkpoint.gate = lambda unit: not _KEYS.isdisjoint(_facts(unit) or ())  # type: ignore[attr-defined]
 match_checkpoint.accepts = lambda rule, event: (  # type: ignore[attr-defined]
@@ -218,7 +188,7 @@ match_checkpoint.accepts = lambda rule, event: (  # type: ignore[attr-defined]
     and event.ctx.profile == "wukong"
     # the cumulative edit size it reads is measured on edits only (transcripts/protocol.py)
     and (rule.params["check"] != "declared-edits" or event.tool in EDIT_TOOLS)
-    and (rule.params["check"] != "review" or event.kind == "turn" or event.tool in SPAWN_TOOLS)
+    and (rule.params["check"] != "review" or event.kind == "turn")
 )
 
 
@@ -227,9 +197,9 @@ def _memo_key(unit: Unit) -> tuple[Any, ...] | None:
     and their own params: the facts `match_checkpoint` reads, where the call's first line
     ends (`_hit`) and the session's protocol version. Several rules ask of every first call
     of a task turn; equal facts give equal hits, so the group answers once per distinct key
-    (RuleSet._event_plan, `_GroupMemo`). Summons and turn ends read more: not memoized."""
+    (RuleSet._event_plan, `_GroupMemo`). Turn ends read more: not memoized."""
     facts = _facts(unit)
-    if not facts or "spawn" in facts or "turn_end" in facts:
+    if not facts or "turn_end" in facts:
         return None
     end = unit.text.find("\n")
     get = facts.get

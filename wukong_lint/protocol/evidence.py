@@ -46,8 +46,22 @@ def _hit(unit: Unit, note: str) -> Hit:
     return Hit(0, end if end >= 0 else len(unit.text), 0, 0, note)
 
 
-def _read(output: str) -> tuple[str, dict[str, Any] | None]:
-    """(the text the gate reads, the output as a JSON object if it is one)."""
+def _read(output: str, version: Any) -> tuple[str, dict[str, Any] | None, Any]:
+    """(the text the gate reads, the output as a JSON object if it is one, the speculation
+    phrase found in it); the last output's answer is kept (both evidence rules ask)."""
+    if _READ[0] is output and _READ[1] is version:
+        return _READ[2]  # type: ignore[no-any-return]
+    text, data = _read_output(output)
+    speculation = version.speculation.search(text) if version.speculation is not None else None
+    found = (text, data, speculation)
+    _READ[:] = [output, version, found]
+    return found
+
+
+_READ: list[Any] = [None, None, None]
+
+
+def _read_output(output: str) -> tuple[str, dict[str, Any] | None]:
     from wukong_lint.protocol.contracts import _json_output, sections
 
     data = _json_output(output)
@@ -92,9 +106,8 @@ def match_evidence(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit
     output = facts["output"] if facts["output"] is not None else unit.text
     if unreadable(output):
         return
-    text, data = _read(output)
+    text, data, speculation = _read(output, version)
     who = f"{version.avatars[role].zh} {role}" if role in version.avatars else str(facts["avatar"])
-    speculation = version.speculation.search(text) if version.speculation is not None else None
     if rule.params["check"] == "speculation":
         if speculation is not None:
             yield _hit(unit, f"{who} says “{speculation.group(0)}” where evidence belongs "

@@ -43,9 +43,8 @@ def _union() -> dict[str, Any]:
     return found
 
 
-def is_proposal(text: str) -> bool:
-    """Whether the body's text asks the user whether to write the memory bank (💾)."""
-    return any(marker in text for marker in _union()["markers"])
+def proposal_markers() -> tuple[str, ...]:
+    return tuple(_union()["markers"])
 
 
 def _word(text: str) -> str:
@@ -140,3 +139,17 @@ def is_reader(ctx: Any, kind: Any) -> bool:
     """Whether a summons is the version's memory reader (it recovers the memory bank)."""
     reader = version_of(ctx).memory_bank["reader"]
     return isinstance(kind, str) and reader is not None and kind.strip().lower() == reader
+
+
+def review_summons(event: Any) -> bool:
+    """Whether a summons gives a code review to one of the avatars other than the version's
+    reviewer (the core rule: any review goes to @鼻)."""
+    version = version_of(event.ctx)
+    if version.review_words is None or not isinstance(event.input, dict):
+        return False
+    role = version.role_of(spawn_type(event.input))
+    if role is None or role == version.review_avatar or role not in version.summoning["avatars"]:
+        return False
+    from wukong_lint.protocol.summoning import task_of
+
+    return version.review_words.search(task_of(event.input)) is not None

@@ -56,9 +56,21 @@ def skill_avatar(prompt: str) -> str | None:
 
 
 def spawn_type(data: Any) -> str | None:
-    """The avatar (or agent type) a spawning call's input summons."""
+    """The avatar (or agent type) a spawning call's input summons (the reader and several
+    rules ask of each summons: the last input's answer is kept)."""
     if not isinstance(data, dict):
         return None
+    if _LAST[0] is data:
+        return _LAST[1]  # type: ignore[no-any-return]
+    found = _spawn_type(data)
+    _LAST[:] = [data, found]
+    return found
+
+
+_LAST: list[Any] = [None, None]
+
+
+def _spawn_type(data: dict[str, Any]) -> str | None:
     kind = data.get("subagent_type")
     if not isinstance(kind, str):
         kind = None

@@ -89,8 +89,8 @@ def _read_paths(tool: str | None, event: Any) -> list[str]:
 
 # (a module constant: a compiled class has no `__slots__` to read back, native.py)
 _TURN_FIELDS = ("called", "checkpoint", "edit_lines", "first_line", "maxes", "reads", "recent",
-                "repeats", "request", "searches", "spawn_types", "spawns", "task", "text",
-                "unparsed")  # fmt: skip
+                "repeats", "request", "review_at", "searches", "spawn_types", "spawns", "task",
+                "text", "unparsed")  # fmt: skip
 
 
 class Turn:
@@ -117,6 +117,9 @@ class Turn:
         # the CHECKPOINT runs): where a verdict on the whole turn is reported (0: none yet)
         self.first_line = 0
         self.spawn_types: list[str] = []  # what the body summoned this turn
+        # the line of a summons that gives a code review to an avatar other than the
+        # version's reviewer (0: none): where the review rule reports it
+        self.review_at = 0
         self.request = ""  # the head of the user's message that started the turn
         # the agent's texts since its last summons returned: the summoning declaration
         self.recent: list[str] = []
@@ -151,6 +154,12 @@ def _edit_size() -> Any:
 
 
 _PROTO: list[Any] = []
+_MARKERS: list[str] = []  # the memory-bank proposal's markers (💾), read once
+
+
+def _markers() -> list[str]:
+    _MARKERS.extend(_proto().proposal_markers())
+    return _MARKERS
 
 
 def _proto() -> Any:
@@ -216,7 +225,7 @@ class ProtocolState:
             if _proto().answers_proposal(text):
                 return  # 好 / 不用 to the 💾 question: the turn that asked goes on
         old = self.turns.pop(agent, None)
-        if old is not None and agent == "main" and old.task and old.first_line:
+        if old is not None and agent == "main" and old.task and (old.first_line or old.review_at):
             self.ends.append(old)  # judged as a whole (an implied decision, the review rule)
         # A CHECKPOINT written in a turn that ended without a call (the agent asked the user
         # to confirm its plan) still holds when the user answers: its text carries over.
@@ -236,7 +245,8 @@ class ProtocolState:
             turn.recent.append(text[:_KEEP_TEXT])
             if len(turn.recent) > _KEEP_RECENT:
                 del turn.recent[0]
-            self.proposal = _proto().is_proposal(text)
+            markers = _MARKERS or _markers()
+            self.proposal = any(marker in text for marker in markers)
         if not main and agent.rpartition(":")[2] in self.async_agents:
             # a background sub-agent's last message is its final output (no result holds it)
             self.last_text.pop(agent, None)
@@ -289,6 +299,8 @@ class ProtocolState:
                 if isinstance(kind, str) and kind not in self.kinds and len(self.kinds) < 256:
                     self.kinds.append(kind)
                     facts["new_kind"] = True  # (an unfamiliar type is noted once a session)
+                if turn.task and not turn.review_at and _proto().review_summons(event):
+                    turn.review_at = event.line
                 declared, shown = _proto().summons(event, turn.recent, self.shown)
                 self.shown = self.shown or shown
                 facts["declared"], facts["shown"] = declared, self.shown

@@ -159,8 +159,10 @@ def get(ident: str) -> Version:
 
 
 def version_of(ctx: Any) -> Version:
-    """The version a transcript's checks judge by: the configured or detected one."""
-    return get(getattr(ctx, "version", None) or DEFAULT)
+    """The version a transcript's checks judge by: the configured or detected one (asked by
+    several rules of every summons and result: one dictionary look-up once loaded)."""
+    found = _VERSIONS.get(ctx.version or DEFAULT)
+    return found if found is not None else get(ctx.version or DEFAULT)
 
 
 def check_setting(value: str | None) -> str:

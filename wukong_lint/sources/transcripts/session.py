@@ -462,16 +462,18 @@ class Session:
             due += [(agent, *value) for agent, value in sorted(state.last_text.items())]
             state.last_text.clear()
             turn = state.turns.get("main")
-            if turn is not None and turn.task and turn.first_line:
+            if turn is not None and turn.task and (turn.first_line or turn.review_at):
                 state.ends.append(state.turns.pop("main"))  # the file ends: so does its turn
         ends, state.ends = state.ends, []
         for turn in ends:
             if self.follow:
                 self.carry = 0
                 continue
-            event = Event("turn", turn.first_line, self.ctx)
+            # (reported where it went wrong: a review given away, else the body's own work)
+            event = Event("turn", turn.review_at or turn.first_line, self.ctx)
             event.protocol = {"turn_end": True, "checkpoint": turn.point(), "spawns": turn.spawns,
-                              "types": tuple(turn.spawn_types), "task": turn.request}  # fmt: skip
+                              "types": tuple(turn.spawn_types), "task": turn.request,
+                              "review_at": turn.review_at}  # fmt: skip
             yield self.unit(event, "")
         for agent, line, text, agent_type in due:
             if not agent_type:
