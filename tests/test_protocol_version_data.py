@@ -277,3 +277,25 @@ def test_the_live_hook_reads_the_core_checkpoint_as_complete(tmp_path: Path) -> 
         got = json.loads(proc.stdout)["hookSpecificOutput"]["permissionDecision"] if (
             proc.stdout.strip()) else "allow"  # fmt: skip
         assert got == verdict, (text, proc.stdout)
+
+
+def test_the_new_parsers_stay_linear_on_hostile_lines() -> None:
+    """Transcripts and definitions are untrusted: long lines of the characters the new
+    patterns' quantifiers take (spaces, stars, hashes) must not make them backtrack."""
+    import time
+
+    from wukong_lint.protocol import evidence, summoning
+
+    hostile = ["*" * 100_000, " " * 100_000 + "x", "# x" + " " * 100_000 + "y",
+               "- **" + " *" * 50_000 + "x", "#" * 6 + " " + "#" * 100_000 + " x"]  # fmt: skip
+    start = time.perf_counter()
+    declaration = get("jie-current").summoning["declaration"]
+    sections = get("jie-current").summoning["prompt"]["sections"]
+    for text in hostile:
+        assert evidence._STATED.search(text) is None
+        summoning.headings(text)
+        summoning.missing_sections(text, sections)
+        assert summoning.declared([text], declaration)[0] == frozenset()
+        parse_definition("---\nname: x\n---\n" + text + "\n## Output Contract\n" + text, "x.md")
+        evidence.plan_problems(text, get("jie-current").planner)
+    assert time.perf_counter() - start < 5

@@ -37,7 +37,7 @@ class Definition(NamedTuple):
 
 
 _FRONT = re.compile(r"\A---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)", re.S)
-_HEADING = re.compile(r"^(#{1,6})[ \t]+(.*?)[ \t#]*$")
+_HEADING = re.compile(r"^(#{1,6})[ \t]+(.*)$")  # (the title's closing #s: stripped after)
 _FENCE = re.compile(r"^[ \t]*(```|~~~)")
 _CONTRACT_TITLE = re.compile(r"(?i)output[ \t_-]*contract|输出契约|输出格式")
 _BULLET = re.compile(r"^[ \t]*[-*+][ \t]*`?([A-Za-z_][\w -]{0,40}?)`?[ \t]*(?::|：|$|\s[-—(])")
@@ -161,7 +161,8 @@ def _section_contract(section: list[tuple[str, bool]]) -> tuple[str, ...]:
 
     for language, block in _fenced_blocks(section):
         if language in ("markdown", "md"):
-            headings = [m.group(2) for m in map(_HEADING.match, block.splitlines()) if m]
+            headings = [m.group(2).rstrip(" \t#") for m in map(_HEADING.match, block.splitlines())
+                        if m]  # fmt: skip
             names = [h.split("(", 1)[0].split("（", 1)[0].strip().lower() for h in headings]
             return tuple(dict.fromkeys(n for n in names if n))
         try:

@@ -30,9 +30,9 @@ from wukong_lint.model import Unit
 from wukong_lint.model.events import SPAWN_TOOLS
 
 _FENCED = re.compile(r"```.*?(?:```|\Z)", re.S)
+# (each quantifier is followed by a character it cannot match: linear on hostile lines)
 _STATED = re.compile(
-    r"(?im)^[ \t>*\-+|]*(?:\*\*)?[ \t]*(?:evidence[ \t_-]*)?(?:level|证据等级|等级)[ \t*]*"
-    r"[:：|][ \t*]*(L[0-3])\b"
+    r"(?im)^[ \t>*+|-]*(?:evidence[ \t_-]*)?(?:level|证据等级|等级)[ \t*]*[:：|][ \t*]*(L[0-3])\b"
 )
 _READ_FIELDS = ("summary", "content", "findings", "claims")
 _FIELD_LABELS = {"summary": ("summary", "总结", "摘要"), "content": ("content", "内容"),

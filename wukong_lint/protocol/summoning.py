@@ -26,7 +26,10 @@ from wukong_lint.engine.rules import CompiledRule
 from wukong_lint.model import Unit
 from wukong_lint.model.events import SPAWN_TOOLS
 
-_HEADING = re.compile(r"(?m)^[ \t]*#{1,6}[ \t]*(?:\d+[.)、][ \t]*)?(.+?)[ \t#]*$")
+# a heading line and its text (numbering and closing #s are stripped in Python: a lazy
+# group before an optional tail would backtrack on a hostile line)
+_HEADING = re.compile(r"(?m)^[ \t]*#{1,6}[ \t]+(\S.*)$")
+_NUMBERED = re.compile(r"\d+[.)、][ \t]*")
 
 
 def _norm(text: str) -> str:
@@ -35,7 +38,12 @@ def _norm(text: str) -> str:
 
 def headings(prompt: str) -> list[tuple[int, int, str]]:
     """(start, end of the heading line, its normalized title) of each heading of a prompt."""
-    return [(m.start(), m.end(), _norm(m.group(1))) for m in _HEADING.finditer(prompt)]
+    found = []
+    for m in _HEADING.finditer(prompt):
+        title = m.group(1).rstrip(" \t#")
+        numbered = _NUMBERED.match(title)
+        found.append((m.start(), m.end(), _norm(title[numbered.end() :] if numbered else title)))
+    return found
 
 
 def _names(title: str, names: tuple[str, ...]) -> bool:
@@ -85,7 +93,7 @@ def sections_shown(prompt: str, sections: list[dict[str, str]]) -> bool:
     return len(sections) - len(missing_sections(prompt, sections)) >= 3
 
 
-_LABEL = r"^[ \t>*\-+]*(?:\*\*|__)?[ \t]*({labels})[ \t]*(?:\*\*|__)?[ \t]*[:：]"
+_LABEL = r"^[ \t>*+_-]*({labels})[ \t*_]*[:：]"
 _PATTERNS: dict[tuple[str, ...], re.Pattern[str]] = {}
 
 
