@@ -67,6 +67,7 @@ _CHECK_DEFAULTS: dict[str, Any] = {
     "jobs": 0,
     "profile": None,
     "agents": None,
+    "protocol_version": None,
     "transcript_format": None,
     "exit_zero": False,
     "quiet": False,

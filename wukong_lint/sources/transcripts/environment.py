@@ -12,7 +12,10 @@ from typing import Any
 
 from wukong_lint.model.events import Context
 
-MEMORY_FILES = ("memory-bank/MEMORY.md", "memory-bank/patterns.md")
+# the memory bank's gate files a shell command may read (the v7 layout keeps patterns.md in
+# details/: the gate file of memory-bank-skill since v7.1)
+MEMORY_FILES = ("memory-bank/MEMORY.md", "memory-bank/patterns.md",
+                "memory-bank/details/patterns.md")  # fmt: skip
 
 FORMATS = ("auto", "claude", "codex", "openai", "react")
 # Options of `check` (set by the CLI before a scan; forked workers inherit them).
