@@ -92,6 +92,11 @@ class Block(_Strict):
     # more words that select a long script's statement for this block (the functions of an
     # interpreter one-liner that delete files, say)
     selected_by: list[str] = Field(default_factory=list)
+    # it sends a secret value (shell/secret_values.py): a provider's credential to a host
+    # not the provider's (`foreign`), a variable named for a secret outside an auth header or
+    # to a host the line does not give (`named`), either (`any`), or a secret variable in its
+    # words wherever it goes (`words`: `echo $GITHUB_TOKEN` prints it)
+    secret_values: Literal["foreign", "named", "any", "words"] | None = None
 
     _regexes = field_validator("args_any", "args_none", "redirect_to", "text_any")(_check_regexes)
 

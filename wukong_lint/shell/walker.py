@@ -16,22 +16,23 @@ from wukong_lint.shell.model import (  # the records, re-exported: shell.Command
     _dumped,
     _fed,
     _has_glob,
-    _parser,
     _printed,
     _Producer,
     _replace,
     _tree,
+    parse_source,
     program_name,
 )
-from wukong_lint.shell.path_reasoning import STDIN, UNDER, change_dir
+from wukong_lint.shell.path_reasoning import STDIN, UNDER, change_dir, known_path
+from wukong_lint.shell.runner_registry import ENVIRONMENT
+from wukong_lint.shell.runners import assignment_runs, lines_run
 from wukong_lint.shell.unwrap import (
     CODE,
     SCRIPT,
-    SHELLS,
+    UNSEEN,
     find_parts,
     git_normalised,
     interpreter,
-    interpreter_code,
     parallel_parts,
     runs_stdin,
     unwrap,
@@ -136,7 +137,7 @@ class _Walker:
             variable is None
             or body is None
             or not 0 < len(values) <= MAX_LOOP_VALUES
-            or not all(literal(v) for v in values)
+            or not all(literal(v) or known_path(v) for v in values)
         ):
             if variable is not None:
                 self.env.pop(variable.text.decode("utf-8", "replace"), None)
@@ -189,6 +190,7 @@ class _Walker:
         name_node = node.child_by_field_name("name")
         if name_node is None:
             return
+        self.assignment_runs(node)
         name = name_node.text.decode("utf-8", "replace")
         value_node = node.child_by_field_name("value")
         value = "" if value_node is None else _word(value_node, self.env)
@@ -196,6 +198,20 @@ class _Walker:
             self.env[name] = value
         else:
             self.env.pop(name, None)
+
+    def assignment_runs(self, node: Any) -> None:
+        """A variable some program runs as a command (`GIT_SSH_COMMAND=...`, `PAGER=...`,
+        the code-runner registry's `environment`): its value is judged where it is set."""
+        name_node = node.child_by_field_name("name")
+        value_node = node.child_by_field_name("value")
+        if name_node is None or value_node is None:
+            return
+        name = name_node.text.decode("utf-8", "replace")
+        if name not in ENVIRONMENT:
+            return
+        start, end = self.where(node)
+        for item in assignment_runs(name, _word(value_node, self.env)):
+            self.nested(item[1], start, end, (name,), ())
 
     def function(self, node: Any) -> list[str]:
         name_node = node.child_by_field_name("name") or node.children[0]
@@ -329,6 +345,7 @@ class _Walker:
             kind = child.type
             if kind == "variable_assignment":
                 subs += self.substitutions_in(child)
+                self.assignment_runs(child)
                 continue
             if kind == "file_redirect":
                 op, target, first = "", "", True
@@ -415,6 +432,7 @@ class _Walker:
             return []
         name = program_name(argv[0])
         cwd = self.cwd
+        given = argv  # (what `inner` reads: git's `-c` values run too)
         if name == "git":
             argv, folder = git_normalised(argv)
             if folder is not None:
@@ -436,7 +454,7 @@ class _Walker:
         ):
             return names  # (most commands: nothing more runs)
         if self.depth >= MAX_DEPTH:
-            if self.inner(name, argv, producer, heredoc):
+            if self.inner(name, given, producer, heredoc):
                 self.error = True  # it runs more than is followed: not judged whole
             return names
         inner_via = (*via, name)
@@ -452,7 +470,7 @@ class _Walker:
                 self.budget[0] -= 1
                 text = printed + " " + " ".join(_quoted(a) for a in argv[1:])
                 names += self.nested(text, start, end, inner_via, stdin_from)
-        for item in self.inner(name, argv, producer, heredoc):
+        for item in self.inner(name, given, producer, heredoc):
             if item and item[0] == SCRIPT:
                 names += self.nested(item[1], start, end, inner_via, stdin_from)
             elif item and item[0] == CODE:
@@ -501,27 +519,32 @@ class _Walker:
             if arg_file is not None:  # xargs -a <(echo /): the file's words
                 printed = self.printed_by("$" + arg_file[1:]) if arg_file[:2] == "<(" else None
                 targets = printed.split() if printed is not None else [STDIN]
+            fed = lines_run(command, replace, producer.argv if producer else None)
             if replace:
-                return [_replace(command, replace, targets)]
-            return [command + tuple(targets)]
+                return [_replace(command, replace, targets), *fed]
+            return [command + tuple(targets), *fed]
         if name == "parallel":
             command, tail, dry = parallel_parts(args)
+            if not command and tail and not dry:  # `parallel ::: CMD...`: each is a command
+                return [
+                    (SCRIPT, t) if literal(t) else (UNSEEN, "command-output", "parallel")
+                    for t in tail[:MAX_PRODUCER_WORDS]
+                ]
             if dry or not command:
                 return []
             targets = tail if tail is not None else self.targets_from(producer)
             if any("{" in w for w in command):
                 return [_replace(command, "{}", targets)]
             return [command + tuple(targets)]
-        items = unwrap(argv)
-        if heredoc is not None:
-            if (name in SHELLS and runs_stdin(argv)) or name in _SCHEDULERS:
-                items.append((SCRIPT, heredoc))  # (`at now <<< 'cmd'`: run later, still run)
-            lang = interpreter(name)
-            if lang is not None:
-                code, reads = interpreter_code(lang, args)
-                if code is None and reads:
-                    items.append((CODE, lang, heredoc))
+        # (the registry reads stdin and `<(...)` for shells, interpreters, make, ed...)
+        items = unwrap(argv, heredoc, self.resolve)
+        if heredoc is not None and name in _SCHEDULERS:
+            items.append((SCRIPT, heredoc))  # (`at now <<< 'cmd'`: run later, still run)
         return items
+
+    def resolve(self, word: str) -> str | None:
+        """What a process substitution `<(...)` prints, when it is literal."""
+        return self.printed_by("$" + word[1:]) if word.startswith("<(") else None
 
     def printed_by(self, word: str) -> str | None:
         """What a command substitution prints when it is one echo/printf of known words."""
@@ -699,7 +722,7 @@ def _flat_walk(text: str, depth: int, span: tuple[int, int] | None) -> _Walker |
     walker = _Walker(source, flat, depth, span)
     walker.error = True
     try:
-        walker.visit(_parser().parse(source).root_node)
+        walker.visit(parse_source(source).root_node)
     except RecursionError:
         return None
     return walker

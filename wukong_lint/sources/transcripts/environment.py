@@ -19,8 +19,11 @@ MEMORY_FILES = ("memory-bank/MEMORY.md", "memory-bank/patterns.md",
 
 FORMATS = ("auto", "claude", "codex", "openai", "react")
 # Options of `check` (set by the CLI before a scan; forked workers inherit them).
+# `standalone`: the sub-agent transcripts named without their session file (sources/named.py),
+# read on their own instead of by their session.
 OPTIONS: dict[str, Any] = {"profile": None, "agents": None, "format": None, "parts": 0,
-                           "search": None, "protocol_version": None}  # fmt: skip
+                           "search": None, "protocol_version": None,
+                           "standalone": frozenset()}  # fmt: skip
 # Words that name the avatars of the 戒 table: spawning one makes a transcript `wukong`.
 AVATAR_NAMES = frozenset(
     n.lower()
@@ -41,8 +44,9 @@ def configure(
     fmt: str | None = None,
     protocol_version: str | None = None,
 ) -> None:
+    # (`standalone` is set after this, by the named inputs of the run: an earlier run's go)
     OPTIONS.update(profile=profile, agents=agents, format=None if fmt == "auto" else fmt,
-                   protocol_version=protocol_version)  # fmt: skip
+                   protocol_version=protocol_version, standalone=frozenset())  # fmt: skip
 
 
 def _repo_roots(path: str, cwd: str | None) -> list[str]:
