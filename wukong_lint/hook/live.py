@@ -46,6 +46,7 @@ LIVE_ONLY = frozenset(["SubagentStop", "Stop", "SessionStart"])  # otherwise acc
 REDO = frozenset(["avatar-boundary.contract-missing", "avatar-boundary.evidence-speculation",
                   "avatar-boundary.planner-schema", "avatar-boundary.body-untested"])  # fmt: skip
 SPAWN_KINDS = ("spawn", "summons")  # the rules judged at PreToolUse of a summons
+PROTOCOL = ("avatar-boundary", "body-boundary")  # the categories of the turn's 戒关检查
 STATE = "live"  # folder of the redo counters in the cache folder
 STATE_AGE = 7 * 86400  # seconds: counters older than this are removed
 MESSAGE_LIMIT = 64 << 10  # characters of an avatar's final message judged
@@ -281,7 +282,9 @@ def _stop(live: dict[str, Any], config: Any, ruleset: Any, data: dict[str, Any],
     if not isinstance(path, str) or not os.path.isfile(path):
         return {}
     turn = read_turn(path)
-    findings = turn_findings(turn, ruleset, config.protocol_version)
+    # (the protocol's rules: the turn's calls were judged one by one by PreToolUse)
+    protocol = ruleset.select(lambda rule: rule.category in PROTOCOL)
+    findings = turn_findings(turn, protocol, config.protocol_version)
     lang = live.get("lang") or "zh"
     summary = render(Report(tuple(findings), Stats()), lang=lang, fail_on=fail_on.label)
     if not findings:  # a clean turn: the title and status only
@@ -357,7 +360,8 @@ def summons_findings(args: Any, config: Any, ruleset: Any, data: dict[str, Any],
     if turn.start_line:
         line += turn.start_line - 1
     kinds = {r.id: r.kind for r in ruleset.rules}
-    replay = [f for f in turn_findings(turn, ruleset, config.protocol_version)
+    spawn = ruleset.select(lambda rule: rule.kind in SPAWN_KINDS)
+    replay = [f for f in turn_findings(turn, spawn, config.protocol_version)
               if f.line == line and kinds.get(f.rule_id) in SPAWN_KINDS]  # fmt: skip
     kept = [f for f in findings if kinds.get(f.rule_id) not in SPAWN_KINDS]
     return kept + [f._replace(path="<hook>") for f in replay]
