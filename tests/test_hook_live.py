@@ -217,6 +217,17 @@ def test_a_summons_already_in_the_transcript_is_judged_once(tmp_path: Path) -> N
     assert got == "allow"
 
 
+def test_a_summons_by_an_avatar_is_judged_on_the_call_alone(tmp_path: Path) -> None:
+    project = _project(tmp_path)
+    session, block = _session(project, "jie-2026-01/bare/summon-bad-no-declaration.jsonl",
+                              "toolu_001")  # fmt: skip
+    assert block is not None
+    event = {**_pre_tool_use(project, session, block), "agent_id": "a1f3", "agent_type": "eye"}
+    got, reason = _permission(_answer(_hook(tmp_path, event)))
+    assert got == "deny" and "avatar-boundary.nested-spawn" in reason
+    assert "summon-declaration" not in reason
+
+
 def _stop(project: Path, session: Path, active: bool = False) -> dict:
     return {"session_id": "s-live", "transcript_path": str(session), "cwd": str(project),
             "permission_mode": "default", "hook_event_name": "Stop",

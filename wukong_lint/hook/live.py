@@ -350,6 +350,8 @@ def summons_findings(args: Any, config: Any, ruleset: Any, data: dict[str, Any],
     of the same rules judged on the call alone."""
     if data.get("hook_event_name") != "PreToolUse" or settings(args, data) is None:
         return findings
+    if data.get("agent_id") or data.get("agent_type"):
+        return findings  # a sub-agent's summons: nested-spawn judges it on the call alone
     path = data.get("transcript_path")
     if not isinstance(path, str) or not os.path.isfile(path):
         return findings
