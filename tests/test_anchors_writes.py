@@ -151,3 +151,41 @@ def test_byte_order_mark_is_kept(tmp_path):
     data = path.read_bytes()
     assert data.startswith(b"\xef\xbb\xbf") and data.count(b"\xef\xbb\xbf") == 1
     assert "[D002] Cache" in data.decode("utf-8-sig")
+
+
+def test_a_new_anchor_passes_fmt_check_as_it_is(tmp_path, monkeypatch, capsys):
+    """Issue 27: the template `anchors new` writes is what `anchors fmt` writes (a blank line
+    after each heading), so the wukong-anchors-fmt pre-commit hook passes the next commit,
+    whether the file is new or has anchors of other types already."""
+    monkeypatch.chdir(tmp_path)
+    titles = (("zh", "第 {} 个锚点：导出改为后台任务"), ("en", "Export runs as job {}"))
+    for folder, title in titles:
+        (tmp_path / folder).mkdir()
+        path = str(tmp_path / folder / "anchors.md")
+        for number, kind in enumerate(("D", "C", "I", "P", "M", "U", "CK", "DN", "D")):
+            assert main(["anchors", "new", kind, title.format(number), "--file", path]) == 0
+            assert main(["anchors", "fmt", "--check", path]) == 0, (folder, kind)
+    capsys.readouterr()
+
+
+def test_a_conflicting_decision_is_filed_under_decision_not_rollback(tmp_path, capsys):
+    """Issue 27: `anchors add` merging a candidate whose decision differs puts the conflict
+    note in the anchor's Decision section (and each other fact in its own field), not after
+    the last field, Rollback, where it read as the way back."""
+    path = tmp_path / "anchors.md"
+    first = {"type": "D", "title": "使用 Ollama 作为本地 LLM 后端", "decision": "使用 Ollama",
+             "why": "数据不出本地", "rollback": "LLM_BACKEND=openai", "reusable": True}  # fmt: skip
+    later = {"type": "D", "title": "使用 Ollama 作为本地 LLM 后端", "decision": "改用 vLLM",
+             "impact": "src/llm/", "reusable": True}  # fmt: skip
+    for n, candidate in enumerate((first, later)):
+        source = tmp_path / f"c{n}.json"
+        source.write_text(json.dumps({"candidates": [candidate]}, ensure_ascii=False))
+        assert main(["anchors", "add", "--from", str(source), "--file", str(path)]) == 0
+    assert "conflict with [D001]" in capsys.readouterr().out
+    text = path.read_text(encoding="utf-8")
+    note = text.index("**冲突的候选决策**: 改用 vLLM")
+    assert text.index("### Decision") < note < text.index("### Alternatives")
+    assert text.index("### Impact") < text.index("**补充 影响范围**: src/llm/")
+    assert text.index("**补充 影响范围**") < text.index("### Verification")
+    assert note < text.index("### Rollback")
+    assert main(["anchors", "fmt", "--check", str(path)]) == 0

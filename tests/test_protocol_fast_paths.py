@@ -117,7 +117,7 @@ def test_sections_read_again_follow_the_contract_asked() -> None:
         assert contracts.sections(output, eye) == contracts._sections(output, eye)
         assert contracts.sections(output, body) == contracts._sections(output, body)
     assert contracts.sections(output, eye) != contracts.sections(output, body)
-    declared = contracts._declared(("files", "notes"))
+    declared = contracts._declared((("files", True), ("notes", False)), {})
     assert contracts.sections(output, declared) == {"files": "- a.py", "notes": None}
 
 
@@ -172,3 +172,35 @@ def test_a_file_created_through_the_shell_counts_however_far_the_scan_reads_ahea
         found = wukong_report(path, "--jobs", jobs)
         created = sorted(f["snippet"] for f in found if f["rule_id"].endswith(".shell-create"))
         assert created == ["echo hi > notes/other.txt", "touch notes/new-config.yaml"], jobs
+
+
+def test_the_spawn_memo_gives_the_hits_of_the_rules() -> None:
+    """The spawn rules (background, Max, nesting, unfamiliar types) answer once per memo key:
+    the same hits as running each rule, summons after summons, in both versions."""
+    from wukong_lint.protocol import contracts
+
+    spawns = [r for r in RULES.rules if r.kind == "spawn"]
+    ruleset = RuleSet(spawns)
+    kinds = ["eye", "body", "mind", "tongue", "eyes", "general-purpose", "眼", "planner"]
+    running_sets = [(), (("body", None),), (("body", "worktree"),),
+                    (("tongue", None), ("tongue", None), ("tongue", None))]  # fmt: skip
+    for version in ("jie-2026-01", "jie-current"):
+        ctx = Context("wukong")
+        ctx.version = version
+        for kind, bg, isolation, running, main, new in itertools.product(
+            kinds, (True, False), (None, "worktree"), running_sets, (True, False), (True, False)
+        ):
+            for _ in range(2):  # (the second time from the memo)
+                event = Event("call", 3, ctx)
+                event.tool, event.is_main = "Agent", main
+                event.agent = "main" if main else "sub:a1"
+                event.input = {"subagent_type": kind, "prompt": "p", "run_in_background": bg,
+                               "isolation": isolation}  # fmt: skip
+                event.protocol = {"running": running, "new_kind": new}
+                unit = make_unit("s.jsonl", event, "Agent")
+                plain = sorted(
+                    (r.id, h) for r in spawns for h in contracts.match_spawn(r, unit, None)
+                )
+                memo = sorted((r.id, h) for r, matcher, offsets in ruleset.runnable(unit)
+                              for h in matcher(r, unit, offsets))  # fmt: skip
+                assert memo == plain, (version, kind, bg, isolation, running, main, new)

@@ -23,6 +23,31 @@ if TYPE_CHECKING:
     from wukong_lint.engine.rules import CompiledRule
     from wukong_lint.model import Unit
 
+# ------------------------------------------------------------------ the protocol's forms
+
+_FACTS: list[dict[str, Any]] = []
+
+
+def protocol_facts() -> dict[str, Any]:
+    """The anchor dialects and context forms every 戒 protocol version writes
+    (rules/protocol/*.yaml, read through the engine's data documents): a file in any
+    version's form is not wrong, whichever version the project follows."""
+    if not _FACTS:
+        from wukong_lint.engine.data_docs import documents
+
+        dialects: list[list[str]] = []
+        forms: list[dict[str, Any]] = []
+        for data in documents("protocol-version").values():
+            for dialect in data["anchors"]["dialects"]:
+                if dialect["fields"] not in dialects:
+                    dialects.append(list(dialect["fields"]))
+            for form in data["compact_form"]:
+                if form["marker"] and form not in forms:
+                    forms.append(form)
+        _FACTS.append({"dialects": dialects, "compact_variants": forms})
+    return _FACTS[0]
+
+
 # ------------------------------------------------------------------ shared parse
 
 _last: tuple[str, Doc] | None = None
@@ -110,6 +135,8 @@ def _field_note(a: Any, params: dict[str, Any]) -> str:
         wanted = required.get(a.type or "", required.get("default", list(FIELDS)))
         dialects = params.get("dialects") or {}
         sets = [wanted, *dialects.get(a.type or "", dialects.get("default", []))]
+        if params.get("protocol_forms") and (a.type or "") not in dialects:
+            sets += protocol_facts()["dialects"]  # the dialects the 戒 versions write
         # judged against the set it comes closest to (a problem anchor written with
         # 症状/根因/解决/预防 is told what it lacks of that set, not of the decision one)
         wanted = min(sets, key=lambda s: (sum(1 for k in s if k not in have), -len(s)))
@@ -274,13 +301,27 @@ def match_memory_bank(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[
             continue
         size = len(re.sub(r"\s+", "", body))
         low, high = params.get("min_chars"), params.get("max_chars")
+        sections = params.get("sections", [])
+        variant = _variant(body) if params.get("protocol_forms") else None
+        if variant is not None:  # a form the protocol's own tools write (hui-extract.py)
+            high = variant["max_chars"]
+            if sections:
+                sections = [s for s in variant["sections"] if s not in variant["optional"]]
         if high is not None and size > high:
             yield _hit(start, end, f"{size} characters, limit {high}")
         elif low is not None and size < low:
             yield _hit(start, end, f"{size} characters, at least {low}")
-        missing = [s for s in params.get("sections", []) if s not in body]
+        missing = [s for s in sections if s not in body]
         if missing:
             yield _hit(start, end, "missing " + "".join(missing))
+
+
+def _variant(body: str) -> dict[str, Any] | None:
+    """The protocol's form a context form is written in, by its marker line (None: none)."""
+    for form in protocol_facts()["compact_variants"]:
+        if form["marker"] in body:
+            return form
+    return None
 
 
 _FORM_NAMES = ("缩形态", "常形态", "巨形态")

@@ -37,6 +37,9 @@ class AnchorRule(RuleBase):
     # Verification, the upstream 背景/选项/决定/原因/影响, problems' 症状/根因/解决/预防); an
     # anchor with every field of `required` or of one of these is complete
     dialects: dict[str, list[list[FieldName]]] = Field(default_factory=dict)
+    # fields: accept the dialects the 戒 protocol versions write too (rules/protocol/*.yaml:
+    # the context index's Context / Decision / Evidence / Impact ...)
+    protocol_forms: bool = False
     # fields: what a compact-form anchor must keep
     compact_required: list[FieldName] = Field(default_factory=lambda: ["why", "impact", "rollback"])
     # near-duplicate: title similarity above which two anchors are reported
@@ -67,3 +70,6 @@ class MemoryBankRule(RuleBase):
     # which heading starts a form ("缩形态"), and file names that hold one form whole
     heading: str = ""
     file_names: list[str] = Field(default_factory=list)
+    # compact-form: accept the variants the 戒 protocol's own tools write (hui-extract.py's
+    # form, told by its 【生成时间】 line), from the versions' data (rules/protocol/*.yaml)
+    protocol_forms: bool = False

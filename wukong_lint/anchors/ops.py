@@ -86,7 +86,10 @@ def anchor_template(
         lines += [f"**Date**: {today}", f"**Status**: {status or '⚠️ Pending'}"]
     for key in FIELDS:
         en, zh = FIELD_LABELS[key]
-        lines += ["", f"{sub} {en} ({zh})", escape_block(values.get(key, "").strip()) or "TODO"]
+        # a blank line after each heading, as `anchors fmt` writes it: a new anchor must pass
+        # `anchors fmt --check` (the pre-commit hook) as it is
+        value = escape_block(values.get(key, "").strip()) or "TODO"
+        lines += ["", f"{sub} {en} ({zh})", "", value]
     return "\n".join(lines) + "\n"
 
 
@@ -344,7 +347,7 @@ def _merge(doc: Doc, a: Anchor, cand: Candidate) -> tuple[str, Outcome]:
         and existing.get("decision")
         and not _same(cand.values["decision"], existing["decision"])
     )
-    additions: list[str] = []
+    additions: list[tuple[str, str]] = []  # (field, line)
     compact = a.form == "compact"
     for key in FIELDS:
         value = cand.values.get(key, "").strip()
@@ -358,7 +361,7 @@ def _merge(doc: Doc, a: Anchor, cand: Candidate) -> tuple[str, Outcome]:
         value = escape_inline(" ".join(value.split()))
         # a compact anchor is its title line and the bullets under it: the merged facts are
         # bullets of it, or they would stand detached after it
-        additions.append(f"- {label}: {value}" if compact else f"**{label}**: {value}")
+        additions.append((key, f"- {label}: {value}" if compact else f"**{label}**: {value}"))
     lines = list(doc.lines)
     if conflict:
         marked = "⚠️ 待验证" if chinese else "⚠️ Pending"
@@ -374,11 +377,18 @@ def _merge(doc: Doc, a: Anchor, cand: Candidate) -> tuple[str, Outcome]:
                 lines[a.first] = head + f"- {key}: {marked}{nl}"
             else:
                 lines[a.first] = lines[a.first] + f"{nl}**{key}**: {marked}{nl}"
-    if additions:
-        at = a.last
+    # Each fact goes to the end of its own field of a full anchor (a conflicting decision
+    # under Decision, not after the last field, Rollback, where it would read as the way
+    # back); a compact anchor, or a field it lacks, takes them at its end.
+    ends = {} if compact else _field_ends(a)
+    groups: dict[int, list[str]] = {}
+    for key, line in additions:
+        groups.setdefault(ends.get(key, a.last), []).append(line)
+    for end in sorted(groups, reverse=True):  # (from the bottom: earlier indexes stay put)
+        at = end
         while at > a.first + 1 and not lines[at - 1].strip():
             at -= 1
-        block = ("" if compact else nl) + nl.join(additions) + nl
+        block = ("" if compact else nl) + nl.join(groups[end]) + nl
         if not lines[at - 1].endswith("\n"):
             block = nl + block
         lines.insert(at, block)
@@ -386,6 +396,17 @@ def _merge(doc: Doc, a: Anchor, cand: Candidate) -> tuple[str, Outcome]:
     if conflict:
         return text, Outcome("conflict", cand.title, a.id, "decision differs; marked pending")
     return text, Outcome("merged", cand.title, a.id)
+
+
+def _field_ends(a: Anchor) -> dict[str, int]:
+    """Field key -> the line its section of the anchor ends at (the next field's label, or
+    the anchor's end), for the first occurrence of each field."""
+    entries = a.fields
+    ends: dict[str, int] = {}
+    for k, entry in enumerate(entries):
+        if entry.key and entry.key not in ends:
+            ends[entry.key] = entries[k + 1].line if k + 1 < len(entries) else a.last
+    return ends
 
 
 # ------------------------------------------------------------------ hints

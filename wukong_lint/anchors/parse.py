@@ -40,7 +40,7 @@ TYPE_NAMES = {
 FIELDS = ("decision", "alternatives", "why", "impact", "verification", "rollback")
 # Fields of the other dialects (the rule's `dialects`): the upstream ADR template's 背景
 # (context), and problem anchors' 症状 / 根因 / 解决 / 预防. Known labels, never templated.
-EXTRA_FIELDS = ("context", "symptom", "cause", "solution", "prevention")
+EXTRA_FIELDS = ("context", "symptom", "cause", "solution", "prevention", "evidence")
 FIELD_LABELS = {
     "decision": ("Decision", "决策"),
     "alternatives": ("Alternatives", "备选方案"),
@@ -53,6 +53,7 @@ FIELD_LABELS = {
     "cause": ("Root cause", "根因"),
     "solution": ("Solution", "解决"),
     "prevention": ("Prevention", "预防"),
+    "evidence": ("Evidence", "证据"),
 }
 _FIELD_WORDS = {
     "decision": ("decision", "决策", "决定"),
@@ -79,6 +80,8 @@ _FIELD_WORDS = {
     "cause": ("root cause", "cause", "根因", "根本原因"),
     "solution": ("solution", "resolution", "解决", "解决方案", "解决办法"),
     "prevention": ("prevention", "预防", "预防措施"),
+    # the context index's dialect (时间 / Context / Decision / Evidence / Impact / Tags)
+    "evidence": ("evidence", "证据", "依据"),
     # metadata
     "id": ("id", "编号"),
     "date": ("date", "日期", "时间", "created"),

@@ -72,6 +72,7 @@ _CHECK_DEFAULTS: dict[str, Any] = {
     "jobs": 0,
     "profile": None,
     "agents": None,
+    "protocol_version": None,
     "transcript_format": None,
     "exit_zero": False,
     "quiet": False,
@@ -226,6 +227,12 @@ def _add_check(sub: argparse._SubParsersAction) -> None:
     )
     check.add_argument("--agents", metavar="DIR", help="Claude Code agent definitions (*.md)")
     check.add_argument(
+        "--protocol-version",
+        metavar="VERSION",
+        help="the 戒 protocol version transcripts are judged by: auto (default: what each "
+        "session shows), jie-2026-01, jie-current (rules/protocol/*.yaml)",
+    )
+    check.add_argument(
         "--transcript-format", choices=("auto", "claude", "codex", "openai", "react")
     )
     check.add_argument(
@@ -328,12 +335,18 @@ def _check(args: argparse.Namespace, started: StagedGit | None) -> int:
 
     config = common.load_config(args)
     args.profile = args.profile or config.profile  # the command line wins over the config
-    if args.profile or args.agents or args.transcript_format or _TRANSCRIPTS in sys.modules:
+    version = args.protocol_version or config.protocol_version
+    if version is not None:
+        from wukong_lint.protocol.versions import check_setting
+
+        version = check_setting(version)  # (exit 2 on an unknown one, with the nearest)
+    if (args.profile or args.agents or args.transcript_format or version is not None
+            or _TRANSCRIPTS in sys.modules):  # fmt: skip
         from wukong_lint.sources import transcripts  # (options of an earlier run are reset)
 
         if args.agents and not os.path.isdir(args.agents):
             raise UsageError(f"check: --agents: no such folder: {args.agents}")
-        transcripts.configure(args.profile, args.agents, args.transcript_format)
+        transcripts.configure(args.profile, args.agents, args.transcript_format, version)
         transcripts.check_named_fit(args.paths)  # a forced format must fit a named file
     from wukong_lint.report import CONTEXT_FORMATS
 

@@ -29,6 +29,7 @@ def effective(config) -> dict:
         "builtin-rules": config.builtin_rules,
         "rule-params": config.rule_params or {},
         "profile": config.profile,
+        "protocol-version": config.protocol_version or "auto",
         "baseline": config.baseline,
         "allow-comments": list(config.allow_comments),
         "exclude": list(config.exclude),

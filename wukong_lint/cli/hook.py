@@ -163,7 +163,10 @@ def _run(args: argparse.Namespace) -> int:
     from wukong_lint.hook.judge import NOTHING_TO_JUDGE
 
     if data["hook_event_name"] in NOTHING_TO_JUDGE:
-        return 0  # SessionStart, PreCompact...: accepted, there is no call or text to judge
+        from wukong_lint.hook.live import wanted  # (戒 live checks, opt-in: hook/live.py)
+
+        if not wanted(args, data):
+            return 0  # SessionStart, PreCompact...: accepted, there is no call or text to judge
     from wukong_lint.util.errors import WukongError
 
     try:
@@ -230,12 +233,22 @@ def _policy(args: argparse.Namespace, cwd: str | None, notes: list[str]) -> tupl
 
 def _judge(args: argparse.Namespace, data: dict) -> int:
     from wukong_lint.engine.scan import scan_unit
-    from wukong_lint.hook.judge import decide, event_cwd, event_units, log_diagnostics
+    from wukong_lint.hook.judge import (
+        NOTHING_TO_JUDGE,
+        decide,
+        event_cwd,
+        event_units,
+        log_diagnostics,
+    )
     from wukong_lint.model import Severity
 
     notes: list[str] = []
     config, ruleset = _policy(args, event_cwd(data), notes)
     profile = args.profile or config.profile
+    if data["hook_event_name"] in NOTHING_TO_JUDGE:  # a live 戒 check (wanted)
+        from wukong_lint.hook.live import answer
+
+        return answer(args, config, ruleset, data)
     findings = []
     for unit in event_units(data, profile, notes, args.checkpoint):
         found, _ = scan_unit(ruleset, unit)
@@ -244,6 +257,9 @@ def _judge(args: argparse.Namespace, data: dict) -> int:
         from wukong_lint.hook.scripts import script_findings
 
         findings += script_findings(data, ruleset, profile)
+        from wukong_lint.hook.live import summons_findings
+
+        findings = summons_findings(args, config, ruleset, data, findings)
     from wukong_lint.hook.memory_bank import apply_guard_mode
 
     findings = apply_guard_mode(ruleset, findings, notes)
@@ -254,6 +270,9 @@ def _judge(args: argparse.Namespace, data: dict) -> int:
     fail_on = Severity.parse(args.fail_on or config.fail_on or "high")
     code, out, err, blocked = decide(data, findings, fail_on, args.mode)
     args.judged = _Judged(config.audit, ruleset, sorted({f.rule_id for f in findings}))  # audit
+    from wukong_lint.hook.live import prompt_context
+
+    out = prompt_context(args, data, out, blocked)
     if notes and blocked:  # the model reads a blocked call's channel: no diagnostics there
         log_diagnostics(notes)
     elif notes:

@@ -17,6 +17,20 @@ Profile = Literal[PROFILES]  # type: ignore[valid-type]
 AllowComment = Literal[ALLOW_COMMENT_NAMES]  # type: ignore[valid-type]
 
 
+class LiveModel(BaseModel):
+    """`live:`: the 戒 checks the hook enforces at SubagentStop, PreToolUse of Agent/Task,
+    Stop and UserPromptSubmit/SessionStart (hook/live.py); each off unless set."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=False)
+
+    subagent_stop: bool = Field(default=False, alias="subagent-stop")
+    summons: bool = False
+    stop: bool = False
+    reminder: bool = False
+    redo_limit: int = Field(default=2, alias="redo-limit", ge=0, le=20)
+    lang: Literal["zh", "en"] = "zh"
+
+
 class ConfigModel(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=False)
 
@@ -32,6 +46,11 @@ class ConfigModel(BaseModel):
     allow_comments: list[AllowComment] = Field(default_factory=list, alias="allow-comments")
     exclude: list[str] = Field(default_factory=list)
     audit: Literal["decisions", "all", "off"] | None = None
+    # `auto`, or a version of rules/protocol/*.yaml (checked against them when a scan starts)
+    protocol_version: str | None = Field(
+        default=None, alias="protocol-version", pattern=r"^[a-z][a-z0-9.-]{1,40}$"
+    )
+    live: LiveModel | None = None
 
     @field_validator("select", "ignore", "exclude")
     @classmethod
@@ -86,6 +105,8 @@ def validate(data: dict[str, Any], path: str) -> Config:
         allow_comments=tuple(dict.fromkeys(model.allow_comments)),
         exclude=tuple(model.exclude),
         audit=model.audit,
+        protocol_version=model.protocol_version,
+        live=model.live.model_dump(by_alias=True) if model.live is not None else None,
     )
 
 

@@ -19,6 +19,8 @@ Keys (kebab-case, as in ruff):
     rule-params:                  # per-rule overrides of a rule's settings
       secret.generic-assignment: {entropy: 3.2, severity: medium}
     profile: generic              # default of `check --profile`: generic | wukong
+    protocol-version: auto        # 戒 version of transcripts: auto | jie-2026-01 | jie-current
+    live: {subagent-stop: true, redo-limit: 2}   # 戒 checks the hook enforces (hook/live.py)
     baseline: .wukong-lint-baseline.json
     allow-comments: [gitleaks, detect-secrets, bandit, ruff]   # honour their inline comments
                                   # (bandit nosec, ruff noqa with S codes: code rules only)

@@ -25,6 +25,11 @@ class Config(NamedTuple):
     allow_comments: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()  # globs relative to the config file: never scanned
     audit: str | None = None  # the hook's audit log: decisions (default) | all | off
+    # the 戒 protocol version transcripts are judged by (None / "auto": what each shows)
+    protocol_version: str | None = None
+    # the 戒 checks the live hook enforces beyond tool calls (hook/live.py), each off unless
+    # set: subagent-stop, summons, stop, reminder (bool); redo-limit (int); lang (zh | en)
+    live: dict[str, Any] | None = None
 
     @property
     def root(self) -> str:

@@ -35,7 +35,7 @@ KINDS: dict[str, tuple[str, str]] = {
     ),
     "memory-gate": (
         "wukong_lint.protocol.agent_schema:MemoryGateRule",
-        "wukong_lint.protocol.agents:match_memory_gate",
+        "wukong_lint.protocol.memory_gate:match_memory_gate",
     ),
     "integrity": (
         "wukong_lint.protocol.agent_schema:IntegrityRule",
@@ -45,7 +45,7 @@ KINDS: dict[str, tuple[str, str]] = {
     **{
         kind: (f"wukong_lint.protocol.schema:{model}", f"wukong_lint.protocol.{module}")
         for kind, model, module in (
-            ("checkpoint", "CheckpointRule", "checkpoint:match_checkpoint"),
+            ("checkpoint", "CheckpointRule", "decisions:match_checkpoint"),
             ("turn-budget", "TurnBudgetRule", "behaviour:match_turn_budget"),
             ("shell-create", "ShellCreateRule", "behaviour:match_shell_create"),
             ("long-operation", "LongOperationRule", "behaviour:match_long_operation"),
@@ -56,6 +56,10 @@ KINDS: dict[str, tuple[str, str]] = {
             ("repeated-call", "RepeatedCallRule", "context_budget:match_repeated_call"),
             ("react-history", "ReactHistoryRule", "context_budget:match_react_history"),
             ("dcp-config", "DcpConfigRule", "dcp_config:match_dcp_config"),
+            # the protocol's versions (issue 27): summoning, evidence, the planner's plan
+            ("summons", "SummonsRule", "summoning:match_summons"),
+            ("evidence", "EvidenceRule", "evidence:match_evidence"),
+            ("avatar-output", "AvatarOutputRule", "evidence:match_avatar_output"),
         )
     },
     # code in files and diffs (issue 5)

@@ -28,8 +28,9 @@ class Hit(NamedTuple):
     # what a structured check adds to the rule's message ("15 lines changed, limit 10");
     # never matched text
     note: str = ""
-    # when set, lower than the rule's: a credential file's placeholder password (`changeme`)
-    # is still reported, at this severity (secrets/credfiles.py)
+    # a severity below the rule's for this hit (0: the rule's): a credential file's
+    # placeholder password (`changeme`, secrets/credfiles.py), or a gate the project runs in
+    # warn mode, reported lower than the rule's severity
     severity: int = 0
 
 

@@ -180,9 +180,10 @@ def _gather(
             else:
                 line, column = lines.locate(start)  # type: ignore[union-attr]
                 end_line = line + text.count("\n", start, max(start, end - 1))
-            # (_Candidate's fields in order, its severity the hit's: tuple.__new__ runs no
-            # Python)
-            found.append(_new_candidate((rule, hit, line, column, end_line, start, hit[5])))
+            # (_Candidate's fields in order, its severity 0 unless the hit lowers it:
+            # tuple.__new__ runs no Python)
+            lowered = hit.severity if 0 < hit.severity < rule.severity else 0
+            found.append(_new_candidate((rule, hit, line, column, end_line, start, lowered)))
     except RuleTimeout as err:
         count = _TIMEOUTS[rule.id] = _TIMEOUTS.get(rule.id, 0) + 1
         message = str(err)

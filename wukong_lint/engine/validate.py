@@ -53,6 +53,10 @@ def _load_documents(path: str) -> list[tuple[dict[str, Any], dict[str, int]]]:
             loader.dispose()
 
     rule_nodes: list[Any]
+    from wukong_lint.engine.data_kinds import is_data_document
+
+    if is_data_document(data):
+        return []  # facts some rule kinds read (engine/data_docs.py), not rules
     if isinstance(data, dict) and "rules" in data and "id" not in data:
         if set(data) != {"rules"} or not isinstance(data["rules"], list):
             raise RuleError(f"{path}: expected a mapping with only a 'rules' list, or one rule")

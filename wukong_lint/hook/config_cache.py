@@ -19,7 +19,7 @@ from wukong_lint import __version__
 from wukong_lint.config.project import Config, find_config, load_config
 
 _TUPLES = ("select", "ignore", "rule_dirs", "allow_comments", "exclude")
-_TEXTS = ("path", "fail_on", "profile", "baseline", "audit")
+_TEXTS = ("path", "fail_on", "profile", "baseline", "audit", "protocol_version")
 
 
 def hook_config(explicit: str | None, start: str | None) -> Config:
@@ -62,6 +62,7 @@ def _read(cached: str, key: list[Any]) -> Config | None:
             per_path_ignores=tuple((glob, tuple(names)) for glob, names in fields["ppi"]),
             builtin_rules=bool(fields["builtin_rules"]),
             rule_params=fields["rule_params"],
+            live=fields["live"],
         )
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None  # no cache yet, or one that is not ours: validate again
@@ -73,6 +74,7 @@ def _write(cached: str, key: list[Any], config: Config) -> None:
         ppi=config.per_path_ignores,
         builtin_rules=config.builtin_rules,
         rule_params=config.rule_params,
+        live=config.live,
     )
     try:
         text = json.dumps({"key": key, "config": fields}, ensure_ascii=True)

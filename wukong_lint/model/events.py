@@ -33,8 +33,8 @@ SPAWN_TOOLS = frozenset({"Task", "Agent"})
 class Context:
     """What a whole transcript shares: the profile, the repository's memory bank and agents."""
 
-    __slots__ = ("agent_defs", "contracts", "cwd", "memory_bank", "profile", "seen_paths",
-                 "single_agent")  # fmt: skip
+    __slots__ = ("agent_defs", "agent_meta", "contracts", "cwd", "memory_bank", "profile",
+                 "seen_paths", "single_agent", "version", "version_strength")  # fmt: skip
 
     def __init__(
         self,
@@ -50,8 +50,17 @@ class Context:
         # every path a tool call touched -> how many were touched before it (the order: a
         # unit remembers how many there were when it was made, `Event.seen_mark`)
         self.seen_paths: dict[str, int] = {}
-        # agent name -> the sections of the output contract its definition declares
-        self.contracts: dict[str, tuple[str, ...]] = {}
+        # agent name -> the fields of the output contract its definition declares, each with
+        # whether it is required
+        self.contracts: dict[str, tuple[tuple[str, bool], ...]] = {}
+        # agent name -> what else its definition says: `background` (runs in the background
+        # by its front matter), `background_rule` (required / optional / forbidden), `max`
+        self.agent_meta: dict[str, dict[str, Any]] = {}
+        # the 戒 protocol version the checks judge by (None: none shown yet, the default:
+        # protocol/versions.py) and how firmly it is known (protocol/detect.py: configured,
+        # agent definitions, the CHECKPOINT form, the spawn tool)
+        self.version: str | None = None
+        self.version_strength = 0
         # a ReAct history: one agent with no avatars to delegate to, so the body-boundary
         # rules (CHECKPOINT, delegation, what the body may do itself) do not apply to it
         self.single_agent = False

@@ -40,7 +40,8 @@ class Role(_Strict):
 
 class AvatarRule(RuleBase):
     kind: Literal["avatar"]
-    roles: list[Role] = Field(min_length=1)
+    # the roles' tools (empty: the protocol version's avatars; definitions on disk win)
+    roles: list[Role] = Field(default_factory=list)
     # tools that count as another for role checks (MultiEdit is an Edit, Agent is a Task)
     tool_aliases: dict[str, str] = Field(default_factory=dict)
     # tools that change something: not in a role's allowed list means forbidden
@@ -51,15 +52,24 @@ class MemoryGateRule(RuleBase):
     kind: Literal["memory-gate"]
     # `context`: a high-risk write without reading a context file first in the turn;
     # `writer`: a write under memory-bank/ by an agent other than the writer
-    # `user-block`: an edit inside a USER_BLOCK; `confirm`: the writer run without mb:write
-    check: Literal["context", "writer", "user-block", "confirm"]
-    # v7.1: patterns.md (list MEMORY.md too for v7.0's gate)
-    context_files: list[str] = Field(default_factory=lambda: ["memory-bank/patterns.md"])
+    # `user-block`: an edit inside a USER_BLOCK; `confirm`: a memory-bank write (by the
+    # writer, or the body where it writes) without the user's agreement; `non-md`: a write
+    # of anything but Markdown under memory-bank/; `recovery`: a risky write after a
+    # compaction before the memory bank is read again; `doc-first`: a code write before
+    # any memory-bank doc of the message
+    check: Literal["context", "writer", "user-block", "confirm", "non-md", "recovery",
+                   "doc-first"]  # fmt: skip
+    # The protocol's facts default to the session's protocol version (gate files, risky
+    # paths, the writer, the guard mode's default): set them here to override it.
+    context_files: list[str] | None = None
     # context: which writes the rule judges, the high-risk ones or the others
     risk: Literal["high", "low"] = "high"
-    risky_tools: list[str] = Field(default_factory=lambda: ["MultiEdit"])
-    risky_paths: list[str] = Field(default_factory=list)
-    writer: str = "memory-bank-writer"
+    risky_tools: list[str] | None = None
+    risky_paths: list[str] | None = None
+    writer: str | None = None
+    # MEMORY_BANK_GUARD_MODE (context) / MEMORY_BANK_DOC_FIRST_MODE (doc-first): None reads
+    # the variable, then the version's default; warn reports at low severity, off nothing
+    mode: Literal["off", "warn", "block"] | None = None
     write_tools: list[str] = Field(
         default_factory=lambda: ["Edit", "MultiEdit", "Write", "NotebookEdit", "apply_patch"]
     )

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import difflib
 import fnmatch
-import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -104,6 +103,8 @@ def match_edit(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit]:
         return
     paths = event_paths(event)
     needle = paths[0] if paths else None
+    if paths and event.ctx.memory_bank and _bank_notes(paths, event.ctx):
+        return  # the body writes the memory bank itself in this version (after the user's yes)
     if params["creates_file"]:
         if event.new_file and (event.tool == "Write" or event.tool == "apply_patch"):
             yield _hit(unit, f"creates {needle}" if needle else "creates a file", needle)
@@ -118,6 +119,17 @@ def match_edit(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit]:
     )
     if limit is not None and size > limit:
         yield _hit(unit, f"{size} lines changed, limit {limit}", needle)
+
+
+def _bank_notes(paths: list[str], ctx: Any) -> bool:
+    """Whether every path is a Markdown file of memory-bank/ and the session's protocol
+    version has the body write the memory bank (memory-bank-skill v7.4.3): its own flow,
+    not work that belongs to 身."""
+    if not all(("memory-bank/" in p) and p.endswith(".md") for p in paths):
+        return False
+    from wukong_lint.protocol.versions import version_of
+
+    return bool(version_of(ctx).memory_bank["writer"] == "main")
 
 
 # Which events an edit rule can match, from their signature (the engine asks once per
@@ -187,6 +199,10 @@ def _roles(params: dict[str, Any]) -> dict[str, Any]:
     return table
 
 
+# a version's avatar as a role (the versions live for the process: their ids are stable)
+_ROLE_DICTS: dict[int, dict[str, Any]] = {}
+
+
 def match_avatar(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit]:
     params = rule.params or {}
     event = _event(unit)
@@ -199,7 +215,16 @@ def match_avatar(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit]:
     if definition is not None:
         verdict = _definition_verdict(definition, tool, canonical)
     else:
-        role = _roles(params).get(key)
+        if params["roles"]:  # the rule's own table (a team's rule-params)
+            role = _roles(params).get(key)
+        else:  # the protocol version's avatars
+            from wukong_lint.protocol.versions import version_of
+
+            version = version_of(event.ctx)
+            avatar = version.avatars.get(version.role_of(key) or "")
+            role = _ROLE_DICTS.get(id(avatar)) if avatar is not None else None
+            if avatar is not None and role is None:
+                role = _ROLE_DICTS[id(avatar)] = avatar.role()
         if role is None:
             return
         verdict = _role_verdict(role, tool, canonical, params, event_paths(event))
@@ -209,92 +234,6 @@ def match_avatar(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit]:
 
 match_avatar.accepts = lambda rule, event: (  # type: ignore[attr-defined]
     event.kind == "call" and not event.is_main
-)
-
-
-# -- memory-bank gate ---------------------------------------------------------------------------
-
-
-def _relative(path: str, cwd: str | None) -> str:
-    if cwd and path.startswith(cwd.rstrip("/") + "/"):
-        return path[len(cwd.rstrip("/")) + 1 :]
-    return path.lstrip("./") if path.startswith("./") else path
-
-
-def match_memory_gate(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit]:
-    params = rule.params or {}
-    event = _event(unit)
-    if event is None or event.kind != "call" or not event.ctx.memory_bank:
-        return
-    if not in_scope(params["scope"], unit):
-        return
-    if params["check"] in ("user-block", "confirm"):
-        from wukong_lint.protocol import memory_gate
-
-        for note, needle in memory_gate.match(params, event):
-            yield _hit(unit, note, needle)
-        return
-    tool = event.tool or ""
-    paths = [_relative(p, event.ctx.cwd) for p in event_paths(event)]
-    if event.command is not None:
-        from wukong_lint.shell.paths import shell_accesses
-
-        paths += [_relative(p, event.ctx.cwd) for p, m in shell_accesses(event.command)
-                  if m == "write"]  # fmt: skip
-        writes = bool(paths)
-    else:
-        writes = tool in params["write_tools"]
-    if not writes:
-        return
-    if params["check"] == "writer":
-        touches = any(p.startswith("memory-bank/") or "/memory-bank/" in p for p in paths)
-        if touches and _role_key(event.agent_type or "") != _role_key(params["writer"]):
-            yield _hit(unit, f"{event.agent} wrote to memory-bank/", None)
-        return
-    if event.command is not None:
-        return
-    risky = _risky(tool, paths, params)
-    if risky != (params["risk"] == "high"):
-        return
-    if not risky and any(p.startswith("memory-bank/") or "/memory-bank/" in p for p in paths):
-        return  # the memory bank's own files: the writer rule's business
-    if event.turn_reads is None:
-        return  # unknown (the live hook could not read the transcript): no guess
-    read = any(r.endswith(f) for r in event.turn_reads for f in params["context_files"])
-    if not read and not risky and _low_risk_earlier(event, params):
-        return  # seed 003's warning is once per turn: an earlier write of it was reported
-    if not read:
-        what = "high-risk" if risky else "low-risk"
-        target = paths[0] if paths else None
-        yield _hit(unit, f"{what} write before reading the memory bank", target)
-
-
-def _risky(tool: str, paths: list[str], params: dict[str, Any]) -> bool:
-    return (
-        tool in params["risky_tools"]
-        or (tool == "apply_patch" and len(paths) > 1)
-        or any(re.search(p, path) for p in params["risky_paths"] for path in paths)
-    )
-
-
-def _low_risk_earlier(event: Any, params: dict[str, Any]) -> bool:
-    """Whether the agent made a low-risk write earlier in this turn (reads only grow in a
-    turn: that write had no context either, and was reported). Unknown (None): no."""
-    for tool, written in event.turn_writes or ():
-        paths = [_relative(p, event.ctx.cwd) for p in written]
-        if tool not in params["write_tools"]:
-            continue
-        if _risky(tool, paths, params):
-            continue
-        if not any(p.startswith("memory-bank/") or "/memory-bank/" in p for p in paths):
-            return True
-    return False
-
-
-match_memory_gate.accepts = lambda rule, event: (  # type: ignore[attr-defined]
-    event.kind == "call"
-    and event.ctx.memory_bank
-    and _scope_accepts((rule.params or {})["scope"], event)
 )
 
 

@@ -1,31 +1,27 @@
-"""戒 Layers 1 and 2 (body-boundary): the CHECKPOINT the main agent writes when a task arrives,
-and whether its decision follows from its own answers.
+"""戒 Layer 1 (body-boundary): reading the CHECKPOINT the main agent writes when a task
+arrives.
 
 `parse_checkpoint` reads the self-check from the agent's text, in the seed's Chinese wording
 (Q0 Skill 匹配？ 是 ... ⚡ 决策: 本体执行 / 召唤分身 @眼) or in English (Q1. Explore/research?
 yes ... Decision: delegate to @eye), full (Q0–Q4) or in the lighter Q1–Q4 form. Unfilled
 template slots (`[是/否]`, `__ 行`, `___`) are not answers.
 
-The matcher reads what the transcript reader (protocol/turn_facts.py) attached to
-the main agent's first tool call of a task turn: the checkpoint written before it, if any;
-and, later in the turn, the spawn count and the cumulative edit size.
+Which questions and decision a CHECKPOINT needs depends on its form and the protocol
+version (protocol/versions.py): the parse reports what the form shows (`features`), the
+verdicts are protocol/decisions.py's.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any, NamedTuple
 
-from wukong_lint.engine.matchers import Hit
-from wukong_lint.engine.rules import CompiledRule
-from wukong_lint.model import Unit
-from wukong_lint.model.events import EDIT_TOOLS
 from wukong_lint.protocol.checkpoint_forms import keyed_questions
 
 
 class Checkpoint(NamedTuple):
-    """A parsed CHECKPOINT: each question's answer (None: not answered), the decision."""
+    """A parsed CHECKPOINT: each question's answer (None: not answered), the decision, and
+    what its form shows (for the version's forms and detection: `features`)."""
 
     skill: bool | None  # Q0 (optional in the lighter form)
     explore: bool | None  # Q1
@@ -33,8 +29,17 @@ class Checkpoint(NamedTuple):
     lines: int | None  # Q2: estimated lines
     design: bool | None  # Q3
     files: int | None  # Q4: independent files
-    decision: str | None  # "self" | "delegate" | None (absent or ambiguous)
+    decision: str | None  # "self" | "delegate" | "skill" | None (absent or ambiguous)
     avatars: tuple[str, ...]  # avatars the decision names (canonical: eye, ear, ...)
+    parallel: bool | None = None  # Q4 answered yes / no (the core rule's 多文件并行？)
+    q0: bool = False  # a Q0 line is there
+    estimate: bool = False  # Q2 gives a line estimate (or its template slot)
+    count: bool = False  # Q4 gives a number of files (or its template slot)
+    decision_line: bool = False  # a decision line is there (filled in or not)
+    # the Q0.5 Scheduler block: "filled", "skipped", "unfilled" (None: none)
+    scheduler: str | None = None
+    asked: int = 0  # question lines read (0: a marker only, a form the parser cannot read)
+    head: str = ""  # with no question read: the marker's line, to name what was seen
 
     def missing(self) -> tuple[str, ...]:
         """The questions of the Q1–Q4 form left unanswered."""
@@ -45,9 +50,19 @@ class Checkpoint(NamedTuple):
             gaps.append("Q2")
         if self.design is None:
             gaps.append("Q3")
-        if self.files is None:
+        if self.files is None and self.parallel is None:
             gaps.append("Q4")
         return tuple(gaps)
+
+    def features(self) -> dict[str, bool]:
+        """What the form shows, as the versions' `forms` and `detection` name it."""
+        return {
+            "q0": self.q0,
+            "estimate": self.estimate,
+            "count": self.count,
+            "decision": self.decision_line,
+            "scheduler": self.scheduler is not None,
+        }
 
 
 # A question line: "Q1.", "Q1:", "**Q1**", "Q1)", "- Q1 ..." (Q0.5 is the scheduler step).
@@ -78,6 +93,9 @@ _NUMBER = re.compile(r"(?<![\w.])(\d{1,6})(?![\w.])")
 _LINES = re.compile(
     r"(?i)(?=[约~≈a\d])(?:约|~|≈|about|approx\.?\s*)?(\d{1,6})\s*(?:\+\s*)?(?:行|lines?|loc)"
 )
+# a line estimate asked for (预估 __ 行, estimate, ~N lines) and a file count (__ 个, N files)
+_ESTIMATE = re.compile(r"(?i)预估|估计|estimat|_+\s*(?:行|lines?)|\bloc\b")
+_COUNT = re.compile(r"(?i)个|_+|\bfiles?\b")
 _SELF = re.compile(
     r"(?i)(?=[本smbd自直])(?:本体执行|本体直接|本体处理|本体完成|\bself\b|\bmyself\b|main agent|"
     r"\bbody executes\b|\bdo it (?:myself|directly)\b|\bdirectly\b|自己执行|直接执行)"
@@ -143,156 +161,112 @@ def parse_checkpoint(text: str) -> Checkpoint | None:
     explore = _yes_no(questions[1]) if 1 in questions else None
     design = _yes_no(questions[3]) if 3 in questions else None
     code = lines = None
+    estimate = count = False
     if 2 in questions:
         q2 = _answer_part(questions[2])
         found = _LINES.search(q2)
         lines = int(found.group(1)) if found else None
+        estimate = found is not None or _ESTIMATE.search(q2) is not None
         code = _yes_no(q2)
         if code is False and lines is None:
             lines = 0
         if code is None and lines is not None:
             code = lines > 0
-    files = None
+    files = parallel = None
     if 4 in questions:
         q4 = _answer_part(questions[4])
         found = _NUMBER.search(q4)
+        count = found is not None or _COUNT.search(q4) is not None
+        parallel = _yes_no(q4)
         if found:
             files = int(found.group(1))
-        elif _yes_no(q4) is False:
+        elif parallel is False:
             files = 0
-    decision, avatars = _decision(text)
-    return Checkpoint(skill, explore, code, lines, design, files, decision, avatars)
+    decision, avatars, line = _decision(text)
+    head = ""
+    if not questions:
+        marker = _MARKER.search(text)
+        if marker is not None:
+            start = text.rfind("\n", 0, marker.start()) + 1
+            end = text.find("\n", marker.end())
+            head = text[start : end if end >= 0 else len(text)].strip()[:80]
+    return Checkpoint(skill, explore, code, lines, design, files, decision, avatars, parallel,
+                      0 in questions, estimate, count, line, _scheduler(text),
+                      len(questions), head)  # fmt: skip
 
 
-def _decision(text: str) -> tuple[str | None, tuple[str, ...]]:
+# the Q0.5 [MUST] Scheduler block of 2026-01-17..01-24: its track / confidence / phases
+_Q05 = re.compile(r"(?im)^[ \t>*\-|#]*Q0\.5\b(.*)$")
+_FILLED = re.compile(r"(?<![\w])([A-Za-z_]{2,20})[ \t*]*[:：][ \t]*([^|\n]*)")
+_SKIPPED = re.compile(r"(?i)跳过|\bskip(?:ped)?\b")
+
+
+def _scheduler(text: str) -> str | None:
+    """The Q0.5 block: "skipped", or the names of its filled-in fields, comma-joined ("" for
+    none; the version says which it needs). With several blocks (a first "运行中…" line,
+    then the form filled in once the analysis has run) the fullest counts. None: no block."""
+    best: str | None = None
+    for found in _Q05.finditer(text):
+        if _SKIPPED.search(found.group(1)):
+            return "skipped"
+        # the block runs from its line to the next question
+        rest = text[found.end() :]
+        stop = _QUESTION.search(rest)
+        block = rest[: stop.start()] if stop else rest[:2000]
+        filled = sorted(
+            {m.group(1).lower() for m in _FILLED.finditer(block)
+             if m.group(2).strip() and not _BLANK.fullmatch(m.group(2).strip())
+             and not set(m.group(2).strip()) <= set("_- ")}
+        )  # fmt: skip
+        joined = ",".join(filled)
+        if best is None or len(filled) > len(best.split(",") if best else []):
+            best = joined
+    return best
+
+
+def _decision(text: str) -> tuple[str | None, tuple[str, ...], bool]:
+    """(the decision, the avatars it names, whether a decision line is there at all)."""
     match = _DECISION.search(text) or _DECISION_ROW.search(text)
     if match is None:
-        return None, ()
+        return None, (), False
     value = match.group(1) or match.group(2)
     # (every template form holds a "/")
     blank = _BLANK.search(value) is not None
     if ("/" in value and _TEMPLATE.search(value)) or (blank and not _DELEGATE.search(value)):
-        return None, ()
+        return None, (), True
     # the template's "[本体执行 / 召唤分身: ___]" offers both: no decision
     # "body executes it": the body (本体), not 身 the avatar
     rest, selves = _SELF.subn(" ", value)
     is_self = selves > 0
     delegates = bool(_DELEGATE.search(rest))
     if is_self and delegates and "/" in value and blank:
-        return None, ()
+        return None, (), True
     # "本体执行 Q4, 其余委派 @身": a decision that delegates is a delegation
     avatars = tuple(name for name, pattern in _AVATARS if pattern.search(rest))
     if delegates:
-        return "delegate", avatars
+        return "delegate", avatars, True
     # "execute directly (body)": the English word for 本体 is also 身's subagent type, so an
     # avatar's bare name delegates only when no self phrase says otherwise ("Decision: @eye"
     # has its @, "Decision: eye" no self phrase)
     if is_self:
-        return "self", ()
+        return "self", (), True
     if avatars:
-        return "delegate", avatars
-    return None, ()
+        return "delegate", avatars, True
+    # Q0 = 是: "调用 Skill: changelog" hands the task to the Skill tool (the versions' words)
+    skill = _skill_words()
+    if skill is not None and skill.search(value):
+        return "skill", (), True
+    return None, (), True
 
 
-# -- the matcher -----------------------------------------------------------------------------
+_SKILL: list[Any] = []
 
 
-def _hit(unit: Unit, note: str) -> Hit:
-    """A finding on the unit's first line (the call), with `note` saying what was wrong."""
-    end = unit.text.find("\n")
-    return Hit(0, end if end >= 0 else len(unit.text), 0, 0, note)
+def _skill_words() -> Any:
+    """The decision words that hand a task to the Skill tool, in any known version."""
+    if not _SKILL:
+        from wukong_lint.protocol.versions import versions
 
-
-def _facts(unit: Unit) -> dict[str, Any] | None:
-    event = getattr(unit, "event", None)
-    return getattr(event, "protocol", None) if event is not None else None
-
-
-def match_checkpoint(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit]:
-    facts = _facts(unit)
-    if not facts:
-        return
-    check = (rule.params or {})["check"]
-    point: Checkpoint | None = facts.get("checkpoint")
-    if check == "declared-edits":
-        edit = facts.get("edit")
-        if edit is None or point is None or point.decision != "self":
-            return
-        before, size = edit
-        declared = point.lines or 0
-        allowed = max(declared * rule.params["factor"], declared + rule.params["slack"])
-        if before <= allowed < before + size:
-            yield _hit(unit, f"declared {declared} lines, {before + size} changed this turn")
-        return
-    if check == "parallel":
-        spawns = facts.get("spawns_in_turn")
-        if point is None or point.files is None or point.files < rule.params["min_files"]:
-            return
-        if spawns == 1 and facts.get("first_spawn"):
-            yield _hit(unit, f"Q4 = {point.files} independent files, one avatar spawned")
-        elif facts.get("first") and point.decision == "self":
-            yield _hit(unit, f"Q4 = {point.files} independent files, 本体执行")
-        return
-    if not facts.get("first"):
-        return
-    if check == "missing":
-        if point is None:
-            yield _hit(unit, "no CHECKPOINT before the first tool call of the task")
-        return
-    if point is None:
-        return
-    if check == "incomplete":
-        gaps = point.missing()
-        if gaps or point.decision is None:
-            what = ", ".join(gaps) + (" unanswered" if gaps else "")
-            if point.decision is None:
-                what = (what + "; " if what else "") + "no explicit decision"
-            yield _hit(unit, what)
-        return
-    if point.decision != "self":
-        return
-    if check == "explore" and point.explore:
-        yield _hit(
-            unit, "Q1 = yes (exploration) but 本体执行: delegate to @眼 eye, in the background"
-        )
-    elif (
-        check == "code-size" and point.lines is not None and point.lines > rule.params["max_lines"]
-    ):
-        yield _hit(unit, f"Q2 = {point.lines} lines but 本体执行: delegate to @身 (斗战胜佛)")
-    elif check == "design" and point.design:
-        yield _hit(unit, "Q3 = yes (design) but 本体执行: delegate to @意 mind")
-
-
-_KEYS = frozenset({"first", "edit", "first_spawn"})
-# the facts a checkpoint rule reads: most calls carry none of them
-match_checkpoint.gate = lambda unit: not _KEYS.isdisjoint(_facts(unit) or ())  # type: ignore[attr-defined]
-match_checkpoint.accepts = lambda rule, event: (  # type: ignore[attr-defined]
-    event.kind == "call"
-    and event.is_main
-    and event.ctx.profile == "wukong"
-    # the cumulative edit size it reads is measured on edits only (transcripts/protocol.py)
-    and (rule.params["check"] != "declared-edits" or event.tool in EDIT_TOOLS)
-)
-
-
-def _memo_key(unit: Unit) -> tuple[Any, ...] | None:
-    """Everything the checkpoint rules' hits on a call depend on besides its event signature
-    and their own params: the facts `match_checkpoint` reads and where the call's first line
-    ends (`_hit`). Seven rules ask of every first call of a task turn; equal facts give equal
-    hits, so the group answers once per distinct key (RuleSet._event_plan, `_GroupMemo`)."""
-    facts = _facts(unit)
-    if not facts:
-        return None
-    end = unit.text.find("\n")
-    get = facts.get
-    return (
-        end if end >= 0 else len(unit.text),
-        get("first"),
-        get("checkpoint"),
-        get("edit"),
-        get("spawns_in_turn"),
-        get("first_spawn"),
-    )
-
-
-match_checkpoint.memo_key = _memo_key  # type: ignore[attr-defined]
+        words = [p for v in versions().values() for p in v.data["checkpoint"]["decisions"]["skill"]]
+        _SKILL.append(re.compile("|".join(f"(?:{w})" for w in words), re.I) if words else None)
+    return _SKILL[0]

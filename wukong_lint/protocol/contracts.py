@@ -26,86 +26,35 @@ from wukong_lint.model import Unit
 from wukong_lint.model.events import SPAWN_TOOLS, event_paths
 from wukong_lint.protocol.spawn_types import spawn_type
 
-# The six roles and the names teams spawn them by (subagent_type, @mentions).
-ROLES: dict[str, tuple[str, ...]] = {
-    "eye": ("眼", "眼分身", "explorer", "explore"),
-    "ear": ("耳", "耳分身", "analyst", "requirements-analyst"),
-    "nose": ("鼻", "鼻分身", "reviewer", "code-reviewer"),
-    "tongue": ("舌", "舌分身", "tester"),
-    "body": ("身", "身分身", "斗战胜佛", "implementer", "impl"),
-    "mind": ("意", "意分身", "architect"),
-}
-_ROLE_OF = {alias.lower(): role for role, names in ROLES.items() for alias in (role, *names)}
-_ZH = {"eye": "眼", "ear": "耳", "nose": "鼻", "tongue": "舌", "body": "身", "mind": "意"}
-
-# role -> section -> the labels that name it (seed 004's output contracts)
-CONTRACTS: dict[str, dict[str, tuple[str, ...]]] = {
-    "eye": {
-        "files": ("files", "relevant files", "文件", "相关文件", "文件列表"),
-        "findings": ("findings", "发现", "发现列表"),
-        "summary": ("summary", "总结", "摘要"),
-    },
-    "ear": {
-        "goal": ("goal", "目标", "核心目标"),
-        "AC": ("AC", "acceptance criteria", "验收标准"),
-        "constraints": ("constraints", "约束", "约束条件"),
-        "questions": ("questions", "open questions", "问题", "澄清问题", "待澄清问题"),
-    },
-    "nose": {
-        "issues": ("issues", "问题", "问题列表"),
-        "summary": ("summary", "总结", "审查总结", "摘要"),
-        "recommendation": ("recommendation", "recommendations", "建议", "改进建议"),
-    },
-    "tongue": {
-        # (the upstream tongue agent's own headings: "Tests Created", "Docs Created")
-        "tests": (
-            "tests",
-            "test files",
-            "tests created",
-            "tests added",
-            "测试",
-            "测试文件",
-            "新增测试",
-        ),
-        "docs": ("docs", "documentation", "docs created", "docs updated", "文档", "新增文档"),
-        "results": ("results", "test results", "结果", "测试结果"),
-    },
-    "body": {
-        "files_changed": (
-            "files_changed",
-            "files changed",
-            "changed files",
-            "修改的文件",
-            "变更文件",
-            "修改文件",
-        ),
-        "summary": ("summary", "总结", "变更摘要", "摘要"),
-        "tests_run": ("tests_run", "tests run", "测试已运行", "是否运行了测试", "运行测试"),
-    },
-    "mind": {
-        "design": ("design", "设计", "设计方案"),
-        "decisions": ("decisions", "决策", "决策记录"),
-        "tradeoffs": ("tradeoffs", "trade-offs", "权衡", "权衡取舍"),
-    },
-}
+_DECLARED: dict[tuple[tuple[str, bool], ...], dict[str, tuple[str, ...]]] = {}
 
 
-_DECLARED: dict[tuple[str, ...], dict[str, tuple[str, ...]]] = {}
-
-
-def _declared(names: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
-    """A contract from an agent definition's section names (kept: the label patterns are
-    cached per contract)."""
-    found = _DECLARED.get(names)
+def _declared(fields: tuple[tuple[str, bool], ...], known: dict[str, tuple[str, ...]]
+              ) -> dict[str, tuple[str, ...]]:  # fmt: skip
+    """A contract from an agent definition's fields, each with the labels the version knows
+    for a field of that name (kept: the label patterns are cached per contract)."""
+    found = _DECLARED.get(fields)
     if found is None:
-        found = _DECLARED[names] = {n: (n,) for n in names}
+        by_name = {name.lower(): labels for name, labels in known.items()}
+        found = _DECLARED[fields] = {name: by_name.get(name.lower(), (name,)) for name, _ in fields}
+        if len(_DECLARED) > 256:
+            _DECLARED.clear()
     return found
 
 
-def role_of(name: str | None) -> str | None:
-    if not name:
-        return None
-    return _ROLE_OF.get(name.strip().lstrip("@").lower())
+def __getattr__(name: str) -> Any:
+    """`CONTRACTS`: the default version's contracts by avatar (for the tests and tools that
+    read them; the checks read the session's version)."""
+    if name == "CONTRACTS":
+        from wukong_lint.protocol.versions import DEFAULT, get
+
+        return {a.name: a.contract for a in get(DEFAULT).avatars.values() if a.contract}
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _who(version: Any, role: str | None, name: Any) -> str:
+    avatar = version.avatars.get(role) if role else None
+    return f"{avatar.zh} {role}" if avatar is not None else str(name)
 
 
 def _hit(unit: Unit, note: str) -> Hit:
@@ -251,27 +200,74 @@ def is_placeholder(content: str) -> bool:
 # -- matchers ----------------------------------------------------------------------------------
 
 
+def contract_of(ctx: Any, avatar: Any) -> tuple[Any, str | None, dict[str, tuple[str, ...]],
+                                                frozenset[str]] | None:  # fmt: skip
+    """(the version, the avatar's role, its contract's sections with their labels, the
+    required ones) for an agent type: its definition on disk says the fields when it
+    declares some, else the version's avatar. None: no contract to hold it to (an agent
+    outside the protocol, the planner, whose output is a plan). Several rules ask of each
+    output: the last answer is kept, for the same context, version and agent type."""
+    key = (ctx.version, avatar)
+    if _CONTRACT_OF[0] is ctx and _CONTRACT_OF[1] == key:
+        return _CONTRACT_OF[2]  # type: ignore[no-any-return]
+    found = _contract_of(ctx, avatar)
+    _CONTRACT_OF[:] = [ctx, key, found]
+    return found
+
+
+_CONTRACT_OF: list[Any] = [None, None, None]
+
+
+def _contract_of(ctx: Any, avatar: Any) -> Any:
+    from wukong_lint.protocol.versions import version_of
+
+    version = version_of(ctx)
+    role = version.role_of(avatar if isinstance(avatar, str) else None)
+    known = version.avatars.get(role) if role else None
+    declared = ctx.contracts.get(str(avatar).lstrip("@").lower())
+    if declared:  # the agent's own definition (.claude/agents/*.md) says what it returns
+        contract = _declared(declared, known.contract if known is not None else {})
+        return version, role, contract, frozenset(name for name, need in declared if need)
+    if known is None or known.output != "contract" or not known.contract:
+        return None
+    return version, role, known.contract, known.required
+
+
+def unreadable(output: str) -> bool:
+    """Whether an output looks like JSON (a `{` start or a ```json block) that does not
+    parse: a shape the contract check cannot read (unrecognised-output), not a missing
+    contract."""
+    if _UNREADABLE[0] is output:
+        return bool(_UNREADABLE[1])
+    stripped = output.lstrip()
+    looks = stripped.startswith("{") or "```json" in output[:20000]
+    found = looks and _json_output(output) is None
+    _UNREADABLE[:] = [output, found]
+    return found
+
+
+_UNREADABLE: list[Any] = [None, False]  # the last output asked of and its answer
+
+
 def match_contract(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit]:
     event = getattr(unit, "event", None)
     facts = getattr(event, "protocol", None)
     if not facts or "avatar" not in facts:
         return
-    role = role_of(facts["avatar"])
-    declared = unit.event.ctx.contracts.get(str(facts["avatar"]).lstrip("@").lower())  # type: ignore[attr-defined]
-    if declared:  # the agent's own definition (.claude/agents/*.md) says what it returns
-        contract = _declared(declared)
-    elif role is None:
+    found_contract = contract_of(unit.event.ctx, facts["avatar"])  # type: ignore[attr-defined]
+    if found_contract is None:
         return
-    else:
-        contract = CONTRACTS[role]
+    version, role, contract, required = found_contract
     output = facts["output"] if facts["output"] is not None else unit.text
-    found = sections(output, contract)
     check = rule.params["check"]
     if facts.get("recheck") and check != "untested":
         return  # (a result seen again for its test run: its sections were checked then)
-    who = f"{_ZH[role]} {role}" if role else str(facts["avatar"])
+    if unreadable(output):
+        return  # (avatar-boundary.unrecognised-output names it)
+    found = sections(output, contract)
+    who = _who(version, role, facts["avatar"])
     if check == "missing":
-        gaps = [name for name, content in found.items() if content is None]
+        gaps = [name for name, content in found.items() if content is None and name in required]
         if gaps:
             yield _hit(unit, f"{who} output lacks {', '.join(gaps)}: send it back to redo")
     elif check == "placeholder":
@@ -295,36 +291,90 @@ match_contract.accepts = lambda rule, event: (  # type: ignore[attr-defined]
 )
 
 
+def _background(version: Any, role: str, meta: dict[str, Any] | None) -> str:
+    """What the avatar's background rule is: its definition's, else the version's."""
+    if meta and meta.get("background_rule"):
+        return str(meta["background_rule"])
+    return str(version.avatars[role].background)
+
+
+def _limit(version: Any, role: str, meta: dict[str, Any] | None) -> int | None:
+    if meta and meta.get("max") is not None:
+        return int(meta["max"])
+    return version.avatars[role].max
+
+
+def _one_at_a_time(version: Any, kind: Any) -> bool:
+    role = version.role_of(kind if isinstance(kind, str) else None)
+    return role is not None and version.avatars[role].max == 1
+
+
 def match_spawn(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit]:
     event = getattr(unit, "event", None)
     if event is None or event.kind != "call" or not isinstance(event.input, dict):
         return
     data = event.input
     check = rule.params["check"]
-    role = role_of(spawn_type(data))
     if check == "nested":
         if not event.is_main:
             yield _hit(unit, f"{event.agent} spawned {data.get('subagent_type') or 'an agent'}")
         return
-    if role is None or role not in rule.params["avatars"] or not event.is_main:
+    from wukong_lint.protocol.versions import version_of
+
+    version = version_of(event.ctx)
+    kind = spawn_type(data)
+    role = version.role_of(kind)
+    if check == "unrecognised":
+        if event.is_main and (event.protocol or {}).get("new_kind") and role is None:
+            name = str(kind).strip().lstrip("@").lower() if kind else ""
+            if (
+                name
+                and name not in version.generic
+                and name not in version.support
+                and (name not in event.ctx.agent_defs)
+            ):
+                note = f"an agent of a type {version.id} does not know: {kind!r}"
+                yield _hit(unit, note + " (its tools, background and output were not checked)")
         return
-    background = data.get("run_in_background") is True
-    if check == "background-required" and not background:
-        yield _hit(unit, f"{_ZH[role]} {role} runs in the background: run_in_background=true")
-    elif check == "background-forbidden" and background:
-        yield _hit(unit, f"{_ZH[role]} {role} runs in the foreground (expensive, blocking)")
+    if role is None or not event.is_main:
+        return
+    wanted = rule.params["avatars"]
+    if wanted and role not in wanted:
+        return
+    meta = event.ctx.agent_meta.get(str(kind).lstrip("@").lower())
+    who = _who(version, role, kind)
+    # `background: true` in its definition: Claude Code runs it in the background anyway
+    background = data.get("run_in_background") is True or bool(meta and meta.get("background"))
+    rule_of_role = _background(version, role, meta)
+    if check == "background-required":
+        if rule_of_role == "required" and not background:
+            yield _hit(unit, f"{who} runs in the background: run_in_background=true")
+    elif check == "background-forbidden":
+        if rule_of_role == "forbidden" and data.get("run_in_background") is True:
+            yield _hit(unit, f"{who} runs in the foreground (expensive, blocking)")
     elif check == "max-one":
+        if _limit(version, role, meta) != 1:
+            return
         facts = event.protocol or {}
-        running = [
-            (other, isolation)
-            for other, isolation in facts.get("running", ())
-            if role_of(other if isinstance(other, str) else None) in rule.params["avatars"]
-        ]
+        running = [(other, isolation) for other, isolation in facts.get("running", ())
+                   if _one_at_a_time(version, other)]  # fmt: skip
         isolated = data.get("isolation") == "worktree"
         if running and not (isolated and all(i == "worktree" for _, i in running)):
-            yield _hit(
-                unit, f"{len(running) + 1} of 身/意 at once (Max 1) without isolation: worktree"
-            )
+            names = "/".join(a.zh for a in version.avatars.values() if a.max == 1)
+            yield _hit(unit, f"{len(running) + 1} of {names} at once (Max 1) without "
+                             "isolation: worktree")  # fmt: skip
+    elif check == "max-concurrent":
+        limit = _limit(version, role, meta)
+        if limit is None or limit < 2:
+            return
+        facts = event.protocol or {}
+        running = [
+            other
+            for other, _ in facts.get("running", ())
+            if isinstance(other, str) and version.role_of(other) == role
+        ]
+        if len(running) + 1 > limit:
+            yield _hit(unit, f"{len(running) + 1} of {who} at once (Max {limit})")
 
 
 match_spawn.accepts = lambda rule, event: (  # type: ignore[attr-defined]
@@ -332,11 +382,48 @@ match_spawn.accepts = lambda rule, event: (  # type: ignore[attr-defined]
 )
 
 
+def _spawn_memo_key(unit: Unit) -> tuple[Any, ...] | None:
+    """Everything the spawn rules' hits on a summons depend on besides its event signature
+    and their params: the input's type (and the avatar its prompt's skill names),
+    background and isolation, the summonses still running, whether the type is new to the
+    session, the version, who summons, and where the call's first line ends. A session
+    summons the same avatars the same way many times: the six rules answer once a key."""
+    event = unit.event  # type: ignore[attr-defined]
+    data = event.input
+    if not isinstance(data, dict):
+        return None
+    facts = event.protocol or {}
+    end = unit.text.find("\n")
+    key = (
+        end if end >= 0 else len(unit.text),
+        event.is_main,
+        None if event.is_main else event.agent,
+        spawn_type(data),
+        data.get("subagent_type"),
+        data.get("run_in_background") is True,
+        data.get("isolation"),
+        facts.get("running"),
+        facts.get("new_kind"),
+        event.ctx.version,
+    )
+    try:
+        hash(key)
+    except TypeError:  # (an input value that is a list or an object)
+        return None
+    return key
+
+
+match_spawn.memo_key = _spawn_memo_key  # type: ignore[attr-defined]
+
+
 def match_role_paths(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit]:
     event = getattr(unit, "event", None)
     if event is None or event.kind != "call" or event.is_main:
         return
-    role = role_of(event.agent_type)
+    from wukong_lint.protocol.versions import version_of
+
+    version = version_of(event.ctx)
+    role = version.role_of(event.agent_type)
     if role is None or role not in rule.params["avatars"]:
         return
     allowed = rule.params["allowed"]
@@ -344,7 +431,8 @@ def match_role_paths(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[H
         norm = path.replace("\\", "/")
         if not any(fnmatch.fnmatchcase(norm, g) or fnmatch.fnmatchcase(norm, "*/" + g)
                    for g in allowed):  # fmt: skip
-            yield _hit(unit, f"{_ZH[role]} {role} changed {path}: business code goes to @身")
+            who = _who(version, role, event.agent_type)
+            yield _hit(unit, f"{who} changed {path}: business code goes to @身")
             return
 
 

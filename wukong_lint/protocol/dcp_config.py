@@ -16,32 +16,34 @@ from wukong_lint.engine.matchers import Hit
 from wukong_lint.engine.rules import CompiledRule
 from wukong_lint.model import Unit
 
-# key -> a type, or a nested table (seed 000, DCP 配置文件)
-SCHEMA: dict[str, Any] = {
-    "dcp": {
-        "enabled": bool,
-        "auto_strategies": {
-            "deduplication": bool,
-            "supersede_writes": bool,
-            "purge_errors": bool,
-            "truncation": bool,
-        },
-        "protection": {
-            "turn_protection": int,
-            "anchor_protection": bool,
-            "protected_patterns": list,
-        },
-        "truncation": {
-            "grep_max_tokens": int,
-            "grep_headroom": float,
-            "glob_max_files": int,
-            "read_chunk_size": int,
-        },
-        "ai_assisted": {"discard_enabled": bool, "require_confirmation": bool},
-        "error_purge": {"turns_before_purge": int, "keep_error_message": bool},
-    }
-}
-_NAMES = {bool: "true or false", int: "a whole number", float: "a number", list: "a list"}
+_TYPES: dict[str, Any] = {"bool": bool, "int": int, "ratio": float, "list": list, "str": str}
+_NAMES = {bool: "true or false", int: "a whole number", float: "a number", list: "a list",
+          str: "a string"}  # fmt: skip
+
+
+def _merge(into: dict[str, Any], table: dict[str, Any]) -> None:
+    for key, value in table.items():
+        if isinstance(value, dict):
+            _merge(into.setdefault(key, {}), value)
+        else:
+            into.setdefault(key, _TYPES[value])
+
+
+_SCHEMA: list[dict[str, Any]] = []
+
+
+def schema() -> dict[str, Any]:
+    """Key -> a type, or a nested table: the DCP configuration's keys of every protocol
+    version (`dcp-config` in rules/protocol/*.yaml; upstream's template at each commit), so a
+    file written for any version is read without an unknown key."""
+    if not _SCHEMA:
+        from wukong_lint.protocol.versions import versions
+
+        merged: dict[str, Any] = {}
+        for version in versions().values():
+            _merge(merged, version.dcp_config)
+        _SCHEMA.append(merged)
+    return _SCHEMA[0]
 
 
 def _problems(data: Any, schema: dict[str, Any], where: str) -> Iterator[tuple[str, str]]:
@@ -95,6 +97,6 @@ def match_dcp_config(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[H
         return
     if data is None:
         return  # an empty file configures nothing
-    for key, problem in _problems(data, SCHEMA, ""):
+    for key, problem in _problems(data, schema(), ""):
         hit = _at(unit.text, key)
         yield hit._replace(note=problem)

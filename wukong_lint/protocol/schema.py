@@ -1,7 +1,9 @@
 """The YAML schema of the 戒 protocol rule kinds: `checkpoint` (Layers 1-2), `turn-budget`,
-`shell-create`, `long-operation` (Layer 3), `contract`, `spawn`, `role-paths` (avatars),
-`context-usage`, `repeated-call`, `react-history`, `dcp-config` (context). Kept apart from
-their matchers so that a transcript scan never imports pydantic."""
+`shell-create`, `long-operation` (Layer 3), `summons` (the summoning protocol), `contract`,
+`spawn`, `role-paths`, `evidence`, `avatar-output` (avatars), `context-usage`,
+`repeated-call`, `react-history`, `dcp-config` (context). Kept apart from their matchers so
+that a transcript scan never imports pydantic. The protocol's facts (avatars, forms, words)
+are the protocol version's (rules/protocol/*.yaml), not these rules' parameters."""
 
 from __future__ import annotations
 
@@ -18,7 +20,15 @@ _MAIN_WUKONG = Scope(agent="main", profiles=["wukong"])
 class CheckpointRule(RuleBase):
     kind: Literal["checkpoint"]
     check: Literal[
-        "missing", "incomplete", "explore", "code-size", "design", "parallel", "declared-edits"
+        "missing",
+        "incomplete",
+        "unrecognised",
+        "explore",
+        "code-size",
+        "design",
+        "parallel",
+        "declared-edits",
+        "review",
     ]
     max_lines: int = Field(default=10, ge=0)  # code-size: Q2 estimate the body may do itself
     min_files: int = Field(default=2, ge=1)  # parallel: Q4 from which avatars run in parallel
@@ -56,8 +66,33 @@ class ContractRule(RuleBase):
 
 class SpawnRule(RuleBase):
     kind: Literal["spawn"]
-    check: Literal["background-required", "background-forbidden", "max-one", "nested"]
-    avatars: list[str] = Field(default_factory=list)  # roles the check applies to
+    check: Literal[
+        "background-required",
+        "background-forbidden",
+        "max-one",
+        "max-concurrent",
+        "nested",
+        "unrecognised",
+    ]
+    # roles the check applies to (empty: those the version's background and Max say)
+    avatars: list[str] = Field(default_factory=list)
+
+
+class SummonsRule(RuleBase):
+    kind: Literal["summons"]
+    check: Literal["declaration", "prompt-sections", "history-cap"]
+    # shown: once the session has shown the summoning protocol; always: every summons
+    require: Literal["shown", "always"] = "shown"
+
+
+class EvidenceRule(RuleBase):
+    kind: Literal["evidence"]
+    check: Literal["speculation", "level"]
+
+
+class AvatarOutputRule(RuleBase):
+    kind: Literal["avatar-output"]
+    check: Literal["planner", "unrecognised"]
 
 
 class RolePathsRule(RuleBase):

@@ -48,6 +48,8 @@ _KEEP_TEXT = 16384  # characters of the main agent's text kept: the CHECKPOINT
 _KEEP_OUTPUT = 8192  # characters of a background sub-agent's last message kept
 _KEEP_OUTPUTS = 32  # background sub-agents whose last message is kept (the most recent)
 _KEEP_PATHS = 64  # paths read in a turn handed to a check (more: it has fired already)
+_KEEP_REQUEST = 2000  # characters of the user's message kept (the review rule reads it)
+_KEEP_RECENT = 4  # texts kept since the last summons returned (a declaration is one of them)
 
 
 def _parse(texts: list[str]) -> Any:
@@ -86,8 +88,9 @@ def _read_paths(tool: str | None, event: Any) -> list[str]:
 
 
 # (a module constant: a compiled class has no `__slots__` to read back, native.py)
-_TURN_FIELDS = ("called", "checkpoint", "edit_lines", "maxes", "reads", "repeats",
-                "searches", "spawns", "task", "text", "unparsed")  # fmt: skip
+_TURN_FIELDS = ("called", "checkpoint", "edit_lines", "first_line", "maxes", "reads", "recent",
+                "repeats", "request", "review_at", "searches", "spawn_types", "spawns", "task",
+                "text", "unparsed")  # fmt: skip
 
 
 class Turn:
@@ -110,6 +113,16 @@ class Turn:
         self.spawns = 0
         self.repeats: dict[tuple[str, int], int] = {}
         self.maxes: dict[str, int] = {}  # tool -> the most repeats of one of its calls
+        # the line of the body's first own call of the turn (not a summons, not the routing
+        # the CHECKPOINT runs): where a verdict on the whole turn is reported (0: none yet)
+        self.first_line = 0
+        self.spawn_types: list[str] = []  # what the body summoned this turn
+        # the line of a summons that gives a code review to an avatar other than the
+        # version's reviewer (0: none): where the review rule reports it
+        self.review_at = 0
+        self.request = ""  # the head of the user's message that started the turn
+        # the agent's texts since its last summons returned: the summoning declaration
+        self.recent: list[str] = []
 
     def __getstate__(self) -> tuple[Any, ...]:
         return tuple(getattr(self, n) for n in _TURN_FIELDS)
@@ -140,6 +153,25 @@ def _edit_size() -> Any:
     return _EDIT_SIZE[0]
 
 
+_PROTO: list[Any] = []
+_MARKERS: list[str] = []  # the memory-bank proposal's markers (💾), read once
+
+
+def _markers() -> list[str]:
+    _MARKERS.extend(_proto().proposal_markers())
+    return _MARKERS
+
+
+def _proto() -> Any:
+    """protocol/session_facts.py, imported on first use (the version data behind it is read
+    only in a `wukong` profile session)."""
+    if not _PROTO:
+        from wukong_lint.protocol import session_facts
+
+        _PROTO.append(session_facts)
+    return _PROTO[0]
+
+
 class ProtocolState:
     """The protocol facts of one transcript file (and its sub-agents' outputs)."""
 
@@ -153,14 +185,26 @@ class ProtocolState:
         self.compactions = 0  # compactions so far (a broken call/result pair after one)
         # background sub-agents' final outputs to check now: (agent, line, text, type)
         self.due: list[tuple[str, int, str, str | None]] = []
+        # the body's task turns that are over, to judge as a whole now (their Turn)
+        self.ends: list[Turn] = []
+        self.proposal = False  # the body's last text asked to write the memory bank (💾)
+        self.shown = False  # the session has shown the summoning protocol (summoning.py)
+        self.track: str | None = None  # the track the router or planner chose (evidence)
+        self.bank_reads: list[str] = []  # the memory-bank files the body read, latest last
+        self.kinds: list[str] = []  # the agent types the body summoned so far (first seen)
+        # after a compaction: [the memory-bank files read before it, those read since, the
+        # memory reader called since] (the Recovery Gate); None: no compaction yet
+        self.recovery: list[Any] | None = None
 
     def __getstate__(self) -> tuple[Any, ...]:
         return (self.turns, self.peak, self.last_text, self.async_agents, self.flag, self.tested,
-                self.compactions, self.due)  # fmt: skip
+                self.compactions, self.due, self.ends, self.proposal, self.shown,
+                self.track, self.bank_reads, self.recovery, self.kinds)  # fmt: skip
 
     def __setstate__(self, state: tuple[Any, ...]) -> None:
         (self.turns, self.peak, self.last_text, self.async_agents, self.flag,
-         self.tested, self.compactions, self.due) = state  # fmt: skip
+         self.tested, self.compactions, self.due, self.ends, self.proposal, self.shown,
+         self.track, self.bank_reads, self.recovery, self.kinds) = state  # fmt: skip
 
     def _turn(self, agent: str) -> Turn:
         turn = self.turns.get(agent)
@@ -171,15 +215,24 @@ class ProtocolState:
     # -- what the readers report --------------------------------------------------------------
 
     def user(self, agent: str, text: str) -> None:
-        """A user message to `agent`: a new task turn, unless it is not the user's task."""
+        """A user message to `agent`: a new task turn, unless it is not the user's task (an
+        answer to the memory-bank proposal the body just made is no new task either)."""
         first = _FIRST_TEXT.search(text)  # (where its text starts: no copy of a long message)
         if first is not None and text.startswith(_NOT_A_TASK, first.start()):
             return
+        if agent == "main" and self.proposal:
+            self.proposal = False
+            if _proto().answers_proposal(text):
+                return  # 好 / 不用 to the 💾 question: the turn that asked goes on
         old = self.turns.pop(agent, None)
+        if old is not None and agent == "main" and old.task and (old.first_line or old.review_at):
+            self.ends.append(old)  # judged as a whole (an implied decision, the review rule)
         # A CHECKPOINT written in a turn that ended without a call (the agent asked the user
         # to confirm its plan) still holds when the user answers: its text carries over.
         carried = old.text[-4:] if old is not None and old.task and not old.called else None
-        self.turns[agent] = Turn(True, carried)
+        turn = self.turns[agent] = Turn(True, carried)
+        if agent == "main":
+            turn.request = text[:_KEEP_REQUEST]
         if len(self.turns) > _KEEP_AGENTS:
             oldest = next(a for a in self.turns if a != "main")
             del self.turns[oldest]
@@ -188,6 +241,12 @@ class ProtocolState:
         turn = self._turn(agent)
         if main and not turn.called and sum(map(len, turn.text)) < _KEEP_TEXT:
             turn.text.append(text[:_KEEP_TEXT])
+        if main:
+            turn.recent.append(text[:_KEEP_TEXT])
+            if len(turn.recent) > _KEEP_RECENT:
+                del turn.recent[0]
+            markers = _MARKERS or _markers()
+            self.proposal = any(marker in text for marker in markers)
         if not main and agent.rpartition(":")[2] in self.async_agents:
             # a background sub-agent's last message is its final output (no result holds it)
             self.last_text.pop(agent, None)
@@ -199,6 +258,7 @@ class ProtocolState:
     def compacted(self) -> None:
         self.peak = 0
         self.compactions += 1
+        self.recovery = [tuple(self.bank_reads), [], False]
 
     def usage(self, used: int) -> tuple[int, int] | None:
         """(the peak reported before, tokens now) when the context holds some 3 % more than
@@ -215,17 +275,37 @@ class ProtocolState:
         unit will be made of it, only the state matters.)"""
         turn = self._turn(event.agent)
         facts: dict[str, Any] = {}
-        if event.is_main and not turn.called:
+        spawn = event.tool in SPAWN_TOOLS
+        if event.is_main and not turn.called and not _proto().preparatory(event.command):
+            # (the routing a CHECKPOINT runs, `cli.py analyze`, is part of writing it)
             turn.called = True
             if turn.task:
                 turn.unparsed = "\n".join(turn.text) if turn.text else None
                 facts["first"] = True
                 facts["text"] = turn.unparsed  # parsed when the call is reported (call_done)
+                if turn.unparsed is not None and event.ctx.version_strength < 2:
+                    _proto().detect_checkpoint(event.ctx, turn.point())
             turn.text = []
-        if event.tool in SPAWN_TOOLS:
+        own = event.is_main and turn.task and turn.called and not spawn
+        if own and not turn.first_line and not _proto().preparatory(event.command):
+            turn.first_line = event.line
+        if spawn:
             if event.is_main:
                 turn.spawns += 1  # counted when issued: parallel spawns precede any result
                 facts["spawn"] = turn.spawns
+                kind = spawn_type(event.input)
+                if isinstance(kind, str) and len(turn.spawn_types) < 64:
+                    turn.spawn_types.append(kind)
+                if isinstance(kind, str) and kind not in self.kinds and len(self.kinds) < 256:
+                    self.kinds.append(kind)
+                    facts["new_kind"] = True  # (an unfamiliar type is noted once a session)
+                if turn.task and not turn.review_at and _proto().review_summons(event):
+                    turn.review_at = event.line
+                declared, shown = _proto().summons(event, turn.recent, self.shown)
+                self.shown = self.shown or shown
+                facts["declared"], facts["shown"] = declared, self.shown
+                if self.recovery is not None and _proto().is_reader(event.ctx, kind):
+                    self.recovery[2] = True
             facts["running"] = tuple(
                 (spawn_type(c.input), c.input.get("isolation"))
                 for c in pending_spawns
@@ -250,11 +330,16 @@ class ProtocolState:
                 facts["checkpoint"] = _parse([text]) if text else None
         if event.is_main:
             read_paths = _read_paths(tool, event)
+            if self.recovery is not None and (tool in EDIT_TOOLS or event.command is not None):
+                before, since, reader = self.recovery
+                facts["recovery"] = (before, tuple(since), reader)
             if read_paths:
                 for path in read_paths:
                     if path not in turn.reads and len(turn.reads) < _KEEP_PATHS:
                         facts["reads"] = (tuple(turn.reads), path)
                         turn.reads.append(path)
+                    if "memory-bank/" in path:
+                        self._bank_read(path)
             elif tool in SEARCHES or (
                 event.command is not None and event.command.lstrip().startswith(_SHELL_SEARCH)
             ):
@@ -271,6 +356,7 @@ class ProtocolState:
                 # issues them all before the first result arrives
                 facts["first_spawn"] = facts.get("spawn") == 1
                 facts["spawns_in_turn"] = turn.spawns
+                turn.recent = []  # the next summons is declared anew
                 if turn.task and not follow:
                     facts["checkpoint"] = turn.point()
         if not event.is_main:
@@ -291,6 +377,15 @@ class ProtocolState:
                     turn.maxes[tool] = count
         if facts:
             event.protocol = facts
+
+    def _bank_read(self, path: str) -> None:
+        if path in self.bank_reads:
+            self.bank_reads.remove(path)
+        self.bank_reads.append(path)
+        if len(self.bank_reads) > 8:
+            del self.bank_reads[0]
+        if self.recovery is not None and len(self.recovery[1]) < _KEEP_PATHS:
+            self.recovery[1].append(path)
 
     def spawn_result(self, agent_id: str | None, is_async: bool) -> None:
         if agent_id and is_async:

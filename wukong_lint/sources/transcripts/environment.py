@@ -1,6 +1,8 @@
 """What a transcript is read against: the options of `check`, the profile (`wukong` when the
-repository has `.wukong/` or the transcript spawns an avatar), the memory bank and the
-Claude Code agent definitions."""
+repository has `.wukong/` or the transcript spawns an avatar), the memory bank, the Claude
+Code agent definitions (the project's, the user's own, or `--agents`) and the 戒 protocol
+version as far as it is known before the session is read (configured, or said by the
+definitions; the session's own signals are noted as it is read: protocol/detect.py)."""
 
 from __future__ import annotations
 
@@ -10,14 +12,18 @@ from typing import Any
 
 from wukong_lint.model.events import Context
 
-MEMORY_FILES = ("memory-bank/MEMORY.md", "memory-bank/patterns.md")
+# the memory bank's gate files a shell command may read (the v7 layout keeps patterns.md in
+# details/: the gate file of memory-bank-skill since v7.1)
+MEMORY_FILES = ("memory-bank/MEMORY.md", "memory-bank/patterns.md",
+                "memory-bank/details/patterns.md")  # fmt: skip
 
 FORMATS = ("auto", "claude", "codex", "openai", "react")
 # Options of `check` (set by the CLI before a scan; forked workers inherit them).
 # `standalone`: the sub-agent transcripts named without their session file (sources/named.py),
 # read on their own instead of by their session.
 OPTIONS: dict[str, Any] = {"profile": None, "agents": None, "format": None, "parts": 0,
-                           "search": None, "standalone": frozenset()}  # fmt: skip
+                           "search": None, "protocol_version": None,
+                           "standalone": frozenset()}  # fmt: skip
 # Words that name the avatars of the 戒 table: spawning one makes a transcript `wukong`.
 AVATAR_NAMES = frozenset(
     n.lower()
@@ -33,11 +39,14 @@ _SPAWN_TYPE = re.compile(rb'"subagent_type"\s{0,64}:\s{0,64}"([^"\\]{1,80})"')
 
 
 def configure(
-    profile: str | None = None, agents: str | None = None, fmt: str | None = None
+    profile: str | None = None,
+    agents: str | None = None,
+    fmt: str | None = None,
+    protocol_version: str | None = None,
 ) -> None:
     # (`standalone` is set after this, by the named inputs of the run: an earlier run's go)
     OPTIONS.update(profile=profile, agents=agents, format=None if fmt == "auto" else fmt,
-                   standalone=frozenset())  # fmt: skip
+                   protocol_version=protocol_version, standalone=frozenset())  # fmt: skip
 
 
 def _repo_roots(path: str, cwd: str | None) -> list[str]:
@@ -107,134 +116,73 @@ def spawns_avatar_in(path: str, start: int = 0, end: int = -1) -> bool:
     return False
 
 
+def _definitions(folder: str) -> dict[str, Any]:
+    from wukong_lint.protocol.agent_defs import load_definitions
+
+    return load_definitions(folder)
+
+
 def load_agent_defs(folder: str) -> dict[str, tuple[tuple[str, ...] | None, tuple[str, ...]]]:
     """Claude Code agent definitions: name -> (allowed tools or None for all, disallowed)."""
-    defs: dict[str, tuple[tuple[str, ...] | None, tuple[str, ...]]] = {}
-    try:
-        names = sorted(os.listdir(folder))
-    except OSError:
-        return defs
-    for name in names:
-        if not name.endswith(".md"):
-            continue
-        try:
-            with open(os.path.join(folder, name), encoding="utf-8") as handle:
-                text = handle.read(65536)
-        except (OSError, UnicodeDecodeError):
-            continue
-        front = re.match(r"\A---\s*\n(.*?)\n---\s*(\n|\Z)", text, re.S)
-        if not front:
-            continue
-        try:
-            import yaml
-
-            meta = yaml.safe_load(front.group(1))
-        except Exception:
-            continue
-        if not isinstance(meta, dict):
-            continue
-        agent = str(meta.get("name") or name[:-3])
-        defs[agent.lower()] = (
-            _tool_list(meta.get("tools")),
-            _tool_list(meta.get("disallowedTools")) or (),
-        )
-    return defs
+    return {name: (d.tools, d.disallowed) for name, d in _definitions(folder).items()}
 
 
-def _tool_list(value: Any) -> tuple[str, ...] | None:
-    if value is None:
-        return None
-    items = value.split(",") if isinstance(value, str) else value
-    if not isinstance(items, list):
-        return None
-    return tuple(str(v).strip().split("(", 1)[0] for v in items if str(v).strip())
+def load_agent_contracts(folder: str) -> dict[str, tuple[tuple[str, bool], ...]]:
+    """The output contracts agent definitions declare, by agent name: each field with
+    whether it is required (protocol/agent_defs.py reads both upstream layouts)."""
+    return {name: d.contract for name, d in _definitions(folder).items() if d.contract}
+
+
+def _found_definitions(roots: list[str]) -> dict[str, Any]:
+    """The agent definitions a session runs with: `--agents DIR` alone when given; else the
+    user's own (`~/.claude/agents/`, where upstream installs the avatars) overridden, name by
+    name, by the project's (`.claude/agents/` of the first folder that has some, the
+    transcript's `cwd` first), as Claude Code resolves them."""
+    agents_dir = OPTIONS["agents"]
+    if agents_dir:
+        return _definitions(agents_dir)
+    from wukong_lint.protocol.agent_defs import user_agents_dir
+
+    found = dict(_definitions(user_agents_dir()))
+    for root in roots:
+        project = _definitions(os.path.join(root, ".claude", "agents"))
+        if project:
+            found.update(project)
+            break
+    return found
 
 
 def make_context(path: str, cwd: str | None = None) -> Context:
     roots = _repo_roots(path, cwd)
     memory_bank = any(os.path.isdir(os.path.join(r, "memory-bank")) for r in roots)
-    agents_dir = OPTIONS["agents"]
-    defs = {}
-    if agents_dir:
-        defs = load_agent_defs(agents_dir)
-    else:
-        for root in roots:
-            agents_dir = os.path.join(root, ".claude", "agents")
-            defs = load_agent_defs(agents_dir)
-            if defs:
-                break
     profile = OPTIONS["profile"]
     if profile is None:
         wukong = any(os.path.isdir(os.path.join(r, ".wukong")) for r in roots)
         profile = "wukong" if wukong or _spawns_avatar(path) else "generic"
+    definitions = _found_definitions(roots)
+    defs = {name: (d.tools, d.disallowed) for name, d in definitions.items()}
     ctx = Context(profile, memory_bank, defs, cwd)
-    if defs and profile == "wukong" and agents_dir:
-        ctx.contracts = load_agent_contracts(agents_dir)
+    if profile == "wukong":
+        ctx.contracts = {name: d.contract for name, d in definitions.items() if d.contract}
+        ctx.agent_meta = {
+            name: {"background": d.background, "background_rule": d.background_rule,
+                   "max": d.max}
+            for name, d in definitions.items()
+        }  # fmt: skip
+        _version(ctx, definitions)
     return ctx
 
 
-_CONTRACT_HEADING = re.compile(
-    r"(?im)^#{1,6}[ \t]*(?:output[ \t_-]*contract|输出契约|输出格式)[^\n]*\n"
-    r"(.*?)(?=^#{1,6}[ \t]|\Z)",
-    re.S,
-)
-_FENCE = re.compile(r"```[\w-]*[ \t]*\n(.*?)\n```", re.S)
-_BULLET = re.compile(r"(?m)^[ \t]*[-*+][ \t]*`?([A-Za-z_][\w -]{0,40}?)`?[ \t]*(?::|：|$|\s[-—(])")
+def _version(ctx: Context, definitions: dict[str, Any]) -> None:
+    """The protocol version the session is judged by, as far as it is known before reading
+    it: the configured one, or the one its agent definitions say (protocol/detect.py)."""
+    from wukong_lint.protocol import detect
 
-
-def load_agent_contracts(folder: str) -> dict[str, tuple[str, ...]]:
-    """Output contracts that Claude Code agent definitions declare, by agent name: an
-    `output_contract:` key in the front matter (a mapping or a list of names), or an `Output
-    Contract` / `输出契约` section holding a YAML or JSON block (its keys) or a bullet list of
-    `name:` items. They replace seed 004's contract for that agent."""
-    found: dict[str, tuple[str, ...]] = {}
-    try:
-        names = sorted(n for n in os.listdir(folder) if n.endswith(".md"))
-    except OSError:
-        return found
-    import yaml
-
-    for name in names:
-        try:
-            with open(os.path.join(folder, name), encoding="utf-8") as handle:
-                text = handle.read(65536)
-        except (OSError, UnicodeDecodeError):
-            continue
-        front = re.match(r"\A---\s*\n(.*?)\n---\s*(\n|\Z)", text, re.S)
-        meta: Any = None
-        if front:
-            try:
-                meta = yaml.safe_load(front.group(1))
-            except Exception:
-                meta = None
-        agent = str(meta.get("name") or name[:-3]) if isinstance(meta, dict) else name[:-3]
-        sections = _contract_keys(meta.get("output_contract") if isinstance(meta, dict) else None)
-        body = _CONTRACT_HEADING.search(text)
-        if not sections and body is not None:
-            block = _FENCE.search(body.group(1))
-            if block is not None:
-                try:
-                    value = yaml.safe_load(block.group(1))
-                except Exception:
-                    value = None
-                if isinstance(value, dict) and len(value) == 1:
-                    inner = next(iter(value.values()))  # {output_contract: {...}}
-                    if isinstance(inner, (dict, list)):
-                        value = inner
-                sections = _contract_keys(value)
-            else:
-                sections = tuple(dict.fromkeys(m.strip() for m in _BULLET.findall(body.group(1))))
-        if sections:
-            found[agent.lower()] = sections
-    return found
-
-
-def _contract_keys(value: Any) -> tuple[str, ...]:
-    if isinstance(value, dict):
-        return tuple(str(k) for k in value)
-    if isinstance(value, list):
-        return tuple(str(v) for v in value if isinstance(v, (str, int)))
-    return ()
+    setting = OPTIONS.get("protocol_version") or "auto"
+    if setting != "auto":
+        detect.note(ctx, setting, detect.CONFIGURED)
+    elif definitions:
+        detect.note(ctx, detect.from_definitions(definitions), detect.DEFINITIONS)
 
 
 def first_cwd(path: str) -> str | None:

@@ -225,7 +225,7 @@ class Session:
         agent_type: str | None,
         is_main: bool,
     ) -> Iterator[EventUnit | None]:
-        if self.protocol is not None and self.protocol.due:
+        if self.protocol is not None and (self.protocol.due or self.protocol.ends):
             yield from self._outputs(every=False)
         event = new_call(self.ctx, line, tool, data, call_id, agent, agent_type, is_main)
         # (following the state only: the text is made if the call is still waiting for its
@@ -241,7 +241,7 @@ class Session:
                 event.new_file = patch_creates(patch)  # the patch says Add or Update itself
             else:
                 event.new_file = paths[0] not in self.ctx.seen_paths
-        if tool in SPAWN_TOOLS:
+        if tool in SPAWN_TOOLS or (tool in EDIT_TOOLS and self.ctx.memory_bank):
             event.mb_confirm = self.mb_confirm
         if tool in EDIT_TOOLS and self.ctx.memory_bank:
             writes = self.turn_writes.setdefault(agent, [])
@@ -305,7 +305,7 @@ class Session:
     ) -> Iterator[EventUnit | None]:
         """A tool result (`late`: one kept in `early`, now paired with its call or, with
         none, an orphan)."""
-        if self.protocol is not None and self.protocol.due:
+        if self.protocol is not None and (self.protocol.due or self.protocol.ends):
             yield from self._outputs(every=False)
         if call_id and call_id in self.done:
             return  # Codex writes some results twice
@@ -362,6 +362,11 @@ class Session:
         """What a call's result tells about the call (and the turn's protocol totals)."""
         call.result = extra if extra is not None else content
         call.is_error = is_error
+        if self.protocol is not None and call.is_main and call.command is not None:
+            from wukong_lint.protocol.session_facts import preparatory, track_of
+
+            if preparatory(call.command):  # the L0 router's JSON names the track
+                self.protocol.track = track_of(content) or self.protocol.track
         if isinstance(extra, dict):
             kind = extra.get("type")
             if kind in ("create", "update") and call.tool == "Write":
@@ -384,8 +389,12 @@ class Session:
         if _is_async(extra, result_text(content, extra) if text is None else text):
             self.protocol.spawn_result(agent_id, True)
             return None
-        output = content if isinstance(content, str) else "\n".join(strings(content, []))
-        facts: dict[str, Any] = {"avatar": avatar, "output": output}
+        output = _output_text(content)
+        from wukong_lint.protocol.session_facts import planned_track
+
+        self.protocol.track = planned_track(self.ctx, avatar, output) or self.protocol.track
+        facts: dict[str, Any] = {"avatar": avatar, "output": output,
+                                 "track": self.protocol.track}  # fmt: skip
         # whether its own records ran a test (None: they were not seen)
         if agent_id is not None:
             facts["tested"] = self.protocol.tested.get(agent_id)
@@ -425,6 +434,11 @@ class Session:
             from wukong_lint.sources.transcripts.turn import mb_confirmation
 
             self.mb_confirm = mb_confirmation(text) or self.mb_confirm
+        elif role == "user" and is_main and self.protocol is not None and self.protocol.proposal:
+            # 好 / 不用 answering the 💾 proposal the body just made (seed 003's writer flow)
+            from wukong_lint.protocol.session_facts import confirmation
+
+            self.mb_confirm = confirmation(text) or self.mb_confirm
         if self.protocol is not None:
             if role == "user":
                 self.protocol.user(agent, text)
@@ -484,6 +498,20 @@ class Session:
         if every:
             due += [(agent, *value) for agent, value in sorted(state.last_text.items())]
             state.last_text.clear()
+            turn = state.turns.get("main")
+            if turn is not None and turn.task and (turn.first_line or turn.review_at):
+                state.ends.append(state.turns.pop("main"))  # the file ends: so does its turn
+        ends, state.ends = state.ends, []
+        for turn in ends:
+            if self.follow:
+                self.carry = 0
+                continue
+            # (reported where it went wrong: a review given away, else the body's own work)
+            event = Event("turn", turn.review_at or turn.first_line, self.ctx)
+            event.protocol = {"turn_end": True, "checkpoint": turn.point(), "spawns": turn.spawns,
+                              "types": tuple(turn.spawn_types), "task": turn.request,
+                              "review_at": turn.review_at}  # fmt: skip
+            yield self.unit(event, "")
         for agent, line, text, agent_type in due:
             if not agent_type:
                 continue
@@ -493,7 +521,7 @@ class Session:
             event = Event("contract", line, self.ctx)
             event.agent, event.agent_type, event.is_main = agent, agent_type, False
             event.tool = "Task"
-            event.protocol = {"avatar": agent_type, "output": text}
+            event.protocol = {"avatar": agent_type, "output": text, "track": state.track}
             yield self.unit(event, "")
 
     def usage(self, line: int, used: int, window: int | None = None) -> EventUnit | None:
@@ -508,6 +536,19 @@ class Session:
         event.protocol = {"usage": (peak[0], used, window)}
         unit = self.unit(event, "")
         return unit
+
+
+def _output_text(content: Any) -> str:
+    """An avatar's output: the result's text, or the texts of its content blocks (not every
+    string of the blocks: their `"type": "text"` would come before a JSON output)."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        texts = [b["text"] for b in content
+                 if isinstance(b, dict) and isinstance(b.get("text"), str)]  # fmt: skip
+        if texts:
+            return "\n".join(texts)
+    return "\n".join(strings(content, []))
 
 
 def _is_async(extra: Any, text: str) -> bool:
