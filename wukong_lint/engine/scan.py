@@ -214,8 +214,9 @@ def scan_unit(
     kind = unit.source.kind
     errors: list[ScanError] = []
     found: list[_Candidate] = []
-    # A transcript unit is one record: every finding in it is on the record's JSONL line.
-    pinned = kind == "transcript"
+    # A transcript unit is one record: every finding in it is on the record's JSONL line
+    # (unless the unit places its lines itself: a pretty-printed document's strings).
+    pinned = kind == "transcript" and unit.line_numbers is None
     # (made when a hit needs it: most transcript records have none)
     lines = _Lines(text) if not pinned or unit.added_lines is not None else None
     deferred: list[tuple[CompiledRule, list[int] | None]] = []

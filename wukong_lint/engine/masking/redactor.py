@@ -56,6 +56,10 @@ class Redactor:
 
     def value(self, value: Any) -> Any:
         if isinstance(value, str):
+            if value[:1] in ("{", "[") and value[-1:] in ("}", "]"):
+                nested = self.nested(value)
+                if nested is not None:
+                    return nested
             return self.text(value)
         if isinstance(value, list):
             return [self.value(v) for v in value]
@@ -63,6 +67,22 @@ class Redactor:
             # a secret used as a key (`{"ghp_…": "repo token"}`) is masked as well
             return {self.text(k): self.value(v) for k, v in value.items()}
         return value
+
+    def nested(self, value: str) -> str | None:
+        """JSON held in a string (Codex `arguments` and outputs, MCP results), masked as the
+        decoded value `check` reads and written back compact as the agents write it; None:
+        not JSON, or nothing in it to mask (the string then stays as it is)."""
+        before = self.count
+        try:
+            inner = json.loads(value)
+        except (ValueError, RecursionError):
+            return None
+        if not isinstance(inner, (dict, list)):
+            return None
+        clean = self.value(inner)
+        if self.count == before:
+            return None
+        return json.dumps(clean, ensure_ascii=False, separators=(",", ":"))
 
     def line(self, raw: bytes) -> bytes:
         text = raw.decode("utf-8", "surrogateescape")
@@ -103,13 +123,29 @@ def redact_file(source: str, target: str, ruleset: Any) -> Redactor:
         return redact_to(source, out, ruleset)
 
 
+def _is_document(head: bytes) -> bool:
+    """One JSON document over many lines (an OpenAI chat array, a Gemini CLI session before
+    0.39, logs.json, a checkpoint), not JSONL: it starts with `[`, or its first line is no
+    whole JSON value."""
+    if head.startswith(b"["):
+        return True
+    if not head.startswith(b"{"):
+        return False
+    first = head.split(b"\n", 1)[0]
+    try:
+        json.loads(first)
+    except ValueError:
+        return True
+    return False
+
+
 def redact_to(source: str, out: Any, ruleset: Any) -> Redactor:
     """Write a clean copy of `source` to the binary stream `out` (a file, standard output)."""
     redactor = Redactor(ruleset)
     with open(source, "rb") as handle:
-        head = handle.read(4096).lstrip()
+        head = handle.read(65536).lstrip()
     with open(source, "rb") as handle:
-        if head.startswith(b"["):
+        if _is_document(head):
             data = handle.read()
             try:
                 document = json.loads(data)
@@ -117,9 +153,14 @@ def redact_to(source: str, out: Any, ruleset: Any) -> Redactor:
             except (ValueError, RecursionError):
                 document = None
                 redactor.count = 0
+            if document is not None and redactor.count == 0:
+                out.write(data)  # (nothing to mask: the file byte for byte)
+                return redactor
             if document is not None:
+                # pretty-printed as the agents write it (JSON.stringify(.., null, 2)): each
+                # string stays on its line, and a final newline only if the file had one
                 text = json.dumps(clean, ensure_ascii=False, indent=2)
-                out.write(encode(text) + b"\n")
+                out.write(encode(text) + (b"\n" if data.endswith(b"\n") else b""))
                 return redactor
             handle.seek(0)
         for raw in handle:
