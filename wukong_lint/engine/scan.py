@@ -20,6 +20,7 @@ from wukong_lint.model import (
     Report,
     ScanError,
     Stats,
+    TextWindow,
     Unit,
 )
 from wukong_lint.util.text import Skipped
@@ -162,7 +163,11 @@ def _gather(
     text = unit.text
     try:
         for hit in run():
-            if unit.added_lines is not None:
+            window = unit.added_lines
+            if type(window) is TextWindow:  # a part of a long text: by offset
+                if not window.start <= hit.start < window.end:
+                    continue
+            elif window is not None:
                 # a change counts when it added any line of the match
                 first, _ = lines.locate(hit.start)  # type: ignore[union-attr]
                 last = first + text.count("\n", hit.start, max(hit.start, hit.end - 1))
@@ -179,6 +184,8 @@ def _gather(
             else:
                 line, column = lines.locate(start)  # type: ignore[union-attr]
                 end_line = line + text.count("\n", start, max(start, end - 1))
+                if line == 1 and type(window) is TextWindow:  # (its text starts mid-line)
+                    column += window.column - 1
             # (_Candidate's fields in order, its severity 0: tuple.__new__ runs no Python)
             found.append(_new_candidate((rule, hit, line, column, end_line, start, 0)))
     except RuleTimeout as err:
@@ -305,7 +312,9 @@ class Counter:
         the other), the occurrence counts of the file's earlier parts; else None."""
         if unit.source.kind != "file" or unit.added_lines is None:
             return None
-        if unit.path != self._part_path or unit.first_line == 1:
+        window = unit.added_lines
+        first = unit.first_line == 1 and (type(window) is not TextWindow or window.column == 1)
+        if unit.path != self._part_path or first:
             self._part_path, self._part_occurrences = unit.path, {}
         return self._part_occurrences
 
