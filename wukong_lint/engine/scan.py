@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import re
 import time
 from collections.abc import Iterable, Iterator
 from functools import partial
@@ -76,6 +77,26 @@ def _drop_overlaps(found: list[_Candidate]) -> list[_Candidate]:
         kept.append(cand)
     kept_ids = {id(c) for c in kept}
     return [c for c in found if c.rule.category != "secret" or id(c) in kept_ids]
+
+
+MARKER_HEAD = "[REDACTED:"  # (engine/masking/redactor.py's MARKER)
+MARKERS = re.compile(r"\[REDACTED:[\w.-]{1,80}\]")
+
+
+def masked_spans(text: str) -> list[tuple[int, int]]:
+    """The `[REDACTED:rule-id]` markers of an earlier `redact` in a text."""
+    return [m.span() for m in MARKERS.finditer(text)] if MARKER_HEAD in text else []
+
+
+def in_marker(start: int, end: int, spans: list[tuple[int, int]]) -> bool:
+    """Whether a secret's span overlaps a marker: no secret (`-u [REDACTED:x]:` is no
+    password), and never masked again (a second run changes nothing)."""
+    return any(start < e and s < end for s, e in spans)
+
+
+def _masked(cand: _Candidate, spans: list[tuple[int, int]]) -> bool:
+    hit = cand.hit
+    return cand.rule.category == "secret" and in_marker(hit.secret_start, hit.secret_end, spans)
 
 
 def _drop_superseded(found: list[_Candidate]) -> list[_Candidate]:
@@ -244,6 +265,11 @@ def scan_unit(
     if not found:
         return [], errors
     found = _drop_overlaps(found)
+    spans = masked_spans(text)
+    if spans:  # a value `redact` already masked is no secret (nor a password)
+        found = [c for c in found if not _masked(c, spans)]
+        if not found:
+            return [], errors
     found = _drop_superseded(found)
     found = _in_context(unit, found)
     if len(found) > 1:  # (most units with a finding have one)

@@ -28,13 +28,18 @@ class Redactor:
         from wukong_lint.model import Source, Unit
 
         unit = Unit("<redact>", text, Source(kind="transcript"))
+        from wukong_lint.engine.scan import in_marker, masked_spans
+
+        earlier = masked_spans(text)
         spans: list[tuple[int, int, str]] = []
         for rule, offsets in self.rules.candidates(text):
             if "transcript" not in rule.applies_to:
                 continue
             try:
                 for hit in matcher_for(rule.kind)(rule, unit, offsets):
-                    if hit.secret_end > hit.secret_start:
+                    # (a marker of an earlier run is no secret: a second run changes nothing)
+                    masked = earlier and in_marker(hit.secret_start, hit.secret_end, earlier)
+                    if hit.secret_end > hit.secret_start and not masked:
                         spans.append((hit.secret_start, hit.secret_end, rule.id))
             except RuleTimeout:
                 self.errors += 1
@@ -139,9 +144,10 @@ def _is_document(head: bytes) -> bool:
     return False
 
 
-def redact_to(source: str, out: Any, ruleset: Any) -> Redactor:
-    """Write a clean copy of `source` to the binary stream `out` (a file, standard output)."""
-    redactor = Redactor(ruleset)
+def redact_to(source: str, out: Any, ruleset: Any, redactor: Redactor | None = None) -> Redactor:
+    """Write a clean copy of `source` to the binary stream `out` (a file, standard output),
+    with `redactor` if given (else a new one with the secret rules of `ruleset`)."""
+    redactor = redactor if redactor is not None else Redactor(ruleset)
     with open(source, "rb") as handle:
         head = handle.read(65536).lstrip()
     with open(source, "rb") as handle:
