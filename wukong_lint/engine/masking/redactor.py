@@ -10,6 +10,7 @@ other text line by line. The output replaces its target atomically.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from typing import Any
 
@@ -21,6 +22,31 @@ class Redactor:
         self.rules = ruleset.select(lambda r: r.category == "secret")
         self.count = 0
         self.errors = 0
+
+    def holds_secret(self, value: Any) -> bool:
+        """Whether any string of a decoded record (or of JSON held in one of them) holds a
+        secret, searched as one text: the masking walk then runs only where it will mask."""
+        parts: list[str] = []
+        stack = [value]
+        while stack:
+            item = stack.pop()
+            if isinstance(item, str):
+                if item:
+                    parts.append(item)
+                    if item[:1] in ("{", "[") and item[-1:] in ("}", "]"):
+                        with contextlib.suppress(ValueError, RecursionError):
+                            stack.append(json.loads(item))
+            elif isinstance(item, dict):
+                parts.extend(k for k in item if k)
+                stack.extend(item.values())
+            elif isinstance(item, list):
+                stack.extend(item)
+        if not parts:
+            return False
+        before, errors = self.count, self.errors
+        found = self.text("\n".join(parts)) is not None and self.count != before
+        self.count, self.errors = before, errors
+        return found
 
     def text(self, text: str) -> str:
         from wukong_lint.engine.kinds import matcher_for
@@ -96,7 +122,9 @@ class Redactor:
         before = self.count
         try:
             record = json.loads(body) if body.strip() else None
-            clean = self.value(record)
+            # (most records hold no secret: their strings are searched together first, as
+            # `check` searches a record's text, and only a record with a hit is walked)
+            clean = self.value(record) if self.holds_secret(record) else record
         except (ValueError, RecursionError):  # not JSON, or nested too deeply: mask as text
             self.count = before
             masked = self.text(body)
