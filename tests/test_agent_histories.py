@@ -175,3 +175,38 @@ def test_check_and_redact_agree_line_by_line_on_generated_sessions(tmp_path: Pat
     problems, changed = _differences(capsys, root, tmp_path)
     assert not problems
     assert changed >= summary["manifest_entries"] * 0.95
+
+
+CODEX_0149 = sorted((FIXTURES / "codex" / "sessions" / "2026").rglob("rollout-*.jsonl"))[0]
+
+
+def codex_units_of(path: Path) -> list[Any]:
+    from wukong_lint.sources.transcripts.codex import codex_units
+
+    session = Session(str(path), Context())
+    found = [u for u in codex_units(session, str(path)) if u is not None]
+    found += [u for u in session.finish() if u is not None]
+    return [u for u in found if hasattr(u, "event")]
+
+
+def test_codex_code_mode_exec_runs_its_nested_commands_as_calls():
+    calls = [u for u in codex_units_of(CODEX_0149) if u.event.kind == "call"]
+    nested = [u for u in calls if u.first_line == 12 and u.event.command]
+    assert [u.event.command.split()[:2] for u in nested] == [["curl", "-sf"]]
+    assert {u.event.tool for u in calls} >= {"exec_command", "exec", "wait"}
+
+
+def test_codex_item_completed_command_is_a_call_when_no_response_item_made_it(tmp_path: Path):
+    item = {"type": "CommandExecution", "id": "call_only_item", "command": ["/bin/bash", "-lc",
+            "cat ~/.aws/credentials"], "cwd": "/w", "aggregated_output": "[default]\n",
+            "exit_code": 1}  # fmt: skip
+    record = {"timestamp": "2026-09-01T10:00:00.000Z", "type": "event_msg",
+              "payload": {"type": "item_completed", "item": item}}  # fmt: skip
+    path = tmp_path / "rollout-2026-09-01T10-00-00-paginated.jsonl"
+    path.write_text(json.dumps({"type": "session_meta", "payload": {"id": "t"}}) + "\n"
+                    + json.dumps(record) + "\n")  # fmt: skip
+    made = codex_units_of(path)
+    calls = [u for u in made if u.event.kind == "call"]
+    assert [(u.first_line, u.event.command) for u in calls] == [(2, "cat ~/.aws/credentials")]
+    results = [u for u in made if u.event.kind == "result"]
+    assert results and results[0].event.is_error

@@ -16,6 +16,18 @@ from typing import Any
 
 MARKER = "[REDACTED:{}]"
 
+try:  # orjson decodes a record several times faster; what it refuses, json reads
+    import orjson
+
+    def _loads(text: str) -> Any:
+        try:
+            return orjson.loads(text)
+        except orjson.JSONDecodeError:
+            return json.loads(text)
+
+except ImportError:  # pragma: no cover
+    _loads = json.loads
+
 
 class Redactor:
     def __init__(self, ruleset: Any) -> None:
@@ -121,7 +133,7 @@ class Redactor:
         ending = text[len(body) :]
         before = self.count
         try:
-            record = json.loads(body) if body.strip() else None
+            record = _loads(body) if body.strip() else None
             # (most records hold no secret: their strings are searched together first, as
             # `check` searches a record's text, and only a record with a hit is walked)
             clean = self.value(record) if self.holds_secret(record) else record
