@@ -54,6 +54,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help="with --in-place: write the manifest (JSONL: file, line, rules) here (default: "
         "standard output)",
     )
+    parser.add_argument(
+        "--jobs", type=int, default=0, metavar="N",
+        help="with --in-place: processes (default: one per core)",
+    )  # fmt: skip
     parser.add_argument("--rules", action="append", default=[], metavar="DIR")
     parser.set_defaults(handler=run)
 

@@ -10,6 +10,8 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Iterator
+from typing import Any
 
 from wukong_lint.util.errors import UsageError
 
@@ -53,10 +55,39 @@ def targets(paths: list[str]) -> list[str]:
     return unique
 
 
+_RULESET: Any = None  # loaded before the workers are forked: they start with it compiled
+
+
+def _clean(task: tuple[str, bool, str | None]) -> tuple[str, Any]:
+    """One file cleaned (in a worker): its Outcome, or the OSError that stopped it."""
+    from wukong_lint.engine.masking.inplace import redact_in_place
+
+    path, dry_run, backup = task
+    try:
+        return path, redact_in_place(path, _RULESET, dry_run=dry_run, backup=backup)
+    except OSError as err:
+        return path, err
+
+
+def _outcomes(files: list[str], args: argparse.Namespace) -> Iterator[tuple[str, Any]]:
+    """Each file's outcome, in order; files are cleaned on --jobs forked processes (each
+    file by one process: its rewrite and its checks stay together)."""
+    import multiprocessing
+
+    from wukong_lint.runner.parallel import default_jobs
+
+    tasks = [(path, args.dry_run, args.backup) for path in files]
+    jobs = min(args.jobs or default_jobs(), len(tasks))
+    if jobs <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+        yield from map(_clean, tasks)
+        return
+    with multiprocessing.get_context("fork").Pool(jobs) as pool:
+        yield from pool.imap(_clean, tasks)
+
+
 def run_in_place(args: argparse.Namespace) -> int:
     from wukong_lint.cli import agent_history
     from wukong_lint.engine.loader import load_rules
-    from wukong_lint.engine.masking.inplace import redact_in_place
 
     if args.since and not args.agent_history:
         raise UsageError("redact: --since needs --agent-history")
@@ -69,16 +100,15 @@ def run_in_place(args: argparse.Namespace) -> int:
     files = targets(paths)
     if seconds is not None:
         files = [f for f, _ in agent_history.select([(f, f) for f in files], seconds)]
-    ruleset = load_rules(tuple(args.rules))
+    global _RULESET
+    _RULESET = load_rules(tuple(args.rules))
     manifest: list[str] = []
     count = errors = failed = changed_files = grew = 0
-    for path in files:
-        try:
-            done = redact_in_place(path, ruleset, dry_run=args.dry_run, backup=args.backup)
-        except OSError as err:
+    for path, done in _outcomes(files, args):
+        if isinstance(done, OSError):
             failed += 1
-            where = err.filename or path
-            print(f"wukong-lint: warning: {where}: {err.strerror or err}", file=sys.stderr)
+            where = done.filename or path
+            print(f"wukong-lint: warning: {where}: {done.strerror or done}", file=sys.stderr)
             continue
         count, errors, grew = count + done.count, errors + done.errors, grew + done.grew
         changed_files += bool(done.changes)
