@@ -68,8 +68,9 @@ def main() -> None:
     parser.add_argument("--skip-redact", action="store_true")
     args = parser.parse_args()
     if not os.path.exists(os.path.join(args.corpus, "MANIFEST.summary.json")):
-        subprocess.run([sys.executable, os.path.join(HERE, "history_corpus.py"), "--out",
-                        args.corpus, "--mb", str(args.mb), "--seed", str(args.seed)], check=True)  # fmt: skip
+        generate = os.path.join(HERE, "history_corpus.py")
+        options = ["--out", args.corpus, "--mb", str(args.mb), "--seed", str(args.seed)]
+        subprocess.run([sys.executable, generate, *options], check=True)
     size = folder_bytes(args.corpus)
     work = args.corpus.rstrip("/") + ".work"
     os.makedirs(work, exist_ok=True)
@@ -79,8 +80,9 @@ def main() -> None:
     check = [python, "-m", "wukong_lint", "check", "--agent-history", "--format", "json",
              "-o", os.path.join(work, "report.json"), "-q", *jobs]  # fmt: skip
     wall, cpu, rss = timed(check, env)
-    print(f"check --agent-history: {size / 1e6:.1f} MB in {wall:.1f} s = {size / 1e6 / wall:.1f}"
-          f" MB/s wall ({size / 1e6 / max(cpu, 1e-6):.1f} MB per CPU s), peak RSS {rss} MiB")  # fmt: skip
+    mb = size / 1e6
+    print(f"check --agent-history: {mb:.1f} MB in {wall:.1f} s = {mb / wall:.1f} MB/s wall "
+          f"({mb / max(cpu, 1e-6):.1f} MB per CPU s), peak RSS {rss} MiB")  # fmt: skip
     if args.skip_redact:
         return
     copy = args.corpus.rstrip("/") + ".redact"
