@@ -56,6 +56,7 @@ _CHECK_DEFAULTS: dict[str, Any] = {
     "pre_commit": False,
     "diff": None,
     "history": False,
+    "agent_history": None,
     "since": None,
     "allow_empty_range": False,
     "format": "text",
@@ -168,7 +169,15 @@ def _add_check(sub: argparse._SubParsersAction) -> None:
     what.add_argument(
         "--history", action="store_true", help="every line ever added, with its commit"
     )
-    check.add_argument("--since", metavar="REV", help="with --history: only commits after REV")
+    from wukong_lint.cli.agent_history import add_argument
+
+    add_argument(check)
+    check.add_argument(
+        "--since",
+        metavar="REV",
+        help="with --history: only commits after REV; with --agent-history: only sessions "
+        "modified in the last DURATION (7d, 12h, 30m, 2w)",
+    )
     check.add_argument(
         "--allow-empty-range",
         action="store_true",
@@ -284,8 +293,10 @@ def _cmd_check(args: argparse.Namespace) -> int:
         from wukong_lint.sources.precommit import configure
 
         configure(args)
-    if args.since and not args.history:
-        raise UsageError("check: --since needs --history")
+    if args.since and not (args.history or args.agent_history):
+        raise UsageError("check: --since needs --history or --agent-history")
+    if args.agent_history and (args.staged or args.diff or args.history or args.pre_commit):
+        raise UsageError("check: --agent-history reads files: not with --staged/--diff/--history")
     if args.allow_empty_range and not args.diff:
         raise UsageError("check: --allow-empty-range needs --diff")
     if (args.staged or args.diff or args.history) and args.paths:
@@ -360,6 +371,7 @@ def _check(args: argparse.Namespace, started: StagedGit | None) -> int:
     # the config's `exclude` globs and the named inputs (see sources/named.py)
     excluded = common.exclude_filter(config, args) if config.exclude else None
     named = None
+    history: list[tuple[str, str]] = []
     if not args.staged and config.path:
         common.warn_unmatched_globs(config)
     if args.staged:
@@ -387,11 +399,20 @@ def _check(args: argparse.Namespace, started: StagedGit | None) -> int:
 
         # (the pre-commit hook handed no file: there is nothing to scan, not the folder)
         given = args.paths or ([] if args.pre_commit else ["."])
+        if args.agent_history:
+            from wukong_lint.cli import agent_history
+
+            seconds = agent_history.since_seconds("check", args.since)
+            history = agent_history.roots("check", args.agent_history)
+            given = args.paths + [path for _, path in history]
         named = collect(given, stdin_filename=args.stdin_filename, excluded=excluded)
+        if history:
+            named.files = agent_history.select(named.files, seconds)
         try:
             from wukong_lint.report.progress import attach
 
-            bar = attach(scanner, named.files)
+            sessions = agent_history.count_sessions(named.files) if history else 0
+            bar = attach(scanner, named.files, sessions)
             scan_paths(scanner, named.files, args.jobs or default_jobs())
             if bar:
                 bar.close()
@@ -411,7 +432,12 @@ def _check(args: argparse.Namespace, started: StagedGit | None) -> int:
         context["fail_on"] = Severity.parse(fail_on)
     if args.format == "jie":  # the 戒关检查 report: its status follows the verdicts
         context = {"lang": args.lang, "fail_on": fail_on}
-    common.emit(report, args, context, notes=named.notes if named else ())
+    notes = list(named.notes) if named else []
+    if named and getattr(args, "agent_history", None):
+        from wukong_lint.cli.agent_history import session_notes
+
+        notes += session_notes(named.files, history, report.findings)
+    common.emit(report, args, context, notes=notes)
     if named and named.problems and not args.allow_skipped:
         return 2  # a named input was not scanned: never a pass (--allow-skipped: a warning)
     if report.errors and not args.allow_skipped:

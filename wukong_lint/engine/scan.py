@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import re
 import time
 from collections.abc import Iterable, Iterator
 from functools import partial
@@ -21,6 +22,7 @@ from wukong_lint.model import (
     Report,
     ScanError,
     Stats,
+    TextWindow,
     Unit,
 )
 from wukong_lint.util.text import Skipped
@@ -76,6 +78,26 @@ def _drop_overlaps(found: list[_Candidate]) -> list[_Candidate]:
         kept.append(cand)
     kept_ids = {id(c) for c in kept}
     return [c for c in found if c.rule.category != "secret" or id(c) in kept_ids]
+
+
+MARKER_HEAD = "[REDACTED:"  # (engine/masking/redactor.py's MARKER)
+MARKERS = re.compile(r"\[REDACTED:[\w.-]{1,80}\]")
+
+
+def masked_spans(text: str) -> list[tuple[int, int]]:
+    """The `[REDACTED:rule-id]` markers of an earlier `redact` in a text."""
+    return [m.span() for m in MARKERS.finditer(text)] if MARKER_HEAD in text else []
+
+
+def in_marker(start: int, end: int, spans: list[tuple[int, int]]) -> bool:
+    """Whether a secret's span overlaps a marker: no secret (`-u [REDACTED:x]:` is no
+    password), and never masked again (a second run changes nothing)."""
+    return any(start < e and s < end for s, e in spans)
+
+
+def _masked(cand: _Candidate, spans: list[tuple[int, int]]) -> bool:
+    hit = cand.hit
+    return cand.rule.category == "secret" and in_marker(hit.secret_start, hit.secret_end, spans)
 
 
 def _drop_superseded(found: list[_Candidate]) -> list[_Candidate]:
@@ -163,11 +185,15 @@ def _gather(
     text = unit.text
     try:
         for hit in run():
-            if unit.added_lines is not None:
+            window = unit.added_lines
+            if isinstance(window, TextWindow):  # a part of a long text: by offset
+                if not window.start <= hit.start < window.end:
+                    continue
+            elif window is not None:
                 # a change counts when it added any line of the match
                 first, _ = lines.locate(hit.start)  # type: ignore[union-attr]
                 last = first + text.count("\n", hit.start, max(hit.start, hit.end - 1))
-                if not any(n in unit.added_lines for n in range(first, last + 1)):
+                if not any(n in window for n in range(first, last + 1)):
                     continue
             # A finding points at the secret (the value of `name: value` on the next
             # line, say) unless the rule asks for the start of the whole match.
@@ -180,6 +206,8 @@ def _gather(
             else:
                 line, column = lines.locate(start)  # type: ignore[union-attr]
                 end_line = line + text.count("\n", start, max(start, end - 1))
+                if line == 1 and isinstance(window, TextWindow):  # (it starts mid-line)
+                    column += window.column - 1
             # (_Candidate's fields in order, its severity 0 unless the hit lowers it:
             # tuple.__new__ runs no Python)
             lowered = hit.severity if 0 < hit.severity < rule.severity else 0
@@ -217,8 +245,9 @@ def scan_unit(
     kind = unit.source.kind
     errors: list[ScanError] = []
     found: list[_Candidate] = []
-    # A transcript unit is one record: every finding in it is on the record's JSONL line.
-    pinned = kind == "transcript"
+    # A transcript unit is one record: every finding in it is on the record's JSONL line
+    # (unless the unit places its lines itself: a pretty-printed document's strings).
+    pinned = kind == "transcript" and unit.line_numbers is None
     # (made when a hit needs it: most transcript records have none)
     lines = _Lines(text) if not pinned or unit.added_lines is not None else None
     deferred: list[tuple[CompiledRule, list[int] | None]] = []
@@ -241,6 +270,11 @@ def scan_unit(
     if not found:
         return [], errors
     found = _drop_overlaps(found)
+    spans = masked_spans(text)
+    if spans:  # a value `redact` already masked is no secret (nor a password)
+        found = [c for c in found if not _masked(c, spans)]
+        if not found:
+            return [], errors
     found = _drop_superseded(found)
     found = _in_context(unit, found)
     if len(found) > 1:  # (most units with a finding have one)
@@ -366,7 +400,9 @@ class Counter:
         the other), the occurrence counts of the file's earlier parts; else None."""
         if unit.source.kind != "file" or unit.added_lines is None:
             return None
-        if unit.path != self._part_path or unit.first_line == 1:
+        window = unit.added_lines
+        first = unit.first_line == 1 and (type(window) is not TextWindow or window.column == 1)
+        if unit.path != self._part_path or first:
             self._part_path, self._part_occurrences = unit.path, {}
         return self._part_occurrences
 

@@ -141,13 +141,13 @@ def turn_findings(turn: Turn, ruleset: Any, version: str | None) -> list[Finding
     when known."""
     from wukong_lint.engine.scan import tally
     from wukong_lint.sources import transcripts
+    from wukong_lint.util.fsutil import atomic_write_bytes
 
     transcripts.configure(profile="wukong", agents=None, fmt="claude", protocol_version=version)
     folder = tempfile.mkdtemp(prefix="wukong-lint-turn-")
     try:
         copy = os.path.join(folder, "turn.jsonl")
-        with open(copy, "wb") as handle:
-            handle.write(turn.data)
+        atomic_write_bytes(copy, turn.data)
         found = tally(ruleset, transcripts.transcript_units(copy, turn.path, "claude")).findings
     finally:
         shutil.rmtree(folder, ignore_errors=True)

@@ -66,6 +66,24 @@ class Source(NamedTuple):
     commit: str | None = None
 
 
+class TextWindow:
+    """The `added_lines` of a part of a long text cut anywhere, also inside a line (a big
+    file's part, a record too large to parse): the matches that start at offsets [start,
+    end) of the unit's text are reported (each once: the parts overlap). Every line is in it.
+    `column`: the column, in its line of the file, where the unit's text starts."""
+
+    __slots__ = ("column", "end", "start")
+
+    def __init__(self, start: int, end: int, column: int = 1) -> None:
+        self.start, self.end, self.column = start, end, column
+
+    def __contains__(self, line: object) -> bool:
+        return True
+
+    def __repr__(self) -> str:
+        return f"TextWindow({self.start}, {self.end}, {self.column})"
+
+
 class Unit(NamedTuple):
     """Text with provenance: the input of every matcher.
 
@@ -77,8 +95,8 @@ class Unit(NamedTuple):
     path: str
     text: str
     source: Source = Source()
-    # (a set, or a range for a big file's parts: sources/chunked.py; `in` is all it needs)
-    added_lines: AbstractSet[int] | range | None = None
+    # (a set; a TextWindow for the parts of a long text: sources/chunked.py)
+    added_lines: AbstractSet[int] | range | TextWindow | None = None
     first_line: int = 1
     # Bytes read from the source (0: unknown, count the text instead).
     size: int = 0

@@ -19,8 +19,9 @@ WIDTH = 30
 INTERVAL = 0.1  # seconds between redraws
 
 
-def wanted(files: list[tuple[str, str]], stream: TextIO | None = None) -> int:
-    """The total bytes to scan when a bar should be shown, else 0."""
+def wanted(files: list[tuple[str, str]], stream: TextIO | None = None, always: bool = False) -> int:
+    """The total bytes to scan when a bar should be shown, else 0 (`always`: however short
+    the scan, on a terminal)."""
     stream = stream or sys.stderr
     try:
         if not stream.isatty() or os.environ.get("WUKONG_LINT_NO_PROGRESS"):
@@ -31,13 +32,16 @@ def wanted(files: list[tuple[str, str]], stream: TextIO | None = None) -> int:
     for full, _ in files:
         with contextlib.suppress(OSError):
             total += os.lstat(full).st_size
-    return total if total >= MIN_BYTES or len(files) >= MIN_FILES else 0
+    return total if always or total >= MIN_BYTES or len(files) >= MIN_FILES else 0
 
 
 class Bar:
-    def __init__(self, total_bytes: int, total_files: int, stream: TextIO | None = None) -> None:
+    def __init__(
+        self, total_bytes: int, total_files: int, stream: TextIO | None = None, sessions: int = 0
+    ) -> None:
         self.total_bytes = max(1, total_bytes)
         self.total_files = total_files
+        self.sessions = sessions  # (an agent history: the files are those of this many)
         self.stream = stream or sys.stderr
         self.files = self.bytes = 0
         self.started = self.drawn = time.perf_counter()
@@ -56,7 +60,8 @@ class Bar:
         rate = self.bytes / max(1e-6, now - self.started) / 1e6
         line = (
             f"\r[{'#' * done}{'.' * (WIDTH - done)}] {share * 100:5.1f}%  "
-            f"{self.files}/{self.total_files} files  {rate:.1f} MB/s"
+            f"{self.files}/{self.total_files} files"
+            f"{f' of {self.sessions} sessions' if self.sessions else ''}  {rate:.1f} MB/s"
         )
         self.stream.write(line)
         self.stream.flush()
@@ -66,12 +71,13 @@ class Bar:
         self.stream.flush()
 
 
-def attach(scanner: Any, files: list[tuple[str, str]]) -> Bar | None:
-    """Make `scanner.add` advance a bar when the scan is long and stderr is a terminal."""
-    total = wanted(files)
+def attach(scanner: Any, files: list[tuple[str, str]], sessions: int = 0) -> Bar | None:
+    """Make `scanner.add` advance a bar when the scan is long and stderr is a terminal
+    (`sessions`: the files are an agent history's, of this many sessions: always shown)."""
+    total = wanted(files, always=bool(sessions))
     if not total:
         return None
-    bar = Bar(total, len(files))
+    bar = Bar(total, len(files), sessions=sessions)
     add = scanner.add
 
     def add_and_advance(batch: Any) -> None:

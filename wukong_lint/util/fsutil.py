@@ -19,7 +19,7 @@ import os
 import stat
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import BinaryIO
 
 # Temporary files: `.NAME.wukong-PID-RANDOM.tmp`, so that a stale one (its process is gone)
@@ -126,13 +126,30 @@ def _alive(pid: int) -> bool:
     return True
 
 
+SETTLE_ROUNDS = 100  # `settle` rounds before a file that keeps changing is given up
+
+
 @contextlib.contextmanager
-def atomic_writer(path: str | os.PathLike[str], *, contained: bool = False) -> Iterator[BinaryIO]:
+def atomic_writer(
+    path: str | os.PathLike[str],
+    *,
+    contained: bool = False,
+    settle: Callable[[BinaryIO], bool] | None = None,
+    preserve: bool = False,
+    mode: int | None = None,
+) -> Iterator[BinaryIO]:
     """A binary file handle whose content replaces `path` only when the block succeeds: the
     data goes to a temporary file beside `path` (same file system), synced, given the mode
     the file has (or would get) without setuid/setgid, then renamed over it. A failure
     leaves `path` untouched. A path that is not a regular file (a device, a pipe) is written
-    as it is. See `check_target` for what is refused, and `contained`."""
+    as it is. See `check_target` for what is refused, and `contained`.
+
+    `settle(handle)`, asked after the block and again until it says True (at most
+    SETTLE_ROUNDS times), right before the rename: whether the source the data came from is
+    unchanged, having written what it gained meanwhile (a session an agent appends to, which
+    `redact --in-place` rewrites). `preserve`: the new file keeps the target's modification
+    time and owner as they are at the rename. `mode`: the new file's mode (else the
+    target's)."""
     path = os.fspath(path)
     info = None if _system_stream(path) else check_target(path, contained=contained)
     if _system_stream(path) or (
@@ -151,20 +168,46 @@ def atomic_writer(path: str | os.PathLike[str], *, contained: bool = False) -> I
     try:
         with os.fdopen(fd, "wb") as handle:
             yield handle
-            handle.flush()
-            os.fsync(handle.fileno())
-        if info is not None:
-            os.chmod(tmp, info.st_mode & 0o777)  # never setuid/setgid/sticky
-        else:
-            umask = os.umask(0)
-            os.umask(umask)
-            os.chmod(tmp, 0o666 & ~umask)
+            for _ in range(SETTLE_ROUNDS if settle is not None else 1):
+                handle.flush()
+                os.fsync(handle.fileno())
+                if settle is None or settle(handle):
+                    break
+            else:
+                raise refuse(path, "it kept changing while it was rewritten; left as it was",
+                             errno.EBUSY)  # fmt: skip
+            if mode is not None:
+                os.chmod(tmp, mode & 0o777)
+            elif info is not None:
+                os.chmod(tmp, info.st_mode & 0o777)  # never setuid/setgid/sticky
+            else:
+                umask = os.umask(0)
+                os.umask(umask)
+                os.chmod(tmp, 0o666 & ~umask)
+            if preserve and info is not None:
+                now = os.stat(path)
+                with contextlib.suppress(OSError):  # (only root may give a file away)
+                    if (now.st_uid, now.st_gid) != (os.getuid(), os.getgid()):
+                        os.chown(tmp, now.st_uid, now.st_gid)
+                os.utime(tmp, ns=(now.st_atime_ns, now.st_mtime_ns))
         check_target(path, contained=contained)  # (not made a link while we wrote)
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+def append_bytes(path: str, data: bytes) -> None:
+    """Append `data` to an existing regular file in one write (O_APPEND: after whatever
+    another writer appended; whole lines stay whole). Refuses a symbolic link."""
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0))
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+    finally:
+        os.close(fd)
 
 
 def is_input(output: str, inputs: list[str]) -> bool:

@@ -10,10 +10,23 @@ other text line by line. The output replaces its target atomically.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from typing import Any
 
 MARKER = "[REDACTED:{}]"
+
+try:  # orjson decodes a record several times faster; what it refuses, json reads
+    import orjson
+
+    def _loads(text: str) -> Any:
+        try:
+            return orjson.loads(text)
+        except orjson.JSONDecodeError:
+            return json.loads(text)
+
+except ImportError:  # pragma: no cover
+    _loads = json.loads
 
 
 class Redactor:
@@ -22,19 +35,49 @@ class Redactor:
         self.count = 0
         self.errors = 0
 
+    def holds_secret(self, value: Any) -> bool:
+        """Whether any string of a decoded record (or of JSON held in one of them) holds a
+        secret, searched as one text: the masking walk then runs only where it will mask."""
+        parts: list[str] = []
+        stack = [value]
+        while stack:
+            item = stack.pop()
+            if isinstance(item, str):
+                if item:
+                    parts.append(item)
+                    if item[:1] in ("{", "[") and item[-1:] in ("}", "]"):
+                        with contextlib.suppress(ValueError, RecursionError):
+                            stack.append(json.loads(item))
+            elif isinstance(item, dict):
+                parts.extend(k for k in item if k)
+                stack.extend(item.values())
+            elif isinstance(item, list):
+                stack.extend(item)
+        if not parts:
+            return False
+        before, errors = self.count, self.errors
+        found = self.text("\n".join(parts)) is not None and self.count != before
+        self.count, self.errors = before, errors
+        return found
+
     def text(self, text: str) -> str:
         from wukong_lint.engine.kinds import matcher_for
         from wukong_lint.engine.matchers import RuleTimeout
         from wukong_lint.model import Source, Unit
 
         unit = Unit("<redact>", text, Source(kind="transcript"))
+        from wukong_lint.engine.scan import in_marker, masked_spans
+
+        earlier = masked_spans(text)
         spans: list[tuple[int, int, str]] = []
         for rule, offsets in self.rules.candidates(text):
             if "transcript" not in rule.applies_to:
                 continue
             try:
                 for hit in matcher_for(rule.kind)(rule, unit, offsets):
-                    if hit.secret_end > hit.secret_start:
+                    # (a marker of an earlier run is no secret: a second run changes nothing)
+                    masked = earlier and in_marker(hit.secret_start, hit.secret_end, earlier)
+                    if hit.secret_end > hit.secret_start and not masked:
                         spans.append((hit.secret_start, hit.secret_end, rule.id))
             except RuleTimeout:
                 self.errors += 1
@@ -56,6 +99,10 @@ class Redactor:
 
     def value(self, value: Any) -> Any:
         if isinstance(value, str):
+            if value[:1] in ("{", "[") and value[-1:] in ("}", "]"):
+                nested = self.nested(value)
+                if nested is not None:
+                    return nested
             return self.text(value)
         if isinstance(value, list):
             return [self.value(v) for v in value]
@@ -64,14 +111,32 @@ class Redactor:
             return {self.text(k): self.value(v) for k, v in value.items()}
         return value
 
+    def nested(self, value: str) -> str | None:
+        """JSON held in a string (Codex `arguments` and outputs, MCP results), masked as the
+        decoded value `check` reads and written back compact as the agents write it; None:
+        not JSON, or nothing in it to mask (the string then stays as it is)."""
+        before = self.count
+        try:
+            inner = json.loads(value)
+        except (ValueError, RecursionError):
+            return None
+        if not isinstance(inner, (dict, list)):
+            return None
+        clean = self.value(inner)
+        if self.count == before:
+            return None
+        return json.dumps(clean, ensure_ascii=False, separators=(",", ":"))
+
     def line(self, raw: bytes) -> bytes:
         text = raw.decode("utf-8", "surrogateescape")
         body = text.rstrip("\r\n")
         ending = text[len(body) :]
         before = self.count
         try:
-            record = json.loads(body) if body.strip() else None
-            clean = self.value(record)
+            record = _loads(body) if body.strip() else None
+            # (most records hold no secret: their strings are searched together first, as
+            # `check` searches a record's text, and only a record with a hit is walked)
+            clean = self.value(record) if self.holds_secret(record) else record
         except (ValueError, RecursionError):  # not JSON, or nested too deeply: mask as text
             self.count = before
             masked = self.text(body)
@@ -103,13 +168,30 @@ def redact_file(source: str, target: str, ruleset: Any) -> Redactor:
         return redact_to(source, out, ruleset)
 
 
-def redact_to(source: str, out: Any, ruleset: Any) -> Redactor:
-    """Write a clean copy of `source` to the binary stream `out` (a file, standard output)."""
-    redactor = Redactor(ruleset)
+def _is_document(head: bytes) -> bool:
+    """One JSON document over many lines (an OpenAI chat array, a Gemini CLI session before
+    0.39, logs.json, a checkpoint), not JSONL: it starts with `[`, or its first line is no
+    whole JSON value."""
+    if head.startswith(b"["):
+        return True
+    if not head.startswith(b"{"):
+        return False
+    first = head.split(b"\n", 1)[0]
+    try:
+        json.loads(first)
+    except ValueError:
+        return True
+    return False
+
+
+def redact_to(source: str, out: Any, ruleset: Any, redactor: Redactor | None = None) -> Redactor:
+    """Write a clean copy of `source` to the binary stream `out` (a file, standard output),
+    with `redactor` if given (else a new one with the secret rules of `ruleset`)."""
+    redactor = redactor if redactor is not None else Redactor(ruleset)
     with open(source, "rb") as handle:
-        head = handle.read(4096).lstrip()
+        head = handle.read(65536).lstrip()
     with open(source, "rb") as handle:
-        if head.startswith(b"["):
+        if _is_document(head):
             data = handle.read()
             try:
                 document = json.loads(data)
@@ -117,9 +199,14 @@ def redact_to(source: str, out: Any, ruleset: Any) -> Redactor:
             except (ValueError, RecursionError):
                 document = None
                 redactor.count = 0
+            if document is not None and redactor.count == 0:
+                out.write(data)  # (nothing to mask: the file byte for byte)
+                return redactor
             if document is not None:
+                # pretty-printed as the agents write it (JSON.stringify(.., null, 2)): each
+                # string stays on its line, and a final newline only if the file had one
                 text = json.dumps(clean, ensure_ascii=False, indent=2)
-                out.write(encode(text) + b"\n")
+                out.write(encode(text) + (b"\n" if data.endswith(b"\n") else b""))
                 return redactor
             handle.seek(0)
         for raw in handle:

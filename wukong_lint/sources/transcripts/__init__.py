@@ -17,7 +17,7 @@ contracts they declare): environment.py; the hook's backwards read of the curren
 turn.py; the 戒 protocol facts of each turn that the protocol checks read: protocol.py.
 This module holds the entry points (dispatch, reading a file whole or in parts, rule
 examples) and gives the names the rest of the tool imports from
-`wukong_lint.sources.transcripts` (the readers' on first use).
+`wukong_lint.sources.transcripts` (the readers' on first use). Gemini CLI files: gemini.py.
 """
 
 from __future__ import annotations
@@ -52,8 +52,9 @@ TEXT_SUFFIXES = (".txt", ".log")  # read as ReAct histories when they clearly ar
 # only the environment and the backwards turn read, does not load every reader.
 _LAZY = {
     "claude_units": "claude", "subagent_files": "claude", "subagent_identity": "claude",
-    "subagent_parent": "claude", "codex_units": "codex", "openai_units": "openai",
-    "react_units": "react", "classify_error": "errors", "Part": "session", "Session": "session",
+    "subagent_parent": "claude", "codex_units": "codex", "gemini_units": "gemini",
+    "openai_units": "openai", "react_units": "react", "classify_error": "errors",
+    "Part": "session", "Session": "session",
     "sniff_format": "sniff", "is_array": "sniff", "is_loglines": "sniff", "misfit": "sniff",
     "text_history": "sniff", "TURN_LIMIT": "turn", "current_turn_reads": "turn",
 }  # fmt: skip
@@ -341,6 +342,7 @@ def transcript_units(full: str, display: str, fmt: str, parent: str | None = Non
         subagent_identity,
     )
     from wukong_lint.sources.transcripts.codex import codex_units
+    from wukong_lint.sources.transcripts.gemini import gemini_units, is_document
     from wukong_lint.sources.transcripts.openai import openai_units
     from wukong_lint.sources.transcripts.react import react_units
     from wukong_lint.sources.transcripts.session import Session
@@ -381,9 +383,12 @@ def transcript_units(full: str, display: str, fmt: str, parent: str | None = Non
     not_jsonl = _never
     if fmt == "openai":  # (a rollout is always JSONL)
         not_jsonl = is_array
+    elif fmt == "gemini":  # (a session before 0.39 is one pretty-printed document)
+        not_jsonl = is_document
     session.fmt = fmt
     ctx.single_agent = fmt == "react"
-    reader = {"codex": codex_units, "openai": openai_units, "react": react_units}[fmt]
+    reader = {"codex": codex_units, "gemini": gemini_units, "openai": openai_units,
+              "react": react_units}[fmt]  # fmt: skip
     if fmt == "react":
         yield from reader(session, full)
         yield from session.finish()
@@ -399,6 +404,7 @@ def part_units(part: Any, session: Any = None) -> Iterator[EventUnit]:
     the state at the part's end)."""
     from wukong_lint.sources.transcripts.claude import claude_units
     from wukong_lint.sources.transcripts.codex import codex_units
+    from wukong_lint.sources.transcripts.gemini import gemini_units
     from wukong_lint.sources.transcripts.openai import openai_units
     from wukong_lint.sources.transcripts.session import Session
 
@@ -410,7 +416,8 @@ def part_units(part: Any, session: Any = None) -> Iterator[EventUnit]:
     def read(span: tuple[int, int, int]) -> Iterator[Any]:
         if part.fmt == "claude":
             return claude_units(session, part.path, part.sub_agent, span)
-        return {"codex": codex_units, "openai": openai_units}[part.fmt](session, part.path, span)
+        readers = {"codex": codex_units, "gemini": gemini_units, "openai": openai_units}
+        return readers[part.fmt](session, part.path, span)
 
     first = 1
     if part.start:

@@ -1,8 +1,12 @@
-"""Codex CLI rollouts (JSONL of `response_item` records)."""
+"""Codex CLI rollouts (JSONL of `response_item`, `event_msg`, `world_state`, ... records:
+tests/fixtures/history/FORMATS.md). Calls and results are `response_item`s; a command only
+an `item_completed` event shows (paginated history) is a call too, and so are the tool calls
+a code-mode `exec` cell's JavaScript makes; every other record's text is scanned as text."""
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -11,10 +15,22 @@ from wukong_lint.sources.transcripts.records import rest_text, text_of
 from wukong_lint.sources.transcripts.session import NOT_RECORDS, Session
 from wukong_lint.sources.transcripts.stream import Span, jsonl_records
 
+# unified exec's output text: `Process exited with code N` among its head lines
+_EXIT = re.compile(r"^Process exited with code (-?\d+)$", re.M)
+# a nested tool call of a code-mode `exec` cell: `tools.exec_command({cmd: "..."` (JavaScript
+# string literals: the escapes of JSON strings, or single quotes / backticks)
+_NESTED = re.compile(
+    r"""tools\.(exec_command|shell|local_shell)\(\s*\{\s*(?:cmd|command)\s*:\s*"""
+    r"""(?:"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'|`([^`]*)`)"""
+)
+
 
 def _codex_output(output: Any) -> tuple[Any, bool]:
     """The text of a Codex tool output and whether it failed."""
     is_error = False
+    if isinstance(output, str) and output.startswith("Chunk ID:"):
+        code = _EXIT.search(output[:4096])
+        return output, code is not None and code.group(1) != "0"
     if isinstance(output, str) and output.startswith("{"):
         try:
             data = json.loads(output)
@@ -52,6 +68,9 @@ def codex_units(session: Session, path: str, span: Span | None = None) -> Iterat
     for number, record in jsonl_records(session, path, span, "codex"):
         if isinstance(record, NOT_RECORDS):
             yield record
+            continue
+        if record.get("type") == "event_msg" and _completed_command(record):
+            yield from _item_command(session, number, record["payload"]["item"])
             continue
         if record.get("type") != "response_item":
             if session.protocol is not None:
@@ -94,6 +113,8 @@ def codex_units(session: Session, path: str, span: Span | None = None) -> Iterat
                     data = {"arguments": arguments}
             elif ptype == "custom_tool_call":
                 data = {"input": payload.get("input")}
+                if name == "exec" and isinstance(data["input"], str):
+                    data["input"] = yield from _nested_calls(session, number, data["input"])
             else:
                 data = payload.get("action")
             call_id = payload.get("call_id") or payload.get("id")
@@ -123,6 +144,63 @@ def codex_units(session: Session, path: str, span: Span | None = None) -> Iterat
                 None,
                 True,
             )
+
+
+def _completed_command(record: dict[str, Any]) -> bool:
+    payload = record.get("payload")
+    item = payload.get("item") if isinstance(payload, dict) else None
+    return (
+        isinstance(payload, dict)
+        and payload.get("type") == "item_completed"
+        and isinstance(item, dict)
+        and item.get("type") == "CommandExecution"
+    )
+
+
+def _item_command(session: Session, number: int, item: dict[str, Any]) -> Iterator[Any]:
+    """An `item_completed` CommandExecution: the call and its output, when no response item
+    made them (paginated history); else its text (the same command and output again)."""
+    call_id = item.get("id") if isinstance(item.get("id"), str) else None
+    command = item.get("command")
+    if isinstance(command, list):  # `["/bin/zsh", "-lc", "cat .env"]`: the script runs
+        words = [w for w in command if isinstance(w, str)]
+        command = words[-1] if len(words) >= 3 and words[-2] in ("-c", "-lc") else " ".join(words)
+    if call_id is not None and (call_id in session.done or call_id in session.pending):
+        text = rest_text(item, _ENVELOPE)
+        if text:
+            yield session.message(number, "other", text, "main", None, True)
+        return
+    data = {"cmd": command, "workdir": item.get("cwd")}
+    yield from session.call(number, "exec_command", data, call_id, "main", None, True)
+    output = item.get("aggregated_output")
+    if not isinstance(output, str):
+        output = [item.get("stdout"), item.get("stderr")]
+    failed = item.get("exit_code") not in (None, 0)
+    skip = ("command", "cwd", "aggregated_output", "stdout", "stderr", *_ENVELOPE)
+    yield from session.result(
+        number, call_id, [output, rest_text(item, skip)], failed, None, "main", None, True
+    )
+
+
+def _nested_calls(session: Session, number: int, script: str) -> Any:
+    """The shell commands a code-mode `exec` cell's JavaScript runs, as calls of their own
+    on its line (returned: the script with those commands blanked, so that each secret is
+    scanned once: with its command)."""
+    rest = script
+    for match in reversed(list(_NESTED.finditer(script))):
+        group = next(g for g in (2, 3, 4) if match.group(g) is not None)
+        literal = match.group(group)
+        try:
+            command = json.loads(f'"{literal}"') if group == 2 else literal
+        except ValueError:
+            command = literal
+        if command.strip():
+            yield from session.call(
+                number, match.group(1), {"cmd": command}, None, "main", None, True
+            )
+            start, end = match.span(group)
+            rest = rest[:start] + " " * (end - start) + rest[end:]
+    return rest
 
 
 # -- OpenAI chat messages ------------------------------------------------------------------------

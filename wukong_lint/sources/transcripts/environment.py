@@ -17,7 +17,7 @@ from wukong_lint.model.events import Context
 MEMORY_FILES = ("memory-bank/MEMORY.md", "memory-bank/patterns.md",
                 "memory-bank/details/patterns.md")  # fmt: skip
 
-FORMATS = ("auto", "claude", "codex", "openai", "react")
+FORMATS = ("auto", "claude", "codex", "gemini", "openai", "react")
 # Options of `check` (set by the CLI before a scan; forked workers inherit them).
 # `standalone`: the sub-agent transcripts named without their session file (sources/named.py),
 # read on their own instead of by their session.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 from wukong_lint.sources.transcripts.records import read_head
 
@@ -77,6 +78,39 @@ def is_react_messages(text: str) -> bool:
     return steps
 
 
+# A pretty-printed Gemini CLI document: a session before 0.39 (`projectHash` and `messages`),
+# a `/chat save` checkpoint (`parts` of `{role, parts}` contents), logs.json (`messageId`)
+_GEMINI_DOCUMENT = re.compile(
+    r'\A[\[{]\s*\n\s*(?:\{\s*\n\s*)?"(?:sessionId|history|role|messageId)"\s*:'
+    r'(?=[\s\S]*"(?:projectHash|parts|messageId)"\s*:)'
+)
+_GEMINI_STREAM = frozenset({"init", "tool_use", "tool_result"})
+
+
+def is_gemini_record(record: dict[str, Any]) -> bool:
+    """A line of a Gemini CLI session JSONL (its metadata, a message, `$set`, `$rewindTo`)
+    or of `--output-format stream-json` output. Asked before the Claude Code test: both have
+    `sessionId`, only Gemini's has `projectHash` or message types `gemini`/`info`."""
+    if "$set" in record or "$rewindTo" in record:
+        return True
+    if "projectHash" in record and "sessionId" in record:
+        return True
+    kind = record.get("type")
+    if not isinstance(kind, str):  # (a value of another JSON type: no record type at all)
+        kind = ""
+    if kind in ("gemini", "info", "warning") and "id" in record and "uuid" not in record:
+        return True
+    if kind in _GEMINI_STREAM and ("tool_id" in record or "session_id" in record):
+        return True
+    return (
+        kind == "message"
+        and "role" in record
+        and "timestamp" in record
+        and ("delta" in record or isinstance(record.get("content"), str))
+        and "payload" not in record
+    )
+
+
 def sniff_format(path: str) -> str | None:
     """Recognise a transcript by its first records (None: not a transcript)."""
     head = read_head(path, 65536)
@@ -86,6 +120,8 @@ def sniff_format(path: str) -> str | None:
     stripped = text.lstrip()
     if ROLE_BLOCK.match(stripped):
         return "react"
+    if _GEMINI_DOCUMENT.search(stripped[:4096]):
+        return "gemini"
     if stripped.startswith("["):
         return "openai" if re.search(r'"role"\s*:', stripped[:4096]) else None
     if loglines_head(head):
@@ -102,6 +138,8 @@ def sniff_format(path: str) -> str | None:
             continue
         if "payload" in record and "type" in record:
             return "codex"
+        if is_gemini_record(record):
+            return "gemini"
         if "role" in record and "type" not in record:
             return "react" if is_react_messages(stripped) else "openai"
         if record.get("type") in ("user", "assistant", "summary", "system") or (

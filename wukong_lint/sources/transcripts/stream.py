@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from wukong_lint.model import sha256_hex
+from wukong_lint.model import TextWindow, sha256_hex
 from wukong_lint.model.events import EventUnit
 from wukong_lint.sources.transcripts.records import (
     _COMMAND,
@@ -65,10 +65,24 @@ def jsonl_records(
         if start:
             handle.seek(start)
         position = start
-        for number, raw in enumerate(handle, first):
+        number = first - 1
+        readline = handle.readline
+        while True:
+            # (at most LINE_LIMIT bytes: a longer record is never held whole)
+            raw = readline(LINE_LIMIT)
+            if not raw:
+                return
+            number += 1
             if position == end:
                 session.next_line = number
                 return
+            if len(raw) == LINE_LIMIT and raw[-1:] != b"\n":
+                position += len(raw)
+                for unit, size in long_record(session, number, raw, handle):
+                    position += size
+                    if unit is not None:
+                        yield number, unit
+                continue
             position += len(raw)
             session.carry += len(raw)
             if raw.isspace():  # (a line is never empty: it holds at least its newline)
@@ -90,6 +104,76 @@ def jsonl_records(
                 record = malformed(session, number, raw, "not an object")
             if record is not None:  # (None: only following the state)
                 yield number, record
+
+
+# A record longer than this is not parsed (the read part size of big files, dispatch.py):
+# it is read in overlapping parts as text, and reported as a low integrity finding.
+LINE_LIMIT = 32 << 20
+PART_BYTES = 8 << 20
+PART_OVERLAP = 1 << 20  # (every match up to this long is whole in one part)
+# JSON string escapes, decoded in a long record's text so that the rules see what a parsed
+# record would give them (an escaped newline of a private key, an escaped quote)
+_ESCAPE = re.compile(r'\\(?:u([0-9a-fA-F]{4})|(["\\/bfnrt]))')
+_SIMPLE = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
+
+
+def _unescaped(match: re.Match[str]) -> str:
+    if match.group(1):
+        return chr(int(match.group(1), 16))
+    return _SIMPLE[match.group(2)]
+
+
+def long_record(
+    session: Session, number: int, head: bytes, handle: Any
+) -> Iterator[tuple[EventUnit | None, int]]:
+    """A line of LINE_LIMIT bytes or more (`head`: its first LINE_LIMIT bytes; the rest is
+    read from `handle` up to the line's end): a low `malformed-record` finding, then its text
+    in parts of PART_BYTES, each starting with the last PART_OVERLAP characters of the one
+    before and reporting only the matches that start before its own last ones (TextWindow).
+    Yields (unit or None, bytes read for it)."""
+    import codecs
+
+    why = f"record too large to parse (over {LINE_LIMIT >> 20} MiB): scanned as text"
+    yield malformed(session, number, head[:200], why), 0
+    decoder = codecs.getincrementaldecoder("utf-8")("replace")
+    overlap = pending = ""
+    for chunk in _pieces(head, handle):
+        read = len(chunk)
+        last = chunk.endswith(b"\n") or not chunk
+        decoded = pending + decoder.decode(chunk, last)
+        pending = ""
+        cut = decoded.rfind("\\", max(0, len(decoded) - 6))
+        if not last and cut >= 0:  # an escape maybe cut in two: decoded with the next piece
+            while cut and decoded[cut - 1] == "\\":
+                cut -= 1
+            decoded, pending = decoded[:cut], decoded[cut:]
+        text = overlap + _ESCAPE.sub(_unescaped, decoded)
+        stop = len(text) if last else max(0, len(text) - PART_OVERLAP)
+        if text.strip():
+            session.carry += read
+            unit = session.message(number, "raw", text, "main", None, True)
+            if isinstance(unit, EventUnit):
+                placed = tuple.__new__(EventUnit, (*unit[:3], TextWindow(0, stop), *unit[4:]))
+                placed.__dict__.update(unit.__dict__)
+                unit = placed
+            yield unit, read
+        else:
+            yield None, read
+        if last:
+            return
+        overlap = text[stop:]
+
+
+def _pieces(head: bytes, handle: Any) -> Iterator[bytes]:
+    """A long line in pieces of PART_BYTES: its head, then the rest up to its end (an empty
+    piece: the file ended without a newline)."""
+    for offset in range(0, len(head), PART_BYTES):
+        yield head[offset : offset + PART_BYTES]
+    while True:
+        chunk = handle.readline(PART_BYTES)  # (bounded: readline stops at the line's end)
+        yield chunk
+        if not chunk or chunk.endswith(b"\n"):
+            return
 
 
 def array_records(
