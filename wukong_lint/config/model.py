@@ -31,6 +31,7 @@ class ConfigModel(BaseModel):
     baseline: str | None = None
     allow_comments: list[AllowComment] = Field(default_factory=list, alias="allow-comments")
     exclude: list[str] = Field(default_factory=list)
+    approvals: bool | None = None
 
     @field_validator("select", "ignore", "exclude")
     @classmethod
@@ -84,6 +85,7 @@ def validate(data: dict[str, Any], path: str) -> Config:
         baseline=resolve(model.baseline) if model.baseline else None,
         allow_comments=tuple(dict.fromkeys(model.allow_comments)),
         exclude=tuple(model.exclude),
+        approvals=model.approvals,
     )
 
 

@@ -24,6 +24,9 @@ class Config(NamedTuple):
     baseline: str | None = None  # absolute
     allow_comments: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()  # globs relative to the config file: never scanned
+    # the managed config's word on approvals of loosening project configs (layers.py):
+    # False forbids them; elsewhere the key has no effect
+    approvals: bool | None = None
 
     @property
     def root(self) -> str:

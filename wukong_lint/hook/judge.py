@@ -264,7 +264,11 @@ def _turn_reads(
 
 
 def decide(
-    data: dict[str, Any], findings: list[Finding], threshold: Severity, mode: str
+    data: dict[str, Any],
+    findings: list[Finding],
+    threshold: Severity,
+    mode: str,
+    warnings: list[str] | tuple[str, ...] = (),
 ) -> tuple[int, str, str, bool]:
     """(exit code, stdout, stderr, blocked) for the findings of one hook event.
 
@@ -272,7 +276,30 @@ def decide(
     confirm tier: `git reset --hard`, `terraform destroy`...) ask the user, with
     `permissionDecision: "ask"` in json mode, or a note on stderr and the call allowed in
     exit mode (`--fail-on medium` makes them deny). Each reason names the rule, the command
-    that runs and the safer way (in the rule's message)."""
+    that runs and the safer way (in the rule's message). `warnings` (a project config's
+    loosening ignored, a cache rebuilt) end the reason of a deny or an ask; an answer with
+    neither leaves them to the caller (cli/hook.py shows them as its notes)."""
+    code, out, err, blocked = _decide(data, findings, threshold, mode)
+    if not warnings:
+        return code, out, err, blocked
+    note = " ".join(f"(wukong-lint: {w})" for w in warnings)
+    if out:
+        answer = json.loads(out)
+        specific = answer.get("hookSpecificOutput") or {}
+        if "permissionDecisionReason" in specific:
+            specific["permissionDecisionReason"] += " " + note
+        elif "reason" in answer:
+            answer["reason"] += " " + note
+        out = json.dumps(answer, ensure_ascii=False) + "\n"
+        return code, out, err, blocked
+    if err:
+        return code, out, err.rstrip("\n") + " " + note + "\n", blocked
+    return code, out, err, blocked
+
+
+def _decide(
+    data: dict[str, Any], findings: list[Finding], threshold: Severity, mode: str
+) -> tuple[int, str, str, bool]:
     event_name = data["hook_event_name"]
     if event_name == PROMPT_EVENT:
         return _decide_prompt(findings, threshold, mode)

@@ -30,15 +30,17 @@ _STALE_AGE = 24 * 3600  # a temporary file this old is stale whatever its proces
 
 
 def atomic_write_bytes(
-    path: str | os.PathLike[str], data: bytes, *, contained: bool = False
+    path: str | os.PathLike[str], data: bytes, *, contained: bool = False, mode: int | None = None
 ) -> None:
     """Write `data` to a temporary file beside `path`, then rename it over `path`."""
-    with atomic_writer(path, contained=contained) as handle:
+    with atomic_writer(path, contained=contained, mode=mode) as handle:
         handle.write(data)
 
 
-def atomic_write_text(path: str | os.PathLike[str], text: str, *, contained: bool = False) -> None:
-    atomic_write_bytes(path, text.encode("utf-8"), contained=contained)
+def atomic_write_text(
+    path: str | os.PathLike[str], text: str, *, contained: bool = False, mode: int | None = None
+) -> None:
+    atomic_write_bytes(path, text.encode("utf-8"), contained=contained, mode=mode)
 
 
 def refuse(path: str, reason: str, code: int = errno.EPERM) -> OSError:
@@ -127,10 +129,13 @@ def _alive(pid: int) -> bool:
 
 
 @contextlib.contextmanager
-def atomic_writer(path: str | os.PathLike[str], *, contained: bool = False) -> Iterator[BinaryIO]:
+def atomic_writer(
+    path: str | os.PathLike[str], *, contained: bool = False, mode: int | None = None
+) -> Iterator[BinaryIO]:
     """A binary file handle whose content replaces `path` only when the block succeeds: the
     data goes to a temporary file beside `path` (same file system), synced, given the mode
-    the file has (or would get) without setuid/setgid, then renamed over it. A failure
+    the file has (or would get; `mode` when given: 0o600 for a private file) without
+    setuid/setgid, then renamed over it. A failure
     leaves `path` untouched. A path that is not a regular file (a device, a pipe) is written
     as it is. See `check_target` for what is refused, and `contained`."""
     path = os.fspath(path)
@@ -153,7 +158,9 @@ def atomic_writer(path: str | os.PathLike[str], *, contained: bool = False) -> I
             yield handle
             handle.flush()
             os.fsync(handle.fileno())
-        if info is not None:
+        if mode is not None:
+            os.chmod(tmp, mode & 0o777)
+        elif info is not None:
             os.chmod(tmp, info.st_mode & 0o777)  # never setuid/setgid/sticky
         else:
             umask = os.umask(0)
