@@ -125,7 +125,6 @@ class Judge:
         is_main = not self.data.get("agent_id") and not agent_type
         event, _ = call_event(ctx, 1, "Bash", {"command": text}, None,
                               "main" if is_main else "subagent", None, is_main)  # fmt: skip
-        event.origin = label
         found, _ = scan_unit(rules, make_unit("<script>", event, text))
         return [f._replace(message=f"{f.message} [{label}]") for f in found if not f.suppressed]
 

@@ -72,7 +72,6 @@ class Event:
         "line",
         "mb_confirm",
         "new_file",
-        "origin",
         "paths",
         "problem",
         "protocol",
@@ -112,9 +111,6 @@ class Event:
         self.protocol: dict[str, Any] | None = None
         # the files a call's input names (`event_paths`: made once, several checks ask)
         self.paths: list[str] | None = None
-        # a call the hook made of a script another call runs (hook/scripts.py): where its
-        # command came from
-        self.origin: str | None = None
         # how many paths the transcript had touched when the unit of this call was made
         # (None: not known, e.g. the live hook): `Context.seen_paths` may have grown since
         self.seen_mark: int | None = None

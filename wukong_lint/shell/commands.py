@@ -56,6 +56,7 @@ from wukong_lint.shell.parse import (
     parse,
     split_options,
 )
+from wukong_lint.shell.selection import _EMPTY_PARENS, _may_call_itself
 
 # -- matching -------------------------------------------------------------------------------------
 
@@ -463,7 +464,6 @@ _PREPARED: list[Any] = [None, {}]  # (unit, hits by rule id) of the last prepare
 MAX_EVENT_HITS = 16  # hits of one rule on one tool call
 SELECT_FROM = 2048  # shorter command texts (a transcript's command line) are walked whole
 _WORD_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
-_FUNCTION_NAME = re.compile(r"([^\s(){}|&;]+)\s*$")
 
 
 class Selector:
@@ -644,40 +644,7 @@ _REMOVED = re.compile(r"[\\'\"]")
 _CONTINUATION = re.compile(r"\\\n")
 _SUBSTITUTIONS = ("$(", "<(", ">(", "`")
 
-_EMPTY_PARENS = re.compile(r"\([ \t]*\)")
 _NOTHING = Script((), ())
-
-
-def _may_call_itself(piece: str) -> bool:
-    """A function defined in `piece` whose name comes before a `|` or `&` or after a `|`."""
-    if "|" not in piece and "&" not in piece:
-        return False
-    if "function" not in piece and _EMPTY_PARENS.search(piece) is None:
-        return False  # no function defined in it
-    names = [m.group(1) for m in re.finditer(r"\bfunction\s+([^\s(){}|&;]+)", piece)]
-    at = piece.find("(")
-    while at >= 0:
-        close = at + 1
-        while close < len(piece) and piece[close] in " \t":
-            close += 1
-        if close < len(piece) and piece[close] == ")":
-            found = _FUNCTION_NAME.search(piece, max(0, at - 200), at)
-            if found:
-                names.append(found.group(1))
-        at = piece.find("(", at + 1)
-    return any(_calls_itself(piece, name) for name in names)
-
-
-def _calls_itself(piece: str, name: str) -> bool:
-    """`name` followed by `|` or `&`, or after a `|` (spaces between allowed)."""
-    at = piece.find(name)
-    while at >= 0:
-        after = piece[at + len(name) :].lstrip(" \t")
-        before = piece[:at].rstrip(" \t")
-        if after[:1] in ("|", "&") or before.endswith("|"):
-            return True
-        at = piece.find(name, at + 1)
-    return False
 
 
 def _block_needs(block: dict[str, Any]) -> tuple[dict[str, str], set[str], bool] | None:

@@ -364,3 +364,12 @@ def change_dir(cwd: str, target: str | None) -> str:
     if cwd == "?":
         return "?"
     return target if cwd == "." else posixpath.join(cwd, target)
+
+
+_KNOWN_PATH = r"\$(?:HOME|PWD|TMPDIR|\{HOME\}|\{PWD\}|\{TMPDIR\})(?![\w{])"
+
+
+def known_path(value: str) -> bool:
+    """A value whose only expansions are the path variables reasoned about here (`$HOME/*`):
+    a loop binds it as written, so `rm -rf "$d"` in the body deletes under $HOME."""
+    return "`" not in value and "$" not in _rx(_KNOWN_PATH).sub("", value)

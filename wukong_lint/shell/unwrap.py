@@ -205,6 +205,10 @@ def xargs_parts(args: tuple[str, ...]) -> tuple[tuple[str, ...], str | None, boo
             nul = True
         elif arg in ("-a", "--arg-file") and i + 1 < len(args):
             arg_file = args[i + 1]
+        elif arg.startswith("--arg-file="):
+            arg_file = arg.split("=", 1)[1]
+        elif arg.startswith("-a") and len(arg) > 2 and not arg.startswith("--"):
+            arg_file = arg[2:]
         elif arg in ("-I", "--replace") and i + 1 < len(args):
             replace = args[i + 1]
         elif arg.startswith("-I") and len(arg) > 2:

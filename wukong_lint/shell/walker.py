@@ -16,14 +16,14 @@ from wukong_lint.shell.model import (  # the records, re-exported: shell.Command
     _dumped,
     _fed,
     _has_glob,
-    _parser,
     _printed,
     _Producer,
     _replace,
     _tree,
+    parse_source,
     program_name,
 )
-from wukong_lint.shell.path_reasoning import STDIN, UNDER, change_dir
+from wukong_lint.shell.path_reasoning import STDIN, UNDER, change_dir, known_path
 from wukong_lint.shell.runner_registry import ENVIRONMENT
 from wukong_lint.shell.runners import assignment_runs, lines_run
 from wukong_lint.shell.unwrap import (
@@ -137,7 +137,7 @@ class _Walker:
             variable is None
             or body is None
             or not 0 < len(values) <= MAX_LOOP_VALUES
-            or not all(literal(v) or _known_path(v) for v in values)
+            or not all(literal(v) or known_path(v) for v in values)
         ):
             if variable is not None:
                 self.env.pop(variable.text.decode("utf-8", "replace"), None)
@@ -645,15 +645,6 @@ class _Walker:
         return names
 
 
-_KNOWN_PATH = re.compile(r"\$(?:HOME|PWD|TMPDIR|\{HOME\}|\{PWD\}|\{TMPDIR\})(?![\w{])")
-
-
-def _known_path(value: str) -> bool:
-    """A loop value whose only expansions are the path variables path reasoning knows
-    (`"$HOME"/*`): bound as written, so `rm -rf "$d"` in the body deletes under $HOME."""
-    return "`" not in value and "$" not in _KNOWN_PATH.sub("", value)
-
-
 def list_parts(node: Any) -> list[Any]:
     """The children of a left-nested `list` node (`a && b || c`), in order, as one level."""
     outers = []
@@ -731,7 +722,7 @@ def _flat_walk(text: str, depth: int, span: tuple[int, int] | None) -> _Walker |
     walker = _Walker(source, flat, depth, span)
     walker.error = True
     try:
-        walker.visit(_parser().parse(source).root_node)
+        walker.visit(parse_source(source).root_node)
     except RecursionError:
         return None
     return walker
