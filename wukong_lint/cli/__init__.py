@@ -175,7 +175,9 @@ def _add_check(sub: argparse._SubParsersAction) -> None:
     check.add_argument(
         "--lang", choices=("zh", "en"), default="zh", help="language of --format jie"
     )
-    check.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE")
+    check.add_argument(
+        "-o", "--output", metavar="FILE", help="write the report to FILE (-: standard output)"
+    )
     check.add_argument(
         "--fail-on", choices=SEVERITY_NAMES, default=None, help="default: config, else high"
     )

@@ -32,7 +32,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
             "-o",
             "--output",
             metavar="FILE",
-            help="baseline file (default: config `baseline`, else .wukong-lint-baseline.json)",
+            help="baseline file (default: config `baseline`, else .wukong-lint-baseline.json;"
+            " -: standard output)",
         )
         if name == "create":
             action.add_argument("--force", action="store_true", help="replace an existing file")
@@ -48,8 +49,9 @@ def run(args: argparse.Namespace) -> int:
     if command not in ("create", "update"):
         raise UsageError("baseline: expected one of: create, update")
     config = common.load_config(args)
-    path = args.output or config.baseline or baseline.DEFAULT_PATH
-    exists = os.path.exists(path)
+    to_stdout = args.output == common.STDOUT
+    path = (None if to_stdout else args.output) or config.baseline or baseline.DEFAULT_PATH
+    exists = os.path.exists(path) and not to_stdout  # (update reads `path`, the old one)
     if command == "create" and exists and not args.force:
         raise UsageError(f"baseline create: {path} exists (use `baseline update` or --force)")
     # update keeps the file's salt (same scan, same bytes); a version 1 file gets a new one
@@ -62,16 +64,25 @@ def run(args: argparse.Namespace) -> int:
     for error in report.errors:
         print(f"wukong-lint: warning: {error.path}: {error.message}", file=sys.stderr)
     entries = baseline.entries_for(report.findings, os.getcwd(), path, hashing)
-    baseline.save(path, entries, hashing)
+    if to_stdout:
+        sys.stdout.write(baseline.dumps(entries, hashing))
+        sys.stdout.flush()
+        path = "(standard output)"
+    else:
+        baseline.save(path, entries, hashing)
     n = len(entries)
+    said = sys.stderr if to_stdout else sys.stdout  # (stdout holds the baseline itself)
     noun = "finding" if n == 1 else "findings"
     if command == "create":
-        print(f"Baseline {path}: {n} {noun} recorded.")
+        print(f"Baseline {path}: {n} {noun} recorded.", file=said)
     else:
         assert old is not None
         before = {e._replace(fingerprint="") for e in old.upgraded(hashing)}
         now = {e._replace(fingerprint="") for e in entries}
         added, dropped = len(now - before), len(before - now)
         upgraded = " (upgraded to version 2: salted scrypt hashes)" if old.hashing is None else ""
-        print(f"Baseline {path}: {n} {noun} ({added} added, {dropped} no longer found){upgraded}.")
+        print(
+            f"Baseline {path}: {n} {noun} ({added} added, {dropped} no longer found){upgraded}.",
+            file=said,
+        )
     return 0

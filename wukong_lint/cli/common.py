@@ -14,6 +14,9 @@ from wukong_lint.config.project import Config
 if TYPE_CHECKING:
     import argparse
 
+# `-o -` names standard output for every command that takes -o (never a file named "-").
+STDOUT = "-"
+
 
 def split(values: list[str] | None) -> list[str]:
     return [v.strip() for value in values or () for v in value.split(",") if v.strip()]
@@ -181,7 +184,7 @@ def emit(report: Any, args: Any, context: dict[str, Any], *, notes: Any = ()) ->
             for note in notes:
                 print(f"wukong-lint: note: {printable(str(note))}", file=sys.stderr)
     fmt = args.format
-    if args.output:
+    if args.output and args.output != STDOUT:  # (`-o -`: standard output, as gitleaks, jq)
         from wukong_lint.cli.output_guard import overwrites_tracked_file
         from wukong_lint.util.fsutil import atomic_write_text, atomic_writer, is_input
 

@@ -5,7 +5,11 @@ it (at any depth, including JSON encoded inside strings) has its secrets replace
 marker, and it is written back as one JSON line; other lines are copied byte for byte. A
 line that is not JSON is masked as text. A JSON array (OpenAI chat) is rewritten whole, any
 other text line by line. The output replaces its target atomically; the input is never
-touched unless `--in-place`.
+touched unless `--in-place`. `-o -` writes to standard output.
+
+A Claude Code session's sub-agent transcripts (`<session>/subagents/agent-*.jsonl`) are
+redacted with it: in place, or to `<OUT without its suffix>/subagents/` (`<OUT>.d/subagents/`
+for an OUT without a suffix); with `-o -` they are not, and a note says so.
 """
 
 from __future__ import annotations
@@ -18,7 +22,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("redact", help="copy a transcript with its secrets masked")
     parser.add_argument("transcript", metavar="TRANSCRIPT")
     where = parser.add_mutually_exclusive_group(required=True)
-    where.add_argument("-o", "--output", metavar="OUT", help="write the clean copy here")
+    where.add_argument(
+        "-o", "--output", metavar="OUT", help="write the clean copy here (-: standard output)"
+    )
     where.add_argument("--in-place", action="store_true", help="replace TRANSCRIPT (atomically)")
     parser.add_argument("--rules", action="append", default=[], metavar="DIR")
     parser.set_defaults(handler=run)
@@ -28,23 +34,64 @@ def run(args: argparse.Namespace) -> int:
     import sys
 
     from wukong_lint.engine.loader import load_rules
-    from wukong_lint.engine.masking.redactor import redact_file
+    from wukong_lint.engine.masking.redactor import redact_file, redact_to
+    from wukong_lint.sources.transcripts.claude import subagent_files
     from wukong_lint.util.errors import UsageError
 
     if not os.path.isfile(args.transcript):
         raise UsageError(f"redact: no such file: {args.transcript}")
     target = args.transcript if args.in_place else args.output
+    to_stdout = not args.in_place and target == "-"  # (never a file named "-")
     if not args.in_place and os.path.abspath(target) == os.path.abspath(args.transcript):
         raise UsageError("redact: OUT is the input; use --in-place to replace it")
+    # A Claude Code session's sub-agents write their own files (<session>/subagents/): the
+    # secrets they printed are part of the session, so they are cleaned with it.
+    subs = subagent_files(args.transcript)
+    # (beside OUT as beside a session: `clean.jsonl` -> `clean/subagents/`; an OUT without a
+    # suffix cannot be its own folder: `out` -> `out.d/subagents/`)
+    stem = os.path.splitext(target)[0]
+    sub_out = "" if to_stdout or args.in_place else stem if stem != target else target + ".d"
+    if (
+        sub_out
+        and subs
+        and os.path.abspath(os.path.join(sub_out, "subagents"))
+        == (os.path.dirname(os.path.abspath(subs[0])))
+    ):
+        raise UsageError("redact: OUT would replace the session's sub-agent files; "
+                         "use --in-place to replace them")  # fmt: skip
     ruleset = load_rules(tuple(args.rules))
+    errors = 0
     try:
-        redactor = redact_file(args.transcript, target, ruleset)
+        if to_stdout:
+            redactor = redact_to(args.transcript, sys.stdout.buffer, ruleset)
+            sys.stdout.buffer.flush()
+        else:
+            redactor = redact_file(args.transcript, target, ruleset)
+        count, errors = redactor.count, redactor.errors
+        written = "standard output" if to_stdout else target
+        cleaned = 0
+        for sub in subs if not to_stdout else ():
+            sub_target = (
+                sub if args.in_place else os.path.join(sub_out, "subagents", os.path.basename(sub))
+            )
+            if not args.in_place:
+                os.makedirs(os.path.dirname(sub_target), exist_ok=True)
+            done = redact_file(sub, sub_target, ruleset)
+            count, errors, cleaned = count + done.count, errors + done.errors, cleaned + 1
     except OSError as err:
         raise UsageError(f"redact: {err.filename or target}: {err.strerror or err}") from None
-    if redactor.errors:
+    if errors:
+        print(f"wukong-lint: warning: {errors} text(s) hit a rule's time limit", file=sys.stderr)
+    if subs and to_stdout:
         print(
-            f"wukong-lint: warning: {redactor.errors} text(s) hit a rule's time limit",
+            f"wukong-lint: note: {len(subs)} sub-agent transcript(s) of this session "
+            f"({os.path.dirname(subs[0])}) NOT redacted: standard output holds one file "
+            "(use -o FILE or --in-place to clean them too)",
             file=sys.stderr,
         )
-    print(f"{redactor.count} secret(s) redacted -> {target}", file=sys.stderr)
+    also = ""
+    if cleaned:
+        where = os.path.dirname(subs[0]) if args.in_place else os.path.join(sub_out, "subagents")
+        also = f" (with {cleaned} sub-agent transcript(s) -> {where})"
+    print(f"{count} secret(s) redacted -> {written}{also}", file=sys.stderr)
     return 0

@@ -36,7 +36,7 @@ def run_docs(args: argparse.Namespace) -> int:
 
     text = render_markdown(load_rules(()).rules)
     if args.check:
-        path = args.output or DOCS_PATH
+        path = args.output if args.output not in (None, "", "-") else DOCS_PATH
         try:
             with open(path, encoding="utf-8") as handle:
                 current = handle.read()
@@ -46,7 +46,7 @@ def run_docs(args: argparse.Namespace) -> int:
             print(f"{path} is out of date: run `wukong-lint rules docs -o {path}`", file=sys.stderr)
             return 1
         return 0
-    if args.output:
+    if args.output and args.output != "-":  # (`-o -`: standard output, as for every -o)
         from wukong_lint.util.fsutil import atomic_write_text
 
         try:

@@ -128,10 +128,57 @@ def collect(
         seen: set[str] = set()
         for given in paths:
             _collect_one(named, given, stdin_filename, excluded, seen)
+        _standalone_subagents(named)
     except BaseException:
         named.close()
         raise
     return named
+
+
+def subagent_session(path: str) -> str | None:
+    """The session file `<session>.jsonl` a Claude Code sub-agent transcript
+    `<session>/subagents/agent-*.jsonl` belongs to (whether it exists or not), or None when
+    `path` is no sub-agent transcript."""
+    folder, name = os.path.split(os.path.abspath(path))
+    if not (name.startswith("agent-") and name.endswith(".jsonl")):
+        return None
+    if os.path.basename(folder) != "subagents":
+        return None
+    return os.path.dirname(folder) + ".jsonl"
+
+
+def _standalone_subagents(named: NamedInputs) -> None:
+    """Sub-agent transcripts to read on their own: the ones whose session file is not
+    scanned in this run (a session file reads its sub-agents' files itself, which must then
+    not be read twice). Their paths go to the transcript readers' options (forked workers
+    inherit them); a note says whether the parent session gives them context."""
+    import sys
+
+    environment = sys.modules.get("wukong_lint.sources.transcripts.environment")
+    if environment is not None:  # (an earlier run's, in the same process)
+        environment.OPTIONS["standalone"] = frozenset()
+    parents: dict[str, list[tuple[str, str]]] = {}
+    for full, display in named.files:
+        parent = subagent_session(full)
+        if parent is not None:
+            parents.setdefault(parent, []).append((full, display))
+    if not parents:
+        return
+    scanned = {os.path.abspath(full) for full, _ in named.files}
+    alone: set[str] = set()
+    for parent, subs in parents.items():
+        if parent in scanned:
+            continue  # read with their session, as a folder of sessions is
+        alone.update(os.path.abspath(full) for full, _ in subs)
+        shown = os.path.dirname(os.path.dirname(subs[0][1])) + ".jsonl"  # as the user named it
+        count = f"{len(subs)} sub-agent transcript(s) of session {shown}"
+        if os.path.isfile(parent):
+            named.notes.append(f"{count}: read with that session for context")
+        else:
+            named.notes.append(f"{count}: session file not found, read alone")
+    from wukong_lint.sources.transcripts.environment import OPTIONS
+
+    OPTIONS["standalone"] = frozenset(alone)
 
 
 def _collect_one(

@@ -96,12 +96,19 @@ def encode(text: str) -> bytes:
 
 
 def redact_file(source: str, target: str, ruleset: Any) -> Redactor:
+    """Write a clean copy of `source` to `target` (replaced atomically)."""
     from wukong_lint.util.fsutil import atomic_writer
 
+    with atomic_writer(target) as out:
+        return redact_to(source, out, ruleset)
+
+
+def redact_to(source: str, out: Any, ruleset: Any) -> Redactor:
+    """Write a clean copy of `source` to the binary stream `out` (a file, standard output)."""
     redactor = Redactor(ruleset)
     with open(source, "rb") as handle:
         head = handle.read(4096).lstrip()
-    with open(source, "rb") as handle, atomic_writer(target) as out:
+    with open(source, "rb") as handle:
         if head.startswith(b"["):
             data = handle.read()
             try:

@@ -22,6 +22,7 @@ examples) and gives the names the rest of the tool imports from
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Iterator
 from typing import Any
@@ -101,8 +102,9 @@ def open_transcript(full: str, display: str) -> Iterator[Any]:
     from wukong_lint.sources.transcripts.claude import subagent_parent
     from wukong_lint.sources.transcripts.sniff import misfit, sniff_format, text_history
 
-    if subagent_parent(full) is not None:
-        return  # read with its session file, which knows what spawned it
+    parent = subagent_parent(full)
+    if parent is not None and os.path.abspath(full) not in OPTIONS["standalone"]:
+        return  # read with its session file (scanned too), which knows what spawned it
     forced = OPTIONS["format"]
     if forced:
         fmt = None if misfit(full, forced) else forced
@@ -116,10 +118,24 @@ def open_transcript(full: str, display: str) -> Iterator[Any]:
 
         yield from read_units(full, display)
         return
+    made = 0
     try:
-        yield from transcript_units(full, display, fmt)
+        for item in transcript_units(full, display, fmt, parent):
+            made += 1
+            yield item
     except OSError as err:
         yield ScanError(display, f"cannot read: {err.strerror or err}")
+        return
+    if not made and _non_empty(full):
+        # never "No findings" for a file nothing was read from (fails the run: is_unread)
+        yield ScanError(display, "cannot read: no unit made of a non-empty transcript")
+
+
+def _non_empty(path: str) -> bool:
+    try:
+        return os.path.getsize(path) > 0
+    except OSError:
+        return False
 
 
 # -- entry points ------------------------------------------------------------------------------
@@ -291,7 +307,34 @@ def _share(target: Any, source: Any) -> None:
         target.protocol.async_agents = source.protocol.async_agents
 
 
-def transcript_units(full: str, display: str, fmt: str) -> Iterator[Any]:
+def _alone(full: str, display: str, parent: str) -> Iterator[Any]:
+    """A sub-agent transcript read without its session file being scanned: the session is
+    followed first (no unit made) for what it knows of the sub-agent (its type, the spawning
+    call), then the sub-agent's records are read as a full transcript."""
+    from wukong_lint.sources.transcripts.claude import claude_units, subagent_identity
+    from wukong_lint.sources.transcripts.session import Session
+    from wukong_lint.sources.transcripts.sniff import is_loglines
+
+    session = Session(parent, make_context(parent, first_cwd(parent)))
+    # (context only: the sub-agent's own file is what was asked for, read even without it)
+    with contextlib.suppress(OSError):
+        _follow(claude_units(session, parent), session)
+    identity = subagent_identity(session, full)
+    sub_session = Session(display, session.ctx)
+    _share(sub_session, session)
+    yield from _counted(sub_session, _read(
+        lambda: claude_units(sub_session, full, identity), "claude", full, sub_session,
+        is_loglines, identity,
+    ))  # fmt: skip
+
+
+def transcript_units(full: str, display: str, fmt: str, parent: str | None = None
+                     ) -> Iterator[Any]:  # fmt: skip
+    """The units of a transcript file (`parent`: the session file of a sub-agent transcript
+    read on its own)."""
+    if parent is not None and fmt == "claude":
+        yield from _alone(full, display, parent)
+        return
     from wukong_lint.sources.transcripts.claude import (
         claude_units,
         subagent_files,

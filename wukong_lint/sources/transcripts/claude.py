@@ -59,9 +59,12 @@ def _blank_texts(content: list[Any]) -> bool:
 
 
 def subagent_parent(path: str) -> str | None:
-    """The session file of `<session>/subagents/agent-*.jsonl`, if it exists."""
+    """The session file of `<session>/subagents/agent-*.jsonl`, if it exists (its
+    `.meta.json` is no transcript: read as a file of its own)."""
     folder, name = os.path.split(os.path.abspath(path))
-    if not name.startswith("agent-") or os.path.basename(folder) != "subagents":
+    if not (name.startswith("agent-") and name.endswith(".jsonl")):
+        return None
+    if os.path.basename(folder) != "subagents":
         return None
     session_dir = os.path.dirname(folder)
     parent = session_dir + ".jsonl"

@@ -14,8 +14,10 @@ MEMORY_FILES = ("memory-bank/MEMORY.md", "memory-bank/patterns.md")
 
 FORMATS = ("auto", "claude", "codex", "openai", "react")
 # Options of `check` (set by the CLI before a scan; forked workers inherit them).
+# `standalone`: the sub-agent transcripts named without their session file (sources/named.py),
+# read on their own instead of by their session.
 OPTIONS: dict[str, Any] = {"profile": None, "agents": None, "format": None, "parts": 0,
-                           "search": None}  # fmt: skip
+                           "search": None, "standalone": frozenset()}  # fmt: skip
 # Words that name the avatars of the 戒 table: spawning one makes a transcript `wukong`.
 AVATAR_NAMES = frozenset(
     n.lower()
@@ -33,7 +35,9 @@ _SPAWN_TYPE = re.compile(rb'"subagent_type"\s{0,64}:\s{0,64}"([^"\\]{1,80})"')
 def configure(
     profile: str | None = None, agents: str | None = None, fmt: str | None = None
 ) -> None:
-    OPTIONS.update(profile=profile, agents=agents, format=None if fmt == "auto" else fmt)
+    # (`standalone` is set after this, by the named inputs of the run: an earlier run's go)
+    OPTIONS.update(profile=profile, agents=agents, format=None if fmt == "auto" else fmt,
+                   standalone=frozenset())  # fmt: skip
 
 
 def _repo_roots(path: str, cwd: str | None) -> list[str]:

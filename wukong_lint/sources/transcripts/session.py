@@ -40,6 +40,10 @@ _AGENT_ID = re.compile(r"\bagent_?[Ii]d:\s*([\w.@-]{1,80})")
 _KEEP_IDS = 4096
 _new_tuple = tuple.__new__
 KEEP_ROOTS = 4096
+# Results read before their call's line (Claude Code writes parallel calls' records in the
+# order they finish), kept until the call comes: the most recent ones. An older one is then
+# reported as an orphan, as is every one still waiting at the end of the file.
+KEEP_EARLY = 256
 
 
 # A line-number prefix (`     1→`, `  12\t`) at the start of a line. Searched for as a newline
@@ -116,6 +120,9 @@ class Session:
         # call id -> the call and its text (None: not made yet, see `call`)
         self.pending: OrderedDict[str, tuple[Event, str | None]] = OrderedDict()
         self.done: OrderedDict[str, None] = OrderedDict()
+        # call id -> a result whose call was not read yet: (line, content, is_error, extra,
+        # agent, agent_type, is_main), the arguments of `result`
+        self.early: OrderedDict[str, tuple[Any, ...]] = OrderedDict()
         self.spawn_types: dict[str, str] = {}  # spawning call id -> subagent type
         self.prompt_types: dict[str, str] = {}  # prompt hash -> subagent type
         self.agent_types: dict[str, str] = {}  # agent id -> subagent type
@@ -146,7 +153,7 @@ class Session:
         self.quiet_units = 0
         self.quiet_bytes = 0
 
-    _STATE = ("ctx", "pending", "done", "spawn_types", "prompt_types", "agent_types",
+    _STATE = ("ctx", "pending", "done", "early", "spawn_types", "prompt_types", "agent_types",
               "turn_reads", "carry", "roots", "protocol", "fmt", "mb_confirm",
               "turn_writes", "unseen_runs")  # fmt: skip
 
@@ -266,6 +273,9 @@ class Session:
             if call_id in self.done:
                 return  # a repeated record of a call already reported
             self.pending[call_id] = (event, text)
+            early = self.early.pop(call_id, None) if self.early else None
+            if early is not None:  # its result came first: paired now
+                yield from self.result(early[0], call_id, *early[1:], late=True)
             return
         if self.protocol is not None:
             self.protocol.call_done(event, self.follow)
@@ -281,12 +291,25 @@ class Session:
         agent: str,
         agent_type: str | None,
         is_main: bool,
+        late: bool = False,
     ) -> Iterator[EventUnit | None]:
+        """A tool result (`late`: one kept in `early`, now paired with its call or, with
+        none, an orphan)."""
         if self.protocol is not None and self.protocol.due:
             yield from self._outputs(every=False)
         if call_id and call_id in self.done:
             return  # Codex writes some results twice
         waiting = self.pending.pop(call_id, None) if call_id else None
+        if waiting is None and call_id and not late:
+            # No call with this id yet: it may come later in the file (parallel calls), so
+            # the result is kept, not called an orphan by line order. (A whole read and a
+            # read in parts keep the same: `early` is part of the state.)
+            if call_id not in self.early:  # (a repeated record: the first one counts)
+                self.early[call_id] = (line, content, is_error, extra, agent, agent_type, is_main)
+                if len(self.early) > KEEP_EARLY:
+                    old_id, old = self.early.popitem(last=False)
+                    yield from self.result(old[0], old_id, *old[1:], late=True)
+            return
         if self.follow:
             if waiting is not None:
                 if self.protocol is not None:
@@ -414,7 +437,11 @@ class Session:
         return self.unit(event, text)
 
     def finish(self) -> Iterator[EventUnit | None]:
-        """Calls that never got a result, then a last unit carrying the remaining bytes."""
+        """Results whose call never came (orphans), calls that never got a result, then a
+        last unit carrying the remaining bytes."""
+        while self.early:
+            call_id, early = self.early.popitem(last=False)
+            yield from self.result(early[0], call_id, *early[1:], late=True)
         for call_id, (call, text) in self.pending.items():
             if self.protocol is not None:
                 self.protocol.call_done(call, self.follow)
