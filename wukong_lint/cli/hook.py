@@ -218,7 +218,13 @@ def _policy(
 
 def _judge(args: argparse.Namespace, data: dict) -> int:
     from wukong_lint.engine.scan import scan_unit
-    from wukong_lint.hook.judge import decide, event_cwd, event_units, log_diagnostics
+    from wukong_lint.hook.judge import (
+        acted_on,
+        decide,
+        event_cwd,
+        event_units,
+        log_diagnostics,
+    )
     from wukong_lint.model import Severity
 
     notes: list[str] = []
@@ -229,11 +235,14 @@ def _judge(args: argparse.Namespace, data: dict) -> int:
     findings = []
     for unit in event_units(data, profile, notes, args.checkpoint):
         found, _ = scan_unit(ruleset, unit)
-        findings += [f for f in found if not f.suppressed]
+        findings += found
     if data["hook_event_name"] == "PreToolUse":  # the scripts the call runs or writes
         from wukong_lint.hook.scripts import script_findings
 
         findings += script_findings(data, ruleset, profile)
+    # (a suppression comment the agent wrote into its call silences no guarded category)
+    findings, overridden = acted_on(data, findings, profile)
+    warnings = warnings + overridden
     from wukong_lint.hook.memory_bank import apply_guard_mode
 
     findings = apply_guard_mode(ruleset, findings, notes)

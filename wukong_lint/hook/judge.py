@@ -263,6 +263,42 @@ def _turn_reads(
     return reads
 
 
+def acted_on(
+    data: dict[str, Any], findings: list[Finding], profile: str | None
+) -> tuple[list[Finding], list[str]]:
+    """The findings the hook acts on, and a warning for each comment it did not honour.
+
+    A suppression comment (`# wukong-lint: ignore`) written into the call itself is the
+    agent's own word: `rm -rf ~ # wukong-lint: ignore` must not switch the guard off. So in
+    a PreToolUse call, a finding of a guarded category (config/loosening.py: the security
+    categories, and the 戒 ones under profile wukong) silenced by a comment still counts.
+    One exception: a secret in the content a file tool writes keeps its inline allow, as
+    `check` honours it in that file (a fixture's fake key is reviewed where it lives).
+    Findings silenced otherwise (a per-path ignore of an approved config) stay silenced."""
+    from wukong_lint.config.loosening import guarded
+
+    if data.get("hook_event_name") != "PreToolUse":
+        return [f for f in findings if not f.suppressed], []
+    categories = guarded(profile == "wukong")
+    writes_file = data.get("tool_name") in EDIT_TOOLS
+    kept: list[Finding] = []
+    overridden: list[str] = []
+    for finding in findings:
+        if not finding.suppressed:
+            kept.append(finding)
+        elif (
+            finding.suppressed_by == "inline"
+            and finding.category in categories
+            and not (writes_file and finding.category == "secret")
+        ):
+            kept.append(finding._replace(suppressed=False, suppressed_by=""))
+            overridden.append(finding.rule_id)
+    if not overridden:
+        return kept, []
+    names = ", ".join(dict.fromkeys(overridden))
+    return kept, [f"a suppression comment in the call does not silence {names}"]
+
+
 def decide(
     data: dict[str, Any],
     findings: list[Finding],

@@ -126,7 +126,8 @@ class Judge:
         event, _ = call_event(ctx, 1, "Bash", {"command": text}, None,
                               "main" if is_main else "subagent", None, is_main)  # fmt: skip
         found, _ = scan_unit(rules, make_unit("<script>", event, text))
-        return [f._replace(message=f"{f.message} [{label}]") for f in found if not f.suppressed]
+        # (silenced ones too: the hook decides which comments it honours, judge.acted_on)
+        return [f._replace(message=f"{f.message} [{label}]") for f in found]
 
     def reduced(self, text: str) -> str:
         """A long script's text cut down to the statements worth judging: those where a

@@ -307,6 +307,68 @@ def tidy(path: str) -> str:
     return tidied
 
 
+# copying programs whose last operand may be a folder the sources go into; `-t DIR` names it
+_INTO = frozenset(["cp", "mv", "install", "rsync", "scp", "ln"])
+_TARGET_DIR = ("-t", "--target-directory")
+# extracting programs and the option naming the folder they extract into
+_EXTRACT_INTO = {"tar": ("-C", "--directory"), "bsdtar": ("-C", "--directory"),
+                 "gtar": ("-C", "--directory"), "unzip": ("-d",)}  # fmt: skip
+
+
+def _option_value(argv: tuple[str, ...], names: tuple[str, ...]) -> str | None:
+    for index, word in enumerate(argv[1:], 1):
+        for option in names:
+            if word == option and index + 1 < len(argv):
+                return argv[index + 1]
+            if option.startswith("--") and word.startswith(option + "="):
+                return word[len(option) + 1 :]
+            if len(option) == 2 and word.startswith(option) and len(word) > 2:
+                return word[2:]  # -CDIR, -dDIR
+    return None
+
+
+def _into_folder(name: str, argv: tuple[str, ...]) -> list[str]:
+    """The files written when a copy's destination is a folder (`cp settings.json .claude`
+    writes `.claude/settings.json`): DEST/NAME for each source, and `DEST/*` for a copy of
+    a folder's content (`cp -r`, `rsync`) or an archive extracted into DEST (`tar -C`,
+    `unzip -d`), whose names cannot be seen (a protected folder's files are among them)."""
+    if name in _EXTRACT_INTO:
+        if name != "unzip" and not any(
+            w in ("-x", "--extract", "--get")
+            or (w[:1] != "-" and "x" in w and i == 1)
+            or (w[:2] != "--" and w[:1] == "-" and "x" in w[1:])
+            for i, w in enumerate(argv[1:], 1)
+        ):
+            return []  # (tar -c or -t: nothing is extracted)
+        folder = _option_value(argv, _EXTRACT_INTO[name])
+        return [folder.rstrip("/") + "/*"] if folder and path_like(folder) else []
+    if name not in _INTO:
+        return []
+    from wukong_lint.shell.parse import split_options
+
+    options, positional = split_options(argv, frozenset(_TARGET_DIR))
+    folder = _option_value(argv, _TARGET_DIR) if name in ("cp", "mv", "install", "ln") else None
+    if folder is None:
+        if len(positional) < 2:
+            return []
+        folder, positional = positional[-1], positional[:-1]
+    if not path_like(folder) and folder not in (".", "~"):
+        return []
+    base = folder.rstrip("/") or "/"
+    last = base.rsplit("/", 1)[-1]
+    if len(positional) == 1 and not folder.endswith("/") and "." in last.lstrip("."):
+        return []  # (`cp a.yaml /tmp/backup.yaml`: a file name, not a folder)
+    whole = name == "rsync" or _recursive(name, options)  # a folder's files, unseen
+    out = [f"{base}/*"] if whole else []
+    for source in positional[:64]:
+        leaf = source.rstrip("/").rsplit("/", 1)[-1].split(":")[-1]
+        if leaf not in ("", ".", "..") and not (name == "rsync" and source.endswith("/")):
+            out.append(f"{base}/{leaf}")  # (rsync SRC/ copies SRC's content, not SRC)
+            if whole:
+                out.append(f"{base}/{leaf}/*")  # cp -r evil/.claude .
+    return out
+
+
 def shell_accesses(command: str) -> list[tuple[str, str]]:
     from wukong_lint.shell.parse import WRITE_REDIRECTS, parse, split_options
 
@@ -408,6 +470,7 @@ def shell_accesses(command: str) -> list[tuple[str, str]]:
                 includes = [o.split("=", 1)[1] for o in options if o.startswith("--include=")]
                 for glob in includes[:8] or ["*"]:
                     found.append((path.rstrip("/") + "/**/" + glob, "read"))
+        found += [(_in_folder(p, cwd), "write") for p in _into_folder(name, cmd.argv)]
     # after `cd sub` (a relative folder): a relative path is under `sub` too (`cd .claude &&
     # ... > settings.json` writes `.claude/settings.json`)
     ends = [start for start, _ in spans[1:]] + [len(found)]
