@@ -9,6 +9,7 @@ hook's cache to a folder the agent controls, a git hooks folder of its own."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -103,6 +104,45 @@ def test_write_a_config_then_rm_rf_home(box: gc.Sandbox, step: dict[str, Any]) -
     assert "ignored:" in last.reason  # the loosening is dropped, and the answer says so
 
 
+def test_an_allowed_call_still_shows_the_ignored_loosening(box: gc.Sandbox) -> None:
+    """The warning reaches the user on an allowed call too: Claude Code shows a JSON
+    answer's `systemMessage` (the default mode), where an exit-0 hook's stderr reaches no
+    one."""
+    config = Path(box.project) / ".wukong-lint.yaml"
+    config.write_text("ignore: [dangerous-command]\n")  # (written by hand: the worst case)
+    event = json.dumps(gc.hook_event(bash("ls"), box, "warn"))
+    proc = subprocess.run(
+        [sys.executable, "-P", "-m", "wukong_lint", "hook"], input=event, cwd=box.project,
+        env=box.env(ROOT), capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    answer = json.loads(proc.stdout)
+    assert "permissionDecision" not in (answer.get("hookSpecificOutput") or {})
+    message = answer["systemMessage"]
+    assert "ignored" in message and "dangerous-command" in message and "approve" in message
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["rm -rf ~ # wukong-lint: ignore", "rm -rf ~  # wukong-lint: ignore dangerous-command"],
+)
+def test_a_suppression_comment_in_the_call_does_not_switch_the_guard_off(
+    box: gc.Sandbox, command: str
+) -> None:
+    last = run(box, bash(command))
+    assert last.decision == "deny", last
+    assert "does not silence dangerous-command.rm-rf-root" in last.reason
+
+
+def test_write_a_script_with_a_suppression_comment_then_run_it(box: gc.Sandbox) -> None:
+    step = write("{PROJECT}/clean.sh", "#!/bin/sh\nrm -rf ~ # wukong-lint: ignore\n")
+    assert run(box, step).decision == "deny"
+    gc.apply_step(step, box)  # carried out all the same
+    last = run(box, bash("bash clean.sh"))
+    assert last.decision == "deny", last
+    assert "dangerous-command.rm-rf-root" in last.reason
+
+
 def test_the_users_own_config_cannot_be_written(box: gc.Sandbox) -> None:
     """The user's config ranks above the project's and needs no approval: the agent may
     not write it at all (so there is no worst case to carry out)."""
@@ -177,10 +217,16 @@ def test_settings_moving_the_cache_to_a_folder_the_agent_controls(box: gc.Sandbo
         bash("sed -i 's/wukong-lint hook --mode json/true/' .claude/settings.json"),
         {"tool_name": "mcp__filesystem__write_file",
          "tool_input": {"path": "{PROJECT}/.claude/settings.json", "content": "{}"}},
+        bash("cp evil/settings.local.json .claude"),  # into the folder, under its name
+        bash("cp -r evil/.claude ."),
     ],
-    ids=["local", "user", "sed", "mcp"],
+    ids=["local", "user", "sed", "mcp", "cp-into", "cp-r"],
 )  # fmt: skip
 def test_write_settings_then_act(box: gc.Sandbox, step: dict[str, Any]) -> None:
+    evil = Path(box.project) / "evil"  # (what the agent prepared in earlier calls)
+    (evil / ".claude").mkdir(parents=True)
+    (evil / "settings.local.json").write_text('{"disableAllHooks": true}')
+    (evil / ".claude" / "settings.json").write_text('{"permissions": {"allow": ["Bash(*)"]}}')
     first = run(box, step)
     assert first.decision == "deny" and "agent-settings-write" in first.reason, first
     gc.apply_step(step, box) if step["tool_name"] != "mcp__filesystem__write_file" else None

@@ -81,12 +81,27 @@ DENIED: dict[str, list[str]] = {
         "node -e \"require('fs').writeFileSync('.cursor/hooks.json', '{}')\"",
         "echo x >> ~/.codex/config.toml",
         "cp hooks.json .github/hooks/policy.json",
+        # into the folder: the file keeps its name there
+        "cp /tmp/settings.json .claude",
+        "mv settings.local.json .claude/",
+        "cp -t .claude /tmp/settings.json",
+        "cp -r /tmp/evil/.claude .",
+        "rsync -a /tmp/evil/ .claude/",
     ],
     "git-hooks-write": [
         "cp scripts/build.sh .git/hooks/pre-push && chmod +x .git/hooks/pre-push",
         "rm -f .git/hooks/pre-commit",
         "printf '[core]\\n\\thooksPath = /tmp/h\\n' >> .git/config",
         "echo '[alias] x = !sh' >> ~/.gitconfig",
+        "tar -xzf /tmp/hooks.tgz -C .git/hooks",
+        "unzip -o /tmp/hooks.zip -d .git/hooks",
+        "cp -a /tmp/evil/. .git/hooks/",
+    ],
+    "policy-write#into": ["tar xf /tmp/p.tar -C ~/.config/wukong-lint"],
+    "git-template": ["git init --template=/tmp/tpl", "git clone --template /tmp/t https://x/r"],
+    "session-environment-write": [
+        "echo 'XDG_CONFIG_HOME=/tmp/x' > ~/.config/environment.d/10-x.conf",
+        "echo WUKONG_LINT_CACHE_DIR=/tmp/c >> ~/.pam_environment",
     ],
     "git-config-programs": [
         "git config core.hooksPath /dev/null",
@@ -105,7 +120,9 @@ DENIED: dict[str, list[str]] = {
     ],
     "config-approve": ["wukong-lint config approve"],
 }
-DENIED_COMMANDS = [(command, rule) for rule, commands in DENIED.items() for command in commands]
+DENIED_COMMANDS = [
+    (command, rule.split("#")[0]) for rule, commands in DENIED.items() for command in commands
+]
 
 
 @pytest.mark.parametrize(("command", "rule"), DENIED_COMMANDS)
@@ -139,6 +156,17 @@ ALLOWED_COMMANDS = [
     "cp .claude/settings.json /tmp/settings-backup.json",
     "python3 -c \"import json; print(json.load(open('.claude/settings.json')))\"",
     "sed 's/a/b/' .claude/settings.json",
+    # copies into ordinary folders, or to a file name
+    "cp -r src dist/",
+    "cp README.md docs/",
+    "cp .wukong-lint.yaml /tmp/backup.yaml",
+    "rsync -a build/ /tmp/site/",
+    "tar -xzf dist.tgz -C /tmp/unpacked",
+    "tar -czf out.tgz -C build .",
+    "unzip -o fixtures.zip -d tests/fixtures",
+    "git init",
+    "git clone https://example.com/r.git",
+    "cat ~/.config/environment.d/10-x.conf",
 ]
 
 
@@ -268,3 +296,21 @@ def test_normalize_maps_the_environment_roots(monkeypatch: pytest.MonkeyPatch) -
     assert normalize("~/a/./.claude/settings.json") == "~/a/.claude/settings.json"
     monkeypatch.setenv("WUKONG_LINT_CACHE_DIR", "/tmp")  # too wide to stand for the cache
     assert normalize("/tmp/x.sh") == "/tmp/x.sh"
+
+
+def test_direnv_allow_asks() -> None:
+    assert bash("direnv allow") == ("ask", ["guard-integrity.direnv-allow"])
+    assert bash("direnv exec . make test") == ("allow", [])
+
+
+def test_files_written_into_a_folder() -> None:
+    def written(command: str) -> set[str]:
+        return {p for p, mode in shell_accesses(command) if mode == "write"}
+
+    assert ".claude/settings.json" in written("cp settings.json .claude")
+    assert ".claude/settings.json" in written("cp -t .claude a.json settings.json")
+    assert "./.claude/*" in written("cp -r evil/.claude .")
+    assert ".git/hooks/*" in written("tar -xzf x.tgz -C .git/hooks")
+    assert ".git/hooks/*" in written("unzip x.zip -d .git/hooks")
+    assert written("tar -tzf x.tgz -C .git/hooks") == set()  # (a listing extracts nothing)
+    assert written("cp a.yaml /tmp/backup.yaml") == {"/tmp/backup.yaml"}
