@@ -314,3 +314,25 @@ def test_files_written_into_a_folder() -> None:
     assert ".git/hooks/*" in written("unzip x.zip -d .git/hooks")
     assert written("tar -tzf x.tgz -C .git/hooks") == set()  # (a listing extracts nothing)
     assert written("cp a.yaml /tmp/backup.yaml") == {"/tmp/backup.yaml"}
+
+
+@pytest.mark.parametrize(
+    ("command", "rule"),
+    [
+        ("find . -name '*.pyc' -delete", None),  # (a .pyc could sit in .claude/hooks/)
+        ("find . -name __pycache__ -type d -prune -exec rm -rf {} +", None),
+        ("find /tmp -maxdepth 1 -name 'pytest-of-*' -exec rm -rf {} +", None),
+        ("find . -name settings.json -delete", "agent-settings-write"),
+        ("find . -name '*.json' -delete", "agent-settings-write"),
+        ("find . -name hooks -exec rm -rf {} +", "git-hooks-write"),
+        ("find ~/.cache/wukong-lint -name 'rules-*' -delete", "cache-write"),
+    ],
+)
+def test_files_found_by_name_and_changed(command: str, rule: str | None) -> None:
+    """A write of the files a search finds by name reaches a protected file when the name
+    can be its name (or its folder's), or when the search starts in its folder."""
+    label, rules = bash(command)
+    if rule is None:
+        assert rules == [], command
+    else:
+        assert label == "deny" and f"guard-integrity.{rule}" in rules, (command, rules)

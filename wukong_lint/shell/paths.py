@@ -270,7 +270,32 @@ def _hits_path(params: dict[str, Any], path: str, mode: str = "read") -> bool:
     base = path.split("/**/", 1)[0] if "/**/" in path else None
     if base is not None and not has_glob(base) and excepted(base):
         return False  # a search in an excepted file or folder (Grep of ~/.ssh/config)
+    if base is not None and mode in ("write", "meta"):
+        return _reaches(_named_targets(params["targets"], base, path), path)
     return _reaches(params["targets"], path)
+
+
+def _named_targets(patterns: list[str], base: str, path: str) -> list[str]:
+    """The targets a write of the files found by name under a folder (`find . -name '*.pyc'
+    -delete`: `./**/*.pyc`) can change: those whose name is one it looks for (`*.json` finds
+    `.claude/settings.json`), a folder of that name (`-name hooks -exec rm -rf`), or any
+    when the search starts inside the target's folder. A `*.pyc` that could sit in
+    `.claude/hooks/` is no write of a hook."""
+    name = path.rsplit("/", 1)[-1]
+    if name in ("*", "**"):
+        return patterns
+    kept = []
+    for pattern in patterns:
+        head, _, last = pattern.rpartition("/")
+        if (
+            not head
+            or fnmatchcase(last, name)
+            or (last == "*" and fnmatchcase(head.rsplit("/", 1)[-1], name))
+            or fnmatchcase(base, head)
+            or fnmatchcase(base, head + "/*")
+        ):
+            kept.append(pattern)
+    return kept
 
 
 _LABELS = {
