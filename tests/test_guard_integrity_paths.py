@@ -336,3 +336,10 @@ def test_files_found_by_name_and_changed(command: str, rule: str | None) -> None
         assert rules == [], command
     else:
         assert label == "deny" and f"guard-integrity.{rule}" in rules, (command, rules)
+
+
+@pytest.mark.parametrize("command", ["{rm,-rf,~}", "((((rm -rf ~))))", ""])
+def test_a_line_with_no_simple_command_has_no_accesses(command: str) -> None:
+    """(The folder bookkeeping of `cd` once failed on a line whose parse holds no command:
+    an internal error, which the hook turned into an ask that hid the real verdict.)"""
+    assert shell_accesses(command) == []

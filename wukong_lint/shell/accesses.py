@@ -473,7 +473,7 @@ def shell_accesses(command: str) -> list[tuple[str, str]]:
         found += [(_in_folder(p, cwd), "write") for p in _into_folder(name, cmd.argv)]
     # after `cd sub` (a relative folder): a relative path is under `sub` too (`cd .claude &&
     # ... > settings.json` writes `.claude/settings.json`)
-    ends = [start for start, _ in spans[1:]] + [len(found)]
+    ends = [start for start, _ in spans[1:]] + [len(found)] if spans else []
     for (start, cwd), end in zip(spans, ends, strict=True):
         if cwd not in (".", "?", "") and not cwd.startswith(("/", "~", "$")):
             found += [
