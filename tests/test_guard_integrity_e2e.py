@@ -183,6 +183,19 @@ def test_poison_a_cache_then_act(box: gc.Sandbox, ident: str) -> None:
     assert last.decision == "deny", last
 
 
+def test_a_program_that_rewrites_the_cache_is_denied_when_it_runs(box: gc.Sandbox) -> None:
+    """Its Write is denied; written all the same, running it is denied too (the path rules
+    read the program's write calls), and run all the same, the cache does not hold."""
+    write_it, run_it, act = sequence("cache-then-act-003")["steps"]
+    assert run(box, write_it).decision == "deny"
+    gc.apply_step(write_it, box)
+    second = run(box, run_it)
+    assert second.decision == "deny", second
+    assert "guard-integrity.cache-write" in second.reason
+    gc.apply_step(run_it, box)
+    assert run(box, act).decision == "deny"
+
+
 def test_a_rule_cache_without_the_command_rules_is_rebuilt(box: gc.Sandbox) -> None:
     step = sequence("cache-then-act-001")["steps"][0]
     gc.apply_step(step, box)
