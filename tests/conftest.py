@@ -83,9 +83,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 @pytest.fixture(autouse=True)
 def _isolated_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch):
-    """Each test session gets its own rule cache, so tests never depend on ~/.cache."""
+    """Each test session gets its own rule cache, so tests never depend on ~/.cache; and each
+    test its own user config folder (approvals of project configs, the user's config.yaml)
+    and no managed config: the hook's policy never depends on the machine's."""
     cache = tmp_path_factory.getbasetemp() / "wukong-cache"
     monkeypatch.setenv("WUKONG_LINT_CACHE_DIR", str(cache))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("xdg-config")))
+    monkeypatch.setenv("WUKONG_LINT_MANAGED_CONFIG", os.devnull + "/none")
 
 
 def git(repo: Path, *args: str, env: dict[str, str] | None = None) -> str:

@@ -1,6 +1,7 @@
 """The live hook honours the config's `exclude` and `per-path-ignores` for the file an
 Edit / Write / MultiEdit changes, as `check` does for files (relative to the config's folder;
-a relative `file_path` from the event's `cwd`). Real event JSON fed to the real command."""
+a relative `file_path` from the event's `cwd`), once the user approved the config (they
+loosen the secret rules). Real event JSON fed to the real command."""
 
 from __future__ import annotations
 
@@ -75,6 +76,13 @@ def project(tmp_path: Path) -> Path:
     (root / ".wukong-lint.yaml").write_text(CONFIG)
     (root / "team-rules").mkdir()
     (root / "team-rules" / "env.yaml").write_text(ENV_WRITE_RULE)
+    # its exclude and per-path-ignores loosen the secret rules: the hook applies them only
+    # once the user approved the file (config/approvals.py)
+    from wukong_lint.config import approvals
+    from wukong_lint.config.project import load_config
+
+    config = root / ".wukong-lint.yaml"
+    approvals.approve(str(config), config.read_bytes(), load_config(str(config)), "by the test")
     return root
 
 

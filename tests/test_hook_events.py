@@ -61,6 +61,15 @@ def prompt_event(text: str) -> dict:
     }
 
 
+def approve(config: Path) -> None:
+    """What the user does for a project config that loosens the guarded categories: the
+    hook applies its loosening only then (config/approvals.py)."""
+    from wukong_lint.config import approvals
+    from wukong_lint.config.project import load_config
+
+    approvals.approve(str(config), config.read_bytes(), load_config(str(config)), "by the test")
+
+
 def out_json(proc: subprocess.CompletedProcess) -> dict:
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout) if proc.stdout.strip() else {}
@@ -81,6 +90,9 @@ def test_config_found_from_the_event_cwd_turns_a_rule_off(project: Path) -> None
     sub.mkdir(parents=True)
     assert run_hook(bash("rm -rf /", sub)).returncode == 2  # no config yet: denied
     (project / ".wukong-lint.yaml").write_text("ignore: [dangerous-command.rm-rf-root]\n")
+    proc = run_hook(bash("rm -rf /", sub))  # a loosening the user has not approved
+    assert proc.returncode == 2 and b"run `wukong-lint config approve`" in proc.stderr
+    approve(project / ".wukong-lint.yaml")
     proc = run_hook(bash("rm -rf /", sub))
     assert proc.returncode == 0, proc.stderr
     assert b"rm-rf-root" not in proc.stderr
@@ -102,6 +114,9 @@ def test_pyproject_table_and_fail_on_from_config(project: Path) -> None:
 def test_explicit_config_select_and_ignore(tmp_path: Path, project: Path) -> None:
     config = tmp_path / "team.yaml"
     config.write_text("ignore: [dangerous-command]\n")
+    # a --config outside the user's config folder is a project config: approved, it applies
+    assert run_hook(bash("rm -rf /", project), "--config", str(config)).returncode == 2
+    approve(config)
     assert run_hook(bash("rm -rf /", project), "--config", str(config)).returncode == 0
     assert run_hook(bash("rm -rf /"), "--ignore", "dangerous-command").returncode == 0
     assert run_hook(bash("rm -rf /"), "--select", "secret").returncode == 0
@@ -291,16 +306,17 @@ def test_post_tool_use_of_a_secret_still_blocks_in_json() -> None:
 def test_the_config_cache_follows_every_change_and_survives_corruption(project: Path) -> None:
     config = project / ".wukong-lint.yaml"
     config.write_text("ignore: [dangerous-command.rm-rf-root]\n")
+    approve(config)
     assert run_hook(bash("rm -rf /", project)).returncode == 0
     assert run_hook(bash("rm -rf /", project)).returncode == 0  # from the cache
     cache = Path(os.environ["WUKONG_LINT_CACHE_DIR"])
     ours = [
         p
         for p in cache.glob("config-*.json")
-        if json.loads(p.read_text())["key"][0] == str(config.resolve())
+        if json.loads(p.read_text())["key"][1] == str(config.resolve())
     ]
     assert len(ours) == 1
-    config.write_text("ignore: [secret]\n")  # the edit takes effect at once
+    config.write_text("ignore: [secret]\n")  # the edit takes effect at once (unapproved)
     assert run_hook(bash("rm -rf /", project)).returncode == 2
     for garbage in ("{", '{"key": 1}', "[]", '{"key": null, "config": 3}'):
         ours[0].write_text(garbage)

@@ -28,7 +28,14 @@ from wukong_lint.engine.rules import CompiledRule
 from wukong_lint.model import Unit
 
 ALWAYS = frozenset({"builtin-rules", "fail-on"})
-DEFAULT_CATEGORIES = ("secret", "dangerous-command", "sensitive-path", "injection", "info-leak")
+DEFAULT_CATEGORIES = (
+    "secret",
+    "dangerous-command",
+    "sensitive-path",
+    "guard-integrity",
+    "injection",
+    "info-leak",
+)
 
 
 def categories_of(name: str, known: tuple[str, ...]) -> set[str]:

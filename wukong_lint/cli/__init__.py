@@ -367,6 +367,10 @@ def _check(args: argparse.Namespace, started: StagedGit | None) -> int:
         prepare_staged(started)  # cat-file, if needed, starts while the rules load
     # docs and examples of the rules: only the SARIF, GitHub and JUnit renderers get rules
     ruleset = common.build_ruleset(args, config, details=args.format in CONTEXT_FORMATS)
+    from wukong_lint.engine.loader import INTEGRITY_NOTES
+
+    for note in INTEGRITY_NOTES:  # a rule cache that did not match its files: rebuilt
+        print(f"wukong-lint: warning: {note}", file=sys.stderr)
     scanner = Scanner(ruleset)
     # the config's `exclude` globs and the named inputs (see sources/named.py)
     excluded = common.exclude_filter(config, args) if config.exclude else None

@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     cwd = os.path.abspath(args.cwd or os.getcwd())
     if not os.path.isdir(cwd):
         raise UsageError(f"explain: --cwd: no such folder: {args.cwd}")
-    config = hook_config(args.config, cwd)
+    config, _ = hook_config(args.config, cwd)  # (the layers, as the hook reads them)
     ruleset = build_ruleset(args, config, details=False)
     data = hook_event(tool, args.command_line, args.path, cwd)
     verdict, findings = judge(data, config, ruleset, args.profile or config.profile, args.fail_on)

@@ -208,33 +208,44 @@ def _cannot_check(args: argparse.Namespace, why: str, data: dict | None) -> int:
     return 1
 
 
-def _policy(args: argparse.Namespace, cwd: str | None, notes: list[str]) -> tuple[Any, Any]:
-    """(config, rule set) of the event. A project config that cannot be read or names no
-    rule is not a reason to block every call (even `ls`) nor to judge with nothing: the call
-    is judged with the built-in policy and the reason says why, once per call. With
-    `--on-error block` the broken config blocks instead. An error of the hook's own command
-    line (a wrong `--select`) stays a usage error: the registration itself is wrong."""
+def _policy(
+    args: argparse.Namespace, cwd: str | None, notes: list[str]
+) -> tuple[Any, Any, list[str]]:
+    """(config, rule set, warnings) of the event: the managed, user and project configs
+    (hook/config_cache.py). A project config that cannot be read or names no rule is not a
+    reason to block every call (even `ls`) nor to judge with nothing: the call is judged with
+    the built-in policy (and the user's and managed configs) and the reason says why, once
+    per call. With `--on-error block` the broken config blocks instead. An error of the
+    hook's own command line (a wrong `--select`) stays a usage error: the registration
+    itself is wrong."""
     from wukong_lint.cli.common import build_ruleset
     from wukong_lint.config.settings import Config
+    from wukong_lint.engine.loader import INTEGRITY_NOTES
     from wukong_lint.hook.config_cache import hook_config
     from wukong_lint.util.errors import WukongError
 
     try:
-        config = hook_config(args.config, cwd)  # (validated once per change)
-        return config, build_ruleset(args, config, details=False)
+        config, warnings = hook_config(args.config, cwd, args.profile)
+        ruleset = build_ruleset(args, config, details=False)
+        return config, ruleset, warnings + INTEGRITY_NOTES  # (a cache rebuilt: said too)
     except WukongError as err:
         if args.config or args.on_error == "block":
             raise
         problem = str(err)
-    ruleset = build_ruleset(args, Config(), details=False)
+    try:  # the user's and the administrator's configs still apply
+        config, _ = hook_config(None, None, args.profile, project=False)
+    except WukongError:
+        config = Config()
+    ruleset = build_ruleset(args, config, details=False)
     notes.append(f"the project config is ignored ({problem}); judged with the built-in policy")
-    return Config(), ruleset
+    return config, ruleset, list(INTEGRITY_NOTES)
 
 
 def _judge(args: argparse.Namespace, data: dict) -> int:
     from wukong_lint.engine.scan import scan_unit
     from wukong_lint.hook.judge import (
         NOTHING_TO_JUDGE,
+        acted_on,
         decide,
         event_cwd,
         event_units,
@@ -243,7 +254,9 @@ def _judge(args: argparse.Namespace, data: dict) -> int:
     from wukong_lint.model import Severity
 
     notes: list[str] = []
-    config, ruleset = _policy(args, event_cwd(data), notes)
+    # managed > user > project, the project's unapproved loosening dropped (warnings: what
+    # was dropped, a cache rebuilt; they end the reason of a deny or an ask)
+    config, ruleset, warnings = _policy(args, event_cwd(data), notes)
     profile = args.profile or config.profile
     if data["hook_event_name"] in NOTHING_TO_JUDGE:  # a live 戒 check (wanted)
         from wukong_lint.hook.live import answer
@@ -252,7 +265,7 @@ def _judge(args: argparse.Namespace, data: dict) -> int:
     findings = []
     for unit in event_units(data, profile, notes, args.checkpoint):
         found, _ = scan_unit(ruleset, unit)
-        findings += [f for f in found if not f.suppressed]
+        findings += found
     if data["hook_event_name"] == "PreToolUse":  # the scripts the call runs or writes
         from wukong_lint.hook.scripts import script_findings
 
@@ -260,6 +273,9 @@ def _judge(args: argparse.Namespace, data: dict) -> int:
         from wukong_lint.hook.live import summons_findings
 
         findings = summons_findings(args, config, ruleset, data, findings)
+    # (a suppression comment the agent wrote into its call silences no guarded category)
+    findings, overridden = acted_on(data, findings, profile)
+    warnings = warnings + overridden
     from wukong_lint.hook.memory_bank import apply_guard_mode
 
     findings = apply_guard_mode(ruleset, findings, notes)
@@ -268,11 +284,13 @@ def _judge(args: argparse.Namespace, data: dict) -> int:
 
         findings = [f for f in apply_config_paths(data, config, findings) if not f.suppressed]
     fail_on = Severity.parse(args.fail_on or config.fail_on or "high")
-    code, out, err, blocked = decide(data, findings, fail_on, args.mode)
+    code, out, err, blocked = decide(data, findings, fail_on, args.mode, warnings)
     args.judged = _Judged(config.audit, ruleset, sorted({f.rule_id for f in findings}))  # audit
     from wukong_lint.hook.live import prompt_context
 
     out = prompt_context(args, data, out, blocked)
+    if warnings and not (out or err):  # allowed: the warnings go where the user sees them
+        notes += warnings
     if notes and blocked:  # the model reads a blocked call's channel: no diagnostics there
         log_diagnostics(notes)
     elif notes:

@@ -51,6 +51,7 @@ class ConfigModel(BaseModel):
         default=None, alias="protocol-version", pattern=r"^[a-z][a-z0-9.-]{1,40}$"
     )
     live: LiveModel | None = None
+    approvals: bool | None = None
 
     @field_validator("select", "ignore", "exclude")
     @classmethod
@@ -107,6 +108,7 @@ def validate(data: dict[str, Any], path: str) -> Config:
         audit=model.audit,
         protocol_version=model.protocol_version,
         live=model.live.model_dump(by_alias=True) if model.live is not None else None,
+        approvals=model.approvals,
     )
 
 

@@ -25,6 +25,8 @@ Keys (kebab-case, as in ruff):
     allow-comments: [gitleaks, detect-secrets, bandit, ruff]   # honour their inline comments
                                   # (bandit nosec, ruff noqa with S codes: code rules only)
     audit: decisions              # the hook's audit log: decisions (not allow) | all | off
+    approvals: false              # managed config only: the hook never applies a project
+                                  # config's loosening, approved or not (config/layers.py)
 """
 
 import os
@@ -69,7 +71,7 @@ def find_config(start: str | None = None) -> str | None:
         folder = parent
 
 
-def read_toml(path: str) -> dict[str, Any]:
+def read_toml(path: str, data: bytes | None = None) -> dict[str, Any]:
     try:
         import tomllib  # type: ignore[import-not-found,unused-ignore]
     except ImportError:  # Python 3.10
@@ -78,6 +80,8 @@ def read_toml(path: str) -> dict[str, Any]:
         except ImportError:
             raise UsageError(f"{path}: reading TOML needs Python 3.11+ or tomli") from None
     try:
+        if data is not None:
+            return tomllib.loads(data.decode("utf-8"))
         with open(path, "rb") as handle:
             return tomllib.load(handle)
     except OSError as err:
@@ -92,9 +96,10 @@ def read_toml(path: str) -> dict[str, Any]:
         raise UsageError(f"{path}: invalid TOML: nested too deeply") from None
 
 
-def _read_raw(path: str) -> dict[str, Any]:
+def _read_raw(path: str, raw: bytes | None = None) -> dict[str, Any]:
+    """The settings of a config file (from `raw`, its bytes, when given)."""
     if os.path.basename(path) == PYPROJECT or path.endswith(".toml"):
-        data = read_toml(path)
+        data = read_toml(path, raw)
         if os.path.basename(path) == PYPROJECT:
             data = data.get("tool", {}).get("wukong-lint", {})
         return data if isinstance(data, dict) else {}
@@ -103,8 +108,11 @@ def _read_raw(path: str) -> dict[str, Any]:
     from wukong_lint.util.yaml_strict import load as load_strict
 
     try:
-        with open(path, encoding="utf-8") as handle:
-            data = load_strict(handle)  # a key given twice is an error, not the last wins
+        if raw is not None:
+            data = load_strict(raw.decode("utf-8"))
+        else:
+            with open(path, encoding="utf-8") as handle:
+                data = load_strict(handle)  # a key given twice is an error, not the last wins
     except OSError as err:
         raise UsageError(f"{path}: cannot read: {err.strerror or err}") from None
     except UnicodeDecodeError as err:
@@ -121,12 +129,14 @@ def _read_raw(path: str) -> dict[str, Any]:
     return data
 
 
-def load_config(path: str) -> Config:
-    if not os.path.isfile(path):
+def load_config(path: str, data: bytes | None = None) -> Config:
+    """The validated config of `path` (read from `data`, its bytes, when given: the hook
+    validates the very bytes it keyed its cache and approvals with)."""
+    if data is None and not os.path.isfile(path):
         raise UsageError(f"config file not found: {path}")
     from wukong_lint.config.model import validate
 
-    return validate(_read_raw(path), os.path.abspath(path))
+    return validate(_read_raw(path, data), os.path.abspath(path))
 
 
 def resolve_config(explicit: str | None = None, start: str | None = None) -> Config:

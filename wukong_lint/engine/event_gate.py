@@ -56,6 +56,7 @@ NEEDS: dict[str, Needs] = {
     # whether it has one depends on its input, which the signature does not hold)
     "command": Needs(_CALL, tools=_SHELL, other_tools=True),
     "path": Needs(_CALL),
+    "config-write": Needs(_CALL),
     "edit": Needs(_CALL, scoped=True),
     "avatar": Needs(_CALL, main=False),
     "memory-gate": Needs(_CALL, scoped=True, memory_bank=True),

@@ -25,6 +25,11 @@ KINDS: dict[str, tuple[str, str]] = {
         "wukong_lint.shell.commands:match_command",
     ),
     "path": ("wukong_lint.shell.path_schema:PathRule", "wukong_lint.shell.paths:match_path"),
+    # writes of a project config judged by what it would say (issue 26)
+    "config-write": (
+        "wukong_lint.shell.config_write_schema:ConfigWriteRule",
+        "wukong_lint.shell.config_writes:match_config_write",
+    ),
     "edit": (
         "wukong_lint.protocol.agent_schema:EditRule",
         "wukong_lint.protocol.agents:match_edit",

@@ -1,9 +1,22 @@
 """Find rule files, validate them (on a cache miss) and return a RuleSet.
 
-The compiled rule set is cached per set of rule files (keyed by their paths, sizes and
-modification times and the tool version), so a pre-commit run reads one small file instead of
-importing YAML and pydantic and validating every rule. This module is on the hot path: it
-uses `os.path` rather than pathlib, and no hashing module: they cost milliseconds to import.
+The compiled rule set is cached per set of rule files, so a pre-commit run reads one small
+file instead of importing YAML and pydantic and validating every rule. This module is on the
+hot path: it uses `os.path` rather than pathlib, and no hashing module but zlib's CRC-32
+(zlib is loaded at start-up anyway; OpenSSL's hashes cost milliseconds to load).
+
+Caches are never a source of policy (the cache folder is writable by whatever runs as the
+user, an agent included):
+
+- the key is made of the rule files' *content* (size and CRC-32 of their bytes, read on
+  every load), not their times, so a rule file changed in place is never served stale;
+- a key can be copied into a rewritten cache file, so the cached records are also checked
+  against what the rule files declare (rule_declarations.py: each rule's id, category,
+  severity, kind and `enabled`, read from the files' bytes on every load). A cache that
+  disagrees is not used: it is rebuilt from the rule files and the run says so
+  (`INTEGRITY_NOTES`, shown by the hook);
+- a rule set with fewer rules than the files declare is a RuleError (exit 2), never a
+  scan that quietly checks less.
 
 A cache file holds two marshal blobs: the rules without their docs and examples, then those
 (two thirds of the bytes), which only `rules show`, `rules test`, `rules docs` and SARIF
@@ -12,6 +25,7 @@ reports need. A scan reads and decodes the first blob only (`load_rules(details=
 
 from __future__ import annotations
 
+import contextlib
 import marshal
 import os
 import sys
@@ -24,12 +38,15 @@ from wukong_lint.util.errors import RuleError
 
 RULE_SUFFIXES = (".yaml", ".yml")
 # Part of the cache key: a change of the record layout invalidates every cache file.
-CACHE_FORMAT = f"3:{','.join(CompiledRule._fields)}"
+CACHE_FORMAT = f"4:{','.join(CompiledRule._fields)}"
 # The fields kept apart in a cache file (see above), and what a rule read without them holds.
 DETAIL_FIELDS = ("docs", "examples_match", "examples_no_match")
 _DETAIL_INDEXES = tuple(CompiledRule._fields.index(name) for name in DETAIL_FIELDS)
 _NO_DETAILS = tuple(CompiledRule._field_defaults[name] for name in DETAIL_FIELDS)
-_MAGIC = b"WKR3"
+_MAGIC = b"WKR4"
+_ENABLED_AT = CompiledRule._fields.index("enabled")
+# What this run found wrong with a cache (shown by the hook and check's warnings).
+INTEGRITY_NOTES: list[str] = []
 
 
 def builtin_rules_dir() -> str:
@@ -95,18 +112,70 @@ _COMPILER_FILES = ("schema.py", "validate.py", "filters.py", "rules.py")
 CACHE_KEEP = 8  # cache files kept per cache folder (one per distinct set of rule files)
 
 
-def _cache_key(states: list[tuple[str, int, int]]) -> str:
-    """The key of a set of rule files, from (path, size, mtime) of each."""
+MAX_RULE_FILE = 64 << 20  # bytes: a larger rule file is an error, not read whole
+
+
+def _read_files(states: list[tuple[str, int, int]]) -> list[bytes]:
+    """The bytes of each rule file (read on every load: the key and the check of a cached
+    rule set come from them, never from the cache). Regular files only, read without
+    blocking: a FIFO in a pack's place must not hang a hook call."""
+    from wukong_lint.util.fsutil import read_regular
+
+    contents = []
+    for path, _, _ in states:
+        try:
+            data = read_regular(path, MAX_RULE_FILE)
+        except OSError as err:
+            raise RuleError(f"{path}: cannot read rule file: {err.strerror or err}") from None
+        if data is None or len(data) > MAX_RULE_FILE:
+            raise RuleError(f"{path}: not a regular rule file of at most 64 MB")
+        contents.append(data)
+    return contents
+
+
+def _cache_key(states: list[tuple[str, int, int]], contents: list[bytes]) -> str:
+    """The key of a set of rule files: path, size and CRC-32 of each file's bytes."""
+    from zlib import crc32
+
     parts = [CACHE_FORMAT, __version__, sys.version]
     here = os.path.dirname(os.path.abspath(__file__))
     for name in _COMPILER_FILES:
         parts.append(f"{name}\0{os.stat(os.path.join(here, name)).st_mtime_ns}")
     abspath = os.path.abspath  # (only for relative paths: ~300 calls cost ~0.5 ms a run)
     parts += [
-        f"{path if path[:1] == '/' else abspath(path)}\0{size}\0{mtime}"
-        for path, size, mtime in states
+        f"{path if path[:1] == '/' else abspath(path)}\0{len(data)}\0{crc32(data):08x}"
+        for (path, _, _), data in zip(states, contents, strict=True)
     ]
     return "\n".join(parts)
+
+
+def _verify(
+    data: list[Any], states: list[tuple[str, int, int]], contents: list[bytes]
+) -> tuple[str | None, int]:
+    """(why the cached records are not what the rule files declare, or None; how many
+    rules the files declare). Read from the files' bytes, never from the cache."""
+    from wukong_lint.engine.rule_declarations import check
+
+    by_file: dict[str, list[Any]] = {}
+    width = len(CompiledRule._fields)
+    for row in data:
+        if type(row) is not tuple or len(row) != width:
+            return "a cached record is not a rule", 0
+        found = by_file.get(row[6])
+        if found is None:
+            by_file[row[6]] = [row]
+        else:
+            found.append(row)
+    problem = None
+    declared = 0
+    for (path, _, _), content in zip(states, contents, strict=True):
+        count, why = check(content, by_file.pop(path, []), _ENABLED_AT)
+        declared += count
+        if problem is None and why is not None:
+            problem = f"{path}: {why}"
+    if problem is None and by_file:
+        problem = f"rules cached for a file that is not a rule file: {next(iter(by_file))}"
+    return problem, declared
 
 
 def _cache_path(directory: str, key: str) -> str:
@@ -170,6 +239,15 @@ def _write_cache(key: str, data: list[Any]) -> None:
         pass  # a cache we cannot write only costs speed
 
 
+def _discard(key: str) -> None:
+    """Delete the cache file of `key` (it did not verify)."""
+    directory = cache_dir()
+    if directory is not None:
+        # (a read-only cache folder: the records are rebuilt in memory all the same)
+        with contextlib.suppress(OSError):
+            os.unlink(_cache_path(directory, key))
+
+
 def _prune(directory: str) -> None:
     """Keep the newest few cache files of each kind: every rule edit writes a new one."""
     for prefix in ("rules-", "patterns-"):
@@ -193,11 +271,33 @@ def load_rules(
         states += _rule_file_states(builtin_rules_dir())
     for directory in extra_dirs:
         states += _rule_file_states(directory)
-    key = _cache_key(states)
+    contents = _read_files(states)
+    key = _cache_key(states, contents)
     data = _read_cache(key, details)
+    declared = -1
+    if data is not None:
+        problem, declared = _verify(data, states, contents)
+        if problem is not None:
+            # a valid key over records the rule files do not declare: rewritten by someone
+            # (or corrupt); never used, rebuilt from the rule files below
+            INTEGRITY_NOTES.append(
+                f"the rule cache did not match the rule files ({problem}): rebuilt from "
+                "the rule files"
+            )
+            _discard(key)
+            data = None
     if data is None:
         data = [rule.to_data() for rule in validate_files([path for path, _, _ in states])]
         _write_cache(key, data)
+        if declared < 0:
+            from wukong_lint.engine.rule_declarations import declared_count
+
+            declared = sum(declared_count(content) for content in contents)
+    if len(data) < declared:
+        raise RuleError(
+            f"the rule set holds {len(data)} rules but the rule files declare {declared}: "
+            "not scanning with fewer rules (delete the cache folder and run again)"
+        )
     rules = [CompiledRule.from_data(d) for d in data]
     from wukong_lint.engine import patterns
     from wukong_lint.engine.masking.shapes import (

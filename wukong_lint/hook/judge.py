@@ -263,8 +263,48 @@ def _turn_reads(
     return reads
 
 
+def acted_on(
+    data: dict[str, Any], findings: list[Finding], profile: str | None
+) -> tuple[list[Finding], list[str]]:
+    """The findings the hook acts on, and a warning for each comment it did not honour.
+
+    A suppression comment (`# wukong-lint: ignore`) written into the call itself is the
+    agent's own word: `rm -rf ~ # wukong-lint: ignore` must not switch the guard off. So in
+    a PreToolUse call, a finding of a guarded category (config/loosening.py: the security
+    categories, and the 戒 ones under profile wukong) silenced by a comment still counts.
+    One exception: a secret in the content a file tool writes keeps its inline allow, as
+    `check` honours it in that file (a fixture's fake key is reviewed where it lives).
+    Findings silenced otherwise (a per-path ignore of an approved config) stay silenced."""
+    from wukong_lint.config.loosening import guarded
+
+    if data.get("hook_event_name") != "PreToolUse":
+        return [f for f in findings if not f.suppressed], []
+    categories = guarded(profile == "wukong")
+    writes_file = data.get("tool_name") in EDIT_TOOLS
+    kept: list[Finding] = []
+    overridden: list[str] = []
+    for finding in findings:
+        if not finding.suppressed:
+            kept.append(finding)
+        elif (
+            finding.suppressed_by == "inline"
+            and finding.category in categories
+            and not (writes_file and finding.category == "secret")
+        ):
+            kept.append(finding._replace(suppressed=False, suppressed_by=""))
+            overridden.append(finding.rule_id)
+    if not overridden:
+        return kept, []
+    names = ", ".join(dict.fromkeys(overridden))
+    return kept, [f"a suppression comment in the call does not silence {names}"]
+
+
 def decide(
-    data: dict[str, Any], findings: list[Finding], threshold: Severity, mode: str
+    data: dict[str, Any],
+    findings: list[Finding],
+    threshold: Severity,
+    mode: str,
+    warnings: list[str] | tuple[str, ...] = (),
 ) -> tuple[int, str, str, bool]:
     """(exit code, stdout, stderr, blocked) for the findings of one hook event.
 
@@ -272,7 +312,30 @@ def decide(
     confirm tier: `git reset --hard`, `terraform destroy`...) ask the user, with
     `permissionDecision: "ask"` in json mode, or a note on stderr and the call allowed in
     exit mode (`--fail-on medium` makes them deny). Each reason names the rule, the command
-    that runs and the safer way (in the rule's message)."""
+    that runs and the safer way (in the rule's message). `warnings` (a project config's
+    loosening ignored, a cache rebuilt) end the reason of a deny or an ask; an answer with
+    neither leaves them to the caller (cli/hook.py shows them as its notes)."""
+    code, out, err, blocked = _decide(data, findings, threshold, mode)
+    if not warnings:
+        return code, out, err, blocked
+    note = " ".join(f"(wukong-lint: {w})" for w in warnings)
+    if out:
+        answer = json.loads(out)
+        specific = answer.get("hookSpecificOutput") or {}
+        if "permissionDecisionReason" in specific:
+            specific["permissionDecisionReason"] += " " + note
+        elif "reason" in answer:
+            answer["reason"] += " " + note
+        out = json.dumps(answer, ensure_ascii=False) + "\n"
+        return code, out, err, blocked
+    if err:
+        return code, out, err.rstrip("\n") + " " + note + "\n", blocked
+    return code, out, err, blocked
+
+
+def _decide(
+    data: dict[str, Any], findings: list[Finding], threshold: Severity, mode: str
+) -> tuple[int, str, str, bool]:
     event_name = data["hook_event_name"]
     if event_name == PROMPT_EVENT:
         return _decide_prompt(findings, threshold, mode)

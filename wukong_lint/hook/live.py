@@ -66,7 +66,7 @@ def settings(args: Any, data: dict[str, Any]) -> tuple[dict[str, Any], Any] | No
     from wukong_lint.util.errors import WukongError
 
     try:
-        config = hook_config(args.config, event_cwd(data))
+        config, _ = hook_config(args.config, event_cwd(data))
     except WukongError:
         return None
     live = config.live or {}

@@ -31,7 +31,14 @@ from wukong_lint.model import Finding
 
 # Categories that judge what the agent does, not what the file holds.
 ACTION_CATEGORIES = frozenset(
-    {"sensitive-path", "body-boundary", "avatar-boundary", "context", "transcript-integrity"}
+    {
+        "sensitive-path",
+        "guard-integrity",  # writing the hook's own policy: never about the file's text
+        "body-boundary",
+        "avatar-boundary",
+        "context",
+        "transcript-integrity",
+    }
 )
 
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import stat
 from typing import Any
 
@@ -62,6 +63,8 @@ _TARGETS = ("home", "HOME", "expanduser", "~", "'/'", '"/"', "/etc", "/usr", "/v
             "/sbin", "/boot", "/dev/", "/root", "/lib", "/opt", "/srv", "/sys", "/proc",
             "/Users", "/System", "/Library", ".ssh", ".aws", ".gnupg", ".kube", ".netrc",
             "exec(", "eval(", "Function(", "environ", "process.env", "ENV", "getenv")  # fmt: skip
+# Languages whose write calls shell/file_writes.py reads (Scanner.program_writes)
+_CODE_LANGUAGES = frozenset(["python", "node", "perl", "ruby", "php"])
 MAX_PROGRAM = 64 << 10  # a longer program is read around the lines naming a target
 _WINDOW = 24  # lines kept before and after such a line
 _PROGRAM_SUFFIXES = {".py": "python", ".js": "node", ".mjs": "node", ".cjs": "node",
@@ -126,7 +129,8 @@ class Judge:
         event, _ = call_event(ctx, 1, "Bash", {"command": text}, None,
                               "main" if is_main else "subagent", None, is_main)  # fmt: skip
         found, _ = scan_unit(rules, make_unit("<script>", event, text))
-        return [f._replace(message=f"{f.message} [{label}]") for f in found if not f.suppressed]
+        # (silenced ones too: the hook decides which comments it honours, judge.acted_on)
+        return [f._replace(message=f"{f.message} [{label}]") for f in found]
 
     def reduced(self, text: str) -> str:
         """A long script's text cut down to the statements worth judging: those where a
@@ -214,13 +218,38 @@ class Judge:
             run = run._replace(kind="exec")
         if run.kind not in shell:
             text = program_excerpt(text)
+        kind = shebang_kind(text) if run.kind == "exec" else run.kind
+        if kind in _CODE_LANGUAGES:  # the protected files the program's code writes
+            self.findings += self.program_writes(text, base, label)
         judged = self.reduced(judged_text(run, text) if run.kind != "git-alias" else text)
         if not judged.strip():
             return
         self.findings += self.scan(judged, base, label)
-        kind = shebang_kind(text) if run.kind == "exec" else run.kind
         if depth + 1 < MAX_DEPTH and kind in ("sh", "make", "just", "npm", "git-alias"):
             self.line(judged, base, depth + 1, f" ({label.split(',')[0][3:]})")
+
+    def program_writes(self, code: str, base: str, label: str) -> list[Finding]:
+        """The guard-integrity findings of the files a program's write calls name
+        (shell/file_writes.code_writes: a binary-write open of `p` in a loop over a literal
+        glob of the hook's cache), judged as redirections. Read only around the lines naming
+        a protected path (the write calls' regexes cost ~1 ms per KB)."""
+        from wukong_lint.shell.file_writes import code_writes
+
+        words = _guard_words(self.ruleset)
+        if not any(word in code for word in words):
+            return []
+        lines = code.split("\n")
+        keep = [False] * len(lines)
+        for number, line in enumerate(lines):
+            if any(word in line for word in words):
+                for at in range(max(0, number - _WINDOW), min(len(lines), number + _WINDOW + 1)):
+                    keep[at] = True
+        excerpt = "\n".join(line for line, kept in zip(lines, keep, strict=True) if kept)
+        written = code_writes(excerpt[: 4 * MAX_PROGRAM])[:32]
+        if not written:
+            return []
+        redirects = "\n".join(f": > {shlex.quote(path)}" for path in written)
+        return self.scan(redirects, base, label, ("path",))
 
     def folder(self, cwd: str, folder: str) -> str | None:
         if cwd in (".", ""):
@@ -509,6 +538,20 @@ def _path_words(rules: list[Any]) -> list[str]:
                 if len(piece) >= 3:
                     words.add(piece)
     return sorted(words)
+
+
+_GUARD_WORDS: dict[int, tuple[Any, tuple[str, ...]]] = {}
+
+
+def _guard_words(ruleset: Any) -> tuple[str, ...]:
+    """Literal pieces of the protected paths (the guard-integrity path rules' targets), bare
+    extensions (`.json`) left out: a program naming none writes none of them by name."""
+    found = _GUARD_WORDS.get(id(ruleset))
+    if found is None or found[0] is not ruleset:
+        rules = [r for r in _subset(ruleset, ("path",)).rules if r.category == "guard-integrity"]
+        words = tuple(w for w in _path_words(rules) if "/" in w or len(w) > 5)
+        found = _GUARD_WORDS[id(ruleset)] = (ruleset, words)
+    return found[1]
 
 
 _SUBSETS: dict[tuple[int, tuple[str, ...]], Any] = {}

@@ -15,6 +15,7 @@ CATEGORIES = (
     "secret",
     "dangerous-command",
     "sensitive-path",
+    "guard-integrity",
     "injection",
     "info-leak",
     "body-boundary",

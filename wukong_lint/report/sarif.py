@@ -43,7 +43,7 @@ SECURITY_SEVERITY = {
 }
 EXTERNAL_SUPPRESSIONS = ("baseline", "config")
 SECURITY_CATEGORIES = frozenset(
-    {"secret", "dangerous-command", "sensitive-path", "injection", "info-leak"}
+    {"secret", "dangerous-command", "sensitive-path", "guard-integrity", "injection", "info-leak"}
 )
 # The kind of problem the other categories are, as tags code scanning shows.
 MAINTAINABILITY_CATEGORIES = frozenset({"anchor", "memory-bank", "hardcoded-config"})

@@ -13,7 +13,13 @@ Beyond the words as written:
 - a name bound by `ln -s TARGET NAME` on the line stands for TARGET too
   (`ln -s /dev/sda d && dd of=d`);
 - a relative path of a command after `cd /abs` is that folder's (`cd /dev && dd of=sda`);
-- `a/../b` is normalised (`/dev/../dev/sda` is `/dev/sda`).
+- `a/../b` is normalised (`/dev/../dev/sda` is `/dev/sda`);
+- what shell/file_writes.py knows besides: in-place editors (`perl -pi`, `yq -i`, `sponge`),
+  output options (`curl -o`, `wget -O`), `mv`'s sources (gone afterwards), `git rm`, `mv`,
+  `checkout`, `restore` (they change the files), interpreter code given on the line or in a
+  heredoc (`python3 - <<EOF`) with names bound to literals and loops over literal globs, a
+  script written by a heredoc (`cat > x.py <<EOF`: what it writes when it runs, access
+  `script`), and where wukong-lint is installed (`"$(command -v wukong-lint)"`).
 
 Globs stay globs (`cat ~/.ss*/id_*`): the path rules ask which of their targets a glob can
 reach.
@@ -24,6 +30,7 @@ from __future__ import annotations
 import posixpath
 import re
 
+from wukong_lint.shell.model import program_name
 from wukong_lint.shell.path_reasoning import secret_name
 from wukong_lint.shell.unwrap import VALUE_OPTIONS
 
@@ -118,7 +125,68 @@ _PLAIN = re.compile(r"[\w@+-][\w@+.-]{0,254}")
 def path_like(arg: str) -> bool:
     if "://" in arg or not arg or arg.startswith("-") or "\n" in arg or len(arg) > 4096:
         return False
+    if arg[:2] == "$(" or arg[:1] == "`":  # where wukong-lint is installed: a path
+        return "/" in arg or installed(arg) != arg
     return "/" in arg or arg.startswith(("~", ".", "$HOME", "${HOME}")) or "." in arg
+
+
+# A substitution that prints where wukong-lint is installed: the path is in that
+# installation whatever the substitution prints (`chmod -x "$(command -v wukong-lint)"`,
+# `sed -i ... "$(python3 -c 'import wukong_lint...')/cli/hook.py"`).
+_WHERE_INSTALLED = re.compile(
+    r"^(?:\$\((?:command\s+-v|which|type\s+-p)\s+(wukong-lint)\s*\)|`(?:command\s+-v|which)\s+"
+    r"(wukong-lint)`)"
+)
+_PACKAGE_SUBSTITUTION = re.compile(r"^(\$\(|`)[^`]*wukong[-_]lint")
+
+
+def installed(path: str) -> str:
+    """`path` with a leading substitution that prints where wukong-lint is installed
+    replaced by that place (`/usr/local/bin/wukong-lint`, `/site-packages/wukong_lint`)."""
+    found = _WHERE_INSTALLED.match(path)
+    if found:
+        return "/usr/local/bin/" + (found.group(1) or found.group(2)) + path[found.end() :]
+    if _PACKAGE_SUBSTITUTION.match(path):
+        end = _substitution_end(path)
+        if end > 0:
+            rest = path[end:]
+            while rest.startswith("/.."):  # (still in the installation)
+                rest = rest[3:]
+            return "/site-packages/wukong_lint" + (rest if rest[:1] in ("", "/") else "/" + rest)
+    return path
+
+
+def _substitution_end(word: str) -> int:
+    """Where a leading `$(...)` or backquoted substitution ends (0: not closed)."""
+    if word[:1] == "`":
+        return word.find("`", 1) + 1
+    depth = 0
+    for index, char in enumerate(word):
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+            if depth == 0:
+                return index + 1
+    return 0
+
+
+def script_writes(path: str, text: str) -> list[str]:
+    """What a script being written writes when it runs (file_writes.script_kind): its
+    shell commands' writes, or its interpreter code's."""
+    from wukong_lint.shell.file_writes import MAX_SCRIPT, code_writes, script_kind
+
+    kind = script_kind(path, text)
+    text = text[:MAX_SCRIPT]
+    if kind == "shell":
+        return [p for p, mode in shell_accesses(text) if mode == "write"]
+    return code_writes(text) if kind == "code" else []
+
+
+# Programs file_writes.py knows to write their file arguments (in place or by an option).
+_EDITORS = frozenset(["perl", "ruby", "yq", "gawk", "awk", "sd", "sponge", "dos2unix",
+                      "unix2dos", "ed", "ex", "curl", "wget", "sort", "openssl"])  # fmt: skip
+_GIT_CHANGES = frozenset(["rm", "mv", "checkout", "restore"])
 
 
 def _recursive(name: str, options: list[str]) -> bool:
@@ -186,6 +254,35 @@ def _code_files(argv: tuple[str, ...]) -> list[tuple[str, str]]:
     return found[:32]
 
 
+def _code_writes(cmd: object) -> list[str]:
+    """The files an interpreter one-liner, or a heredoc into one, writes (names bound to
+    literals and loops over literal globs too: shell/file_writes.py)."""
+    from wukong_lint.shell.file_writes import code_writes
+    from wukong_lint.shell.runner_registry import scan, spec_of
+
+    argv = cmd.argv  # type: ignore[attr-defined]
+    spec = spec_of(program_name(argv[0]))
+    if spec is None or spec["how"] != "interpreter":
+        return []
+    found = scan(spec, tuple(argv[1:]))
+    codes = list(found.codes)
+    heredoc = cmd.heredoc  # type: ignore[attr-defined]
+    positional = argv[1 + found.index :]
+    if not codes and heredoc and (not positional or positional[0] in ("-", "/dev/stdin")):
+        codes.append(heredoc)  # python3 - <<'EOF' ... EOF
+    return [path for code in codes for path in code_writes(code)]
+
+
+def _redirected_script(cmd: object, target: str) -> list[tuple[str, str]]:
+    """`cat > x.py <<EOF`: the `script` accesses of the script it writes."""
+    from wukong_lint.shell.model import _printed
+
+    text = _printed(cmd)  # type: ignore[arg-type]
+    if not text:
+        return []
+    return [(p, "script") for p in script_writes(target, text)]
+
+
 def _in_folder(path: str, cwd: str) -> str:
     """A relative path of a command run after `cd /abs` (or `cd ~/x`), as that folder's."""
     if cwd in (".", "?", "") or path.startswith(("/", "~", "$")):
@@ -210,6 +307,68 @@ def tidy(path: str) -> str:
     return tidied
 
 
+# copying programs whose last operand may be a folder the sources go into; `-t DIR` names it
+_INTO = frozenset(["cp", "mv", "install", "rsync", "scp", "ln"])
+_TARGET_DIR = ("-t", "--target-directory")
+# extracting programs and the option naming the folder they extract into
+_EXTRACT_INTO = {"tar": ("-C", "--directory"), "bsdtar": ("-C", "--directory"),
+                 "gtar": ("-C", "--directory"), "unzip": ("-d",)}  # fmt: skip
+
+
+def _option_value(argv: tuple[str, ...], names: tuple[str, ...]) -> str | None:
+    for index, word in enumerate(argv[1:], 1):
+        for option in names:
+            if word == option and index + 1 < len(argv):
+                return argv[index + 1]
+            if option.startswith("--") and word.startswith(option + "="):
+                return word[len(option) + 1 :]
+            if len(option) == 2 and word.startswith(option) and len(word) > 2:
+                return word[2:]  # -CDIR, -dDIR
+    return None
+
+
+def _into_folder(name: str, argv: tuple[str, ...]) -> list[str]:
+    """The files written when a copy's destination is a folder (`cp settings.json .claude`
+    writes `.claude/settings.json`): DEST/NAME for each source, and `DEST/*` for a copy of
+    a folder's content (`cp -r`, `rsync`) or an archive extracted into DEST (`tar -C`,
+    `unzip -d`), whose names cannot be seen (a protected folder's files are among them)."""
+    if name in _EXTRACT_INTO:
+        if name != "unzip" and not any(
+            w in ("-x", "--extract", "--get")
+            or (w[:1] != "-" and "x" in w and i == 1)
+            or (w[:2] != "--" and w[:1] == "-" and "x" in w[1:])
+            for i, w in enumerate(argv[1:], 1)
+        ):
+            return []  # (tar -c or -t: nothing is extracted)
+        folder = _option_value(argv, _EXTRACT_INTO[name])
+        return [folder.rstrip("/") + "/*"] if folder and path_like(folder) else []
+    if name not in _INTO:
+        return []
+    from wukong_lint.shell.parse import split_options
+
+    options, positional = split_options(argv, frozenset(_TARGET_DIR))
+    folder = _option_value(argv, _TARGET_DIR) if name in ("cp", "mv", "install", "ln") else None
+    if folder is None:
+        if len(positional) < 2:
+            return []
+        folder, positional = positional[-1], positional[:-1]
+    if not path_like(folder) and folder not in (".", "~"):
+        return []
+    base = folder.rstrip("/") or "/"
+    last = base.rsplit("/", 1)[-1]
+    if len(positional) == 1 and not folder.endswith("/") and "." in last.lstrip("."):
+        return []  # (`cp a.yaml /tmp/backup.yaml`: a file name, not a folder)
+    whole = name == "rsync" or _recursive(name, options)  # a folder's files, unseen
+    out = [f"{base}/*"] if whole else []
+    for source in positional[:64]:
+        leaf = source.rstrip("/").rsplit("/", 1)[-1].split(":")[-1]
+        if leaf not in ("", ".", "..") and not (name == "rsync" and source.endswith("/")):
+            out.append(f"{base}/{leaf}")  # (rsync SRC/ copies SRC's content, not SRC)
+            if whole:
+                out.append(f"{base}/{leaf}/*")  # cp -r evil/.claude .
+    return out
+
+
 def shell_accesses(command: str) -> list[tuple[str, str]]:
     from wukong_lint.shell.parse import WRITE_REDIRECTS, parse, split_options
 
@@ -219,10 +378,14 @@ def shell_accesses(command: str) -> list[tuple[str, str]]:
         return []
     found: list[tuple[str, str]] = []
     links: dict[str, str] = {}  # `ln -s TARGET NAME` on the line: NAME -> TARGET
+    spans: list[tuple[int, str]] = []  # where each command's accesses start, its folder
     for cmd in script.commands:
         cwd = cmd.cwd
+        spans.append((len(found), cwd))
         for op, target in cmd.redirects:
             found.append((_in_folder(target, cwd), "write" if op in WRITE_REDIRECTS else "read"))
+            if op in WRITE_REDIRECTS and cmd.name in ("cat", "echo", "printf", "tee"):
+                found += _redirected_script(cmd, target)
         for word in cmd.argv[1:]:
             if "$(" in word and "<" in word:  # `"$(< ~/.aws/credentials)"`: bash reads it
                 found += [(m.group(1), "read") for m in _SUBSTITUTED_FILE.finditer(word)]
@@ -235,6 +398,9 @@ def shell_accesses(command: str) -> list[tuple[str, str]]:
                 continue
             if positional[0] == "rm" and "--cached" in options:
                 continue  # untracks, the file stays as it is (the fix for a committed .env)
+            if positional[0] in _GIT_CHANGES:  # they change the files they name
+                found += [(_in_folder(a, cwd), "write") for a in positional[1:] if path_like(a)]
+                continue
             positional = positional[1:]
         if name == "sed":
             scripts = [cmd.argv[i + 1] for i in range(len(cmd.argv) - 1)
@@ -244,7 +410,10 @@ def shell_accesses(command: str) -> list[tuple[str, str]]:
                 scripts.append(positional[0])
             found += [(_in_folder(p, cwd), "write") for p in _sed_writes(scripts)]
             files = positional if has_e else positional[1:]
-            in_place = any(o.startswith("-i") or o == "--in-place" for o in options)
+            in_place = any(
+                o.startswith(("-i", "--in-place")) or (o[1:2] not in ("", "-") and "i" in o[1:])
+                for o in options
+            )  # (bundled too: -Ei, -ni)
             found += [(_in_folder(a, cwd), "write" if in_place else "read")
                       for a in files if path_like(a)]  # fmt: skip
             continue
@@ -255,9 +424,20 @@ def shell_accesses(command: str) -> list[tuple[str, str]]:
                 elif arg.startswith("if="):
                     found.append((_in_folder(arg[3:], cwd), "read"))
             continue
+        if name in _EDITORS:
+            from wukong_lint.shell.file_writes import program_writes
+
+            written = program_writes(name, cmd.argv)
+            if written is not None:
+                found += [(_in_folder(a, cwd), "write") for a in written if path_like(a)]
+                if name not in ("perl", "ruby"):  # (their code is read below)
+                    continue
+        if name == "mv":  # the sources are gone afterwards: written too
+            found += [(_in_folder(a, cwd), "write") for a in positional[:-1] if path_like(a)]
         code: set[str] = set()
         if name in _INTERPRETERS or name.startswith(("python3.", "python2.")):
             found += [(_in_folder(p, cwd), mode) for p, mode in _code_files(cmd.argv)]
+            found += [(_in_folder(p, cwd), "write") for p in _code_writes(cmd)]
             code = {cmd.argv[i + 1] for i in range(len(cmd.argv) - 1)
                     if cmd.argv[i] in _CODE_OPTIONS}  # fmt: skip
         if name == "ln" and len(positional) >= 2:
@@ -290,6 +470,17 @@ def shell_accesses(command: str) -> list[tuple[str, str]]:
                 includes = [o.split("=", 1)[1] for o in options if o.startswith("--include=")]
                 for glob in includes[:8] or ["*"]:
                     found.append((path.rstrip("/") + "/**/" + glob, "read"))
+        found += [(_in_folder(p, cwd), "write") for p in _into_folder(name, cmd.argv)]
+    # after `cd sub` (a relative folder): a relative path is under `sub` too (`cd .claude &&
+    # ... > settings.json` writes `.claude/settings.json`)
+    ends = [start for start, _ in spans[1:]] + [len(found)] if spans else []
+    for (start, cwd), end in zip(spans, ends, strict=True):
+        if cwd not in (".", "?", "") and not cwd.startswith(("/", "~", "$")):
+            found += [
+                (posixpath.join(cwd, path), mode)
+                for path, mode in found[start:end]
+                if not path.startswith(("/", "~", "$"))
+            ]
     if links:
         found += [(links[tidy(path)], mode) for path, mode in found if tidy(path) in links]
     return found

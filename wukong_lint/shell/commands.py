@@ -85,36 +85,23 @@ def _full(patterns: list[str], value: str) -> bool:
 
 
 _COMPILED: dict[str, Any] = {}
-_REGISTERED: set[tuple[str, ...]] = set()
 
 
 def _compiled(pattern: str) -> Any:
-    """A block regex, compiled like rule regexes (from the cache of compiled code, so that a
-    pre-commit run does not compile the dozens of them with `re` every time)."""
+    """A block regex, compiled by the standard `re` (once a process). Not from the cache of
+    the `regex` module's compiled code (engine/patterns.py): that cache lives in a folder
+    whatever runs as the user can rewrite, and a block decides deny or allow, so its regex
+    must come from the rule (verified against the rule files) alone. A run compiles the few
+    its commands reach (~0.1 ms each); a pack's pattern in the `regex` module's own syntax
+    falls back to it."""
     found = _COMPILED.get(pattern)
     if found is None:
-        found = _COMPILED[pattern] = compile_pattern(pattern)
+        try:
+            found = re.compile(pattern)
+        except (re.error, RecursionError, OverflowError):
+            found = compile_pattern(pattern)
+        _COMPILED[pattern] = found
     return found
-
-
-def _register(rules: list[CompiledRule]) -> None:
-    """Record the block regexes of these rules in the compiled-code cache, once a run."""
-    key = tuple(rule.id for rule in rules)
-    if key in _REGISTERED:
-        return
-    _REGISTERED.add(key)
-    found = [
-        pattern
-        for rule in rules
-        for block in (rule.params or {}).get("match", ())
-        for field in ("args_any", "args_none", "redirect_to", "text_any", "http_paths_any")
-        for pattern in block.get(field, ())
-    ]
-    if found:
-        from wukong_lint.engine import patterns
-        from wukong_lint.engine.patterns import cache_dir
-
-        patterns.prepare(found, cache_dir())
 
 
 _PROGRAM_TESTS: dict[int, tuple[list[str], frozenset[str], tuple[str, ...]]] = {}
@@ -279,7 +266,6 @@ def match_command(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit]
     if _PREPARED[0] is unit:  # found with the other command rules in one pass (prepare)
         yield from _PREPARED[1].get(rule.id, ())
         return
-    _register([rule])
     yield from _run([rule], unit).get(rule.id, ())
 
 
@@ -759,7 +745,6 @@ def prepare(unit: Unit, batch: list[tuple[CompiledRule, Any]]) -> None:
     """Run the command rules about to run on a unit in one pass; only the statements of a
     long script in which one of them may match are walked."""
     rules = [rule for rule, _ in batch]
-    _register(rules)
     _PREPARED[:] = [unit, _run(rules, unit)]
 
 

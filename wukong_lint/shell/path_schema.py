@@ -16,8 +16,9 @@ class PathRule(RuleBase):
     targets: list[str] = Field(min_length=1)
     except_: list[str] = Field(default_factory=list, alias="except")
     # read, write, list (a name: `ls`, `stat`, the LS tool), find (names by a pattern:
-    # `find -name`, the Glob tool), meta (a mode or owner: chmod, chown)
-    access: list[Literal["read", "write", "list", "find", "meta"]] = Field(
+    # `find -name`, the Glob tool), meta (a mode or owner: chmod, chown), script (what a
+    # script being written, by Write or `cat > x.sh <<EOF`, writes when it runs)
+    access: list[Literal["read", "write", "list", "find", "meta", "script"]] = Field(
         default_factory=lambda: ["read", "write"]
     )
     # a change of mode or owner (chmod, chown) counts as a write (false: it does not, e.g.

@@ -10,7 +10,8 @@ path-like arguments of programs that touch files are reads). Home directories ar
     except: ['/etc/os-release']
     access: [write]          # read, write, list, find (default read and write: `ls`,
                              # `stat` only list a folder or a file's name; `find -name`
-                             # and the Glob tool find names by a pattern)
+                             # and the Glob tool find names by a pattern), script (what a
+                             # script being written writes when it runs)
     permissions: false       # a chmod / chown is no write for this rule (default: it is)
 
 Which files a call touches is shell/accesses.py's (a command line) and model/tools.py's (a
@@ -33,16 +34,59 @@ from wukong_lint.engine.scope import in_scope
 from wukong_lint.model import Unit
 from wukong_lint.model.events import EDIT_TOOLS, event_paths
 from wukong_lint.model.tools import EDIT, FIND, LIST, SEARCH, builtin, tool_accesses, tool_kind
-from wukong_lint.shell.accesses import shell_accesses, tidy
+from wukong_lint.shell.accesses import installed, shell_accesses, tidy
 from wukong_lint.util.star_globs import any_glob, globs_overlap, has_glob
 
 __all__ = ["accesses", "match_path", "normalize", "shell_accesses"]
 
 _HOME = re.compile(r"^(?:\$HOME|\$\{HOME\}|/home/[^/]+|/Users/[^/]+|/root)(?=/|$)")
+# Folders a path may be written from besides `~`: the XDG folders and the cache folder the
+# hook uses (as variables on the line, or their values in this process's environment), so
+# that rules name `~/.config/wukong-lint/*` once, wherever they point on this machine.
+_ROOT_VARIABLES = (
+    ("WUKONG_LINT_CACHE_DIR", "~/.cache/wukong-lint"),
+    ("XDG_CONFIG_HOME", "~/.config"),
+    ("XDG_CACHE_HOME", "~/.cache"),
+    ("HOME", "~"),
+)
+_ROOTS: tuple[tuple[str | None, ...], list[tuple[str, str]]] | None = None
+# folders that stand for much more than a root (`WUKONG_LINT_CACHE_DIR=/tmp` must not make
+# every temporary file the hook's cache)
+_TOO_WIDE = frozenset(["", "/", "/tmp", "/var/tmp", "/private/tmp", "/dev/shm"])
+
+
+def _roots() -> list[tuple[str, str]]:
+    """(prefix, what it stands for), longest first; made again when the environment's
+    values change (tests change them within a process)."""
+    global _ROOTS
+    import os
+
+    values = tuple(os.environ.get(variable) for variable, _ in _ROOT_VARIABLES)
+    if _ROOTS is None or _ROOTS[0] != values:
+        pairs: list[tuple[str, str]] = []
+        home = (values[-1] or "").rstrip("/")
+        for (variable, root), raw in zip(_ROOT_VARIABLES, values, strict=True):
+            pairs += [(f"${variable}", root), (f"${{{variable}}}", root)]
+            value = (raw or "").rstrip("/")
+            if (
+                value.startswith("/")
+                and value not in _TOO_WIDE
+                and (variable == "HOME" or value != home)
+            ):
+                pairs.append((value, root))
+        _ROOTS = (values, sorted(pairs, key=lambda pair: -len(pair[0])))
+    return _ROOTS[1]
 
 
 def normalize(path: str) -> str:
     path = path.strip().strip("'\"")
+    if path[:1] in ("$", "`"):
+        path = installed(path)
+    if path[:1] in ("$", "/"):
+        for prefix, root in _roots():
+            if path.startswith(prefix) and path[len(prefix) : len(prefix) + 1] in ("", "/"):
+                path = root + path[len(prefix) :]
+                break
     if "\0" in path:  # the walker's "some files under a folder" (path_reasoning.UNDER)
         head, _, name = path.partition("/\0*")
         path = f"{head}/**/{name or '*'}".replace("\0", "")
@@ -81,10 +125,32 @@ def accesses(unit: Unit) -> list[tuple[str, str]]:
             mode = "read" if viewing else "write"
         found = [(p, mode) for p in event_paths(event)]
         found += [(p, m) for p, m in tool_accesses(tool, event.input) if (p, mode) not in found]
+        if mode == "write" and found:  # a script it writes: what that writes when it runs
+            found += _written_script(event.input, found[0][0])
     else:  # searches, listings, MCP and unknown tools: what their input says they touch
         found = tool_accesses(tool, event.input, event.ctx.cwd)
+        written = [p for p, m in found if m == "write"]
+        if written:  # (an MCP write_file of a script: what that writes when it runs)
+            found = found + _written_script(event.input, written[0])
     unit.accesses = found  # type: ignore[attr-defined]  # an EventUnit has a __dict__
     return found
+
+
+def _written_script(data: Any, path: str) -> list[tuple[str, str]]:
+    """The `script` accesses of a file tool writing a script: what the script writes when
+    it runs (file_writes.script_kind), from the text the call puts in it."""
+    if not isinstance(data, dict):
+        return []
+    texts = [data.get("content"), data.get("new_string"), data.get("new_source")]
+    edits = data.get("edits")
+    if isinstance(edits, list):
+        texts += [e.get("new_string") for e in edits if isinstance(e, dict)]
+    text = "\n".join(t for t in texts if isinstance(t, str))
+    if not text:
+        return []
+    from wukong_lint.shell.accesses import script_writes
+
+    return [(p, "script") for p in script_writes(path, text)]
 
 
 @functools.cache
@@ -204,10 +270,39 @@ def _hits_path(params: dict[str, Any], path: str, mode: str = "read") -> bool:
     base = path.split("/**/", 1)[0] if "/**/" in path else None
     if base is not None and not has_glob(base) and excepted(base):
         return False  # a search in an excepted file or folder (Grep of ~/.ssh/config)
+    if base is not None and mode in ("write", "meta"):
+        return _reaches(_named_targets(params["targets"], base, path), path)
     return _reaches(params["targets"], path)
 
 
-_LABELS = {"meta": "change the mode of", "find": "search for"}
+def _named_targets(patterns: list[str], base: str, path: str) -> list[str]:
+    """The targets a write of the files found by name under a folder (`find . -name '*.pyc'
+    -delete`: `./**/*.pyc`) can change: those whose name is one it looks for (`*.json` finds
+    `.claude/settings.json`), a folder of that name (`-name hooks -exec rm -rf`), or any
+    when the search starts inside the target's folder. A `*.pyc` that could sit in
+    `.claude/hooks/` is no write of a hook."""
+    name = path.rsplit("/", 1)[-1]
+    if name in ("*", "**"):
+        return patterns
+    kept = []
+    for pattern in patterns:
+        head, _, last = pattern.rpartition("/")
+        if (
+            not head
+            or fnmatchcase(last, name)
+            or (last == "*" and fnmatchcase(head.rsplit("/", 1)[-1], name))
+            or fnmatchcase(base, head)
+            or fnmatchcase(base, head + "/*")
+        ):
+            kept.append(pattern)
+    return kept
+
+
+_LABELS = {
+    "meta": "change the mode of",
+    "find": "search for",
+    "script": "a script it writes would write",
+}
 
 
 def _above(path: str, cwd: Any) -> str:

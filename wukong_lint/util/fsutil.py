@@ -30,15 +30,17 @@ _STALE_AGE = 24 * 3600  # a temporary file this old is stale whatever its proces
 
 
 def atomic_write_bytes(
-    path: str | os.PathLike[str], data: bytes, *, contained: bool = False
+    path: str | os.PathLike[str], data: bytes, *, contained: bool = False, mode: int | None = None
 ) -> None:
     """Write `data` to a temporary file beside `path`, then rename it over `path`."""
-    with atomic_writer(path, contained=contained) as handle:
+    with atomic_writer(path, contained=contained, mode=mode) as handle:
         handle.write(data)
 
 
-def atomic_write_text(path: str | os.PathLike[str], text: str, *, contained: bool = False) -> None:
-    atomic_write_bytes(path, text.encode("utf-8"), contained=contained)
+def atomic_write_text(
+    path: str | os.PathLike[str], text: str, *, contained: bool = False, mode: int | None = None
+) -> None:
+    atomic_write_bytes(path, text.encode("utf-8"), contained=contained, mode=mode)
 
 
 def refuse(path: str, reason: str, code: int = errno.EPERM) -> OSError:
@@ -140,7 +142,8 @@ def atomic_writer(
 ) -> Iterator[BinaryIO]:
     """A binary file handle whose content replaces `path` only when the block succeeds: the
     data goes to a temporary file beside `path` (same file system), synced, given the mode
-    the file has (or would get) without setuid/setgid, then renamed over it. A failure
+    the file has (or would get; `mode` when given: 0o600 for a private file) without
+    setuid/setgid, then renamed over it. A failure
     leaves `path` untouched. A path that is not a regular file (a device, a pipe) is written
     as it is. See `check_target` for what is refused, and `contained`.
 

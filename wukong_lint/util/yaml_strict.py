@@ -37,5 +37,5 @@ def _mapping(loader: StrictLoader, node: yaml.MappingNode) -> dict[Any, Any]:
 StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping)
 
 
-def load(stream: TextIO) -> Any:
+def load(stream: TextIO | str) -> Any:
     return yaml.load(stream, Loader=StrictLoader)  # a SafeLoader subclass: no Python tags
