@@ -101,7 +101,7 @@ def _register(rules: list[CompiledRule]) -> None:
         pattern
         for rule in rules
         for block in (rule.params or {}).get("match", ())
-        for field in ("args_any", "args_none", "redirect_to", "text_any")
+        for field in ("args_any", "args_none", "redirect_to", "text_any", "stdin_words_any")
         for pattern in block.get(field, ())
     ]
     if found:
@@ -151,6 +151,12 @@ def block_matches(block: dict[str, Any], command: Command, where: Where | None =
         or (block["via"] and not command.via)
         or (block.get("redirect_targets_any") and not command.redirects)
         or (block.get("stdin_targets_any") and not (command.stdin_args or command.redirects))
+        or (block.get("unresolved") and not command.unknown)
+        or (block.get("stdin_words_any") and not command.stdin_args)
+    ):
+        return False
+    if block.get("unresolved") and not any(
+        entry.split(":", 1)[0] in block["unresolved"] for entry in command.unknown
     ):
         return False
     name = command.name
@@ -198,6 +204,16 @@ def block_matches(block: dict[str, Any], command: Command, where: Where | None =
     if block.get("min_args") and len(positional) < block["min_args"]:
         return False
     if block.get("text_any") and not _text_matches(block["text_any"], positional, command):
+        return False
+    if (
+        block.get("except_substitutions")
+        and command.substitutions
+        and all(p in block["except_substitutions"] for p in command.substitutions)
+    ):
+        return False
+    if block.get("stdin_words_any") and not any(
+        _compiled(p).search(w) for p in block["stdin_words_any"] for w in command.stdin_args
+    ):
         return False
     where = where or _NOWHERE
     if (block.get("targets_any") or block.get("targets_none")) and not _targets_match(
@@ -293,8 +309,10 @@ def _run(rules: list[CompiledRule], unit: Unit) -> dict[str, list[Hit]]:
                     results[rule.id].append(
                         Hit(base + span[0], base + span[1], base + span[0], base + span[1])
                     )
-        if (script.error and any(block.get("parse_error") for block in blocks)) or (
-            script.partial and any(block.get("partial") for block in blocks)
+        if (
+            (script.error and any(block.get("parse_error") for block in blocks))
+            or (script.partial and any(block.get("partial") for block in blocks))
+            or (script.deep and any(block.get("too_deep") for block in blocks))
         ):
             end = len(text.rstrip())
             results[rule.id].append(Hit(base, base + end, base, base + end))
@@ -339,7 +357,7 @@ def _hits(
                 continue
             seen[rule_id].add(span)
             start, end = base + command.start, base + command.end
-            results[rule_id].append(Hit(start, end, start, end, describe(command, block)))
+            results[rule_id].append(Hit(start, end, start, end, describe(command, block, where)))
 
 
 _BY_NAME: list[Any] = [None, {}]  # (script, its commands by program name) of the last script
@@ -378,7 +396,8 @@ def _shape(command: Command, where: Where) -> int:
     Dockerfiles repeat the same commands (`rm -rf /var/lib/apt/lists/*`) many times, and a
     command is asked about by several blocks."""
     key = (command.argv, command.redirects, command.stdin_from, command.substitutions,
-           command.via, command.cwd, command.heredoc, command.stdin_args, where)  # fmt: skip
+           command.via, command.cwd, command.heredoc, command.stdin_args, command.unknown,
+           where)  # fmt: skip
     found = _SHAPES.get(key)
     if found is None:
         if len(_SHAPES) >= 8192:
@@ -393,7 +412,7 @@ def _verdict(block: dict[str, Any], command: Command, where: Where | None = None
     Dockerfiles repeat the same commands (`rm -rf /var/lib/apt/lists/*`) many times."""
     key = (id(block), command.argv, command.redirects, command.stdin_from,
            command.substitutions, command.via, command.cwd, command.heredoc,
-           command.stdin_args, where)  # fmt: skip
+           command.stdin_args, command.unknown, where)  # fmt: skip
     found = _VERDICTS.get(key)
     if found is None or found[0] is not block:  # (the block kept: its id is not reused)
         if len(_VERDICTS) >= 8192:
@@ -416,7 +435,12 @@ def _blocks_by_program(rules: list[CompiledRule]) -> tuple[dict, tuple]:
         other = []
         for rule in rules:
             for block in (rule.params or {})["match"]:
-                if block["recursive_function"] or block.get("parse_error") or block.get("partial"):
+                if (
+                    block["recursive_function"]
+                    or block.get("parse_error")
+                    or block.get("partial")
+                    or block.get("too_deep")
+                ):
                     continue
                 names = block["program"]
                 if names and not any(c in p for p in names for c in "*?["):
@@ -670,7 +694,7 @@ def _block_needs(block: dict[str, Any]) -> tuple[dict[str, str], set[str], bool]
     None when any statement may."""
     if block["recursive_function"]:
         return {}, set(), True
-    if block.get("parse_error") or block.get("partial"):
+    if block.get("parse_error") or block.get("partial") or block.get("too_deep"):
         return {}, set(), False  # (asked of the whole text, not of statements)
     extra = set(block.get("selected_by") or ())
     if block.get("words"):

@@ -42,8 +42,9 @@ from wukong_lint.shell.model import (  # the records, re-exported: shell.Command
     _parser,
     program_name,
 )
+from wukong_lint.shell.nodes import _JOINED, _piece_search, split_options
 from wukong_lint.shell.unwrap import SHELLS, unwrap
-from wukong_lint.shell.walker import _JOINED, _flat_walk, _piece_search, _Walker, split_options
+from wukong_lint.shell.walker import _Walker, flat_walk
 
 __all__ = [
     "SHELLS",
@@ -93,12 +94,39 @@ def parse_script(
             for child in tree.root_node.children:
                 walk_selected(walker, child, search_span)
     except RecursionError:  # nested deeper than the stack: a parse error, and a flat reading
-        walker.error = True
-        flat = _flat_walk(text, depth, span)
+        walker.error = walker.deep = True
+        flat = flat_walk(text, depth, span)
         if flat is not None and flat.commands:
             walker = flat
     error = walker.error or tree.root_node.has_error
-    return Script(tuple(walker.commands), tuple(walker.functions), error)
+    commands = walker.finish()
+    if (
+        tree.root_node.has_error
+        and select is None  # (a file scan's script: bash would stop at the error too)
+        and not walker.deep
+        and len(text) <= _RESCUE_UP_TO
+    ):
+        commands = commands + _rescued(text, depth, span, commands)
+    return Script(tuple(commands), tuple(walker.functions), error, deep=walker.deep)
+
+
+_RESCUE_UP_TO = 1 << 20  # characters: a longer text that does not parse is not read twice
+
+
+def _rescued(text: str, depth: int, span: tuple[int, int] | None, found: list[Command]
+             ) -> list[Command]:  # fmt: skip
+    """The commands of a text that does not parse as shell which its flat reading shows and
+    the walk of its error-ridden tree lost (`((((rm -rf ~))))`, a group left open): their
+    programs named (a word of a broken line is no unknown program)."""
+    flat = flat_walk(text, depth, span)
+    if flat is None:
+        return []
+    seen = {command.argv for command in found}
+    return [
+        command._replace(unknown=())
+        for command in flat.finish()
+        if command.argv not in seen and not command.unknown
+    ]
 
 
 def parse(text: str, select: Any = None) -> Script:

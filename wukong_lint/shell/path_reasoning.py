@@ -144,6 +144,8 @@ def _expand(word: str, cwd: str, home: str) -> str | None:
         if head == "~":
             return home + rest
         return "/home/" + head[1:] + rest  # ~user: another user's home
+    if word.startswith(("<(", ">(")):
+        return None  # a process substitution: a pipe whose content the word does not give
     if word.startswith(("$", "`")):
         match = _rx(_VAR).match(word)
         if match:

@@ -24,7 +24,8 @@ from itertools import pairwise
 from typing import Any
 
 from wukong_lint.shell.model import Command, Function, Script, _parser
-from wukong_lint.shell.walker import _piece_search, _Walker, list_parts
+from wukong_lint.shell.nodes import _piece_search, list_parts
+from wukong_lint.shell.walker import _Walker
 
 PIECE = 256 << 10  # bytes parsed at a time
 MAX_PIECE = 4 << 20  # a statement longer than this ends the cutting: the rest is one piece
@@ -108,7 +109,8 @@ def parse_pieces(text: str, select: Any = None) -> Script:
     seen: set[tuple[Any, ...]] = set()
     walked: dict[tuple[Any, ...], tuple[str, tuple[tuple[str, str], ...]]] = {}
     functions: list[Function] = []
-    error = partial = False
+    error = partial = deep = False
+    definitions: list[tuple[str, list[Command]]] = []
     previous: _Walker | None = None
     function_pieces = 0
     start = chars = 0  # the piece's offset in bytes and in characters
@@ -159,8 +161,11 @@ def parse_pieces(text: str, select: Any = None) -> Script:
                 else:
                     _walk_once(walker, child, piece, walked)
         except RecursionError:
-            walker.error = True
+            walker.error = walker.deep = True
         error = error or walker.error or any(c.has_error for c in kept)
+        deep = deep or walker.deep
+        # (a function body walked where defined, in case no later piece calls it)
+        definitions += [(name, walker.commands[a:b]) for name, (a, b) in walker.defined.items()]
         for command in walker.commands:
             # (a file scan reports each place: only a tool call's command keeps one of each)
             key = _key(command) if select is None else command
@@ -182,4 +187,8 @@ def parse_pieces(text: str, select: Any = None) -> Script:
         previous = walker
         chars += len(piece[:stop].decode("utf-8", "surrogatepass")) if not ascii_text else stop
         start += stop
-    return Script(tuple(commands), tuple(functions[:4096]), error, partial)
+    called = previous.called if previous is not None else set()
+    gone = {id(c) for name, found in definitions if name in called for c in found}
+    if gone:
+        commands = [c for c in commands if id(c) not in gone]
+    return Script(tuple(commands), tuple(functions[:4096]), error, partial, deep)

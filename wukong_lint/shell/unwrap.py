@@ -231,7 +231,8 @@ def unwrap(argv: tuple[str, ...]) -> list[tuple[str, ...]]:
                 continue
             if arg.startswith("-") and not arg.startswith("--") and "c" in arg[1:]:
                 rest = after_options(args[i + 1 :], frozenset({"-o", "-O"}))
-                return [(SCRIPT, rest[0])] if rest else []
+                # the words after the script are its $0, $1...: `sh -c 'rm -rf "$1"' _ ~`
+                return [(SCRIPT, rest[0], *rest[1:])] if rest else []
             if not arg.startswith(("-", "+")):
                 return []
             i += 1
