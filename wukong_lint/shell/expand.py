@@ -38,6 +38,8 @@ _BRACED = re.compile(
 _SIMPLE = re.compile(r"\$(?P<name>[A-Za-z_][A-Za-z0-9_]*|[0-9]|[@*#?$!-])$")
 _SLICE = re.compile(r":\s*(-?\s*\d+)(?::\s*(-?\s*\d+))?$")
 _EXPANDED = EXPANSIONS | {"command_substitution"}
+_SPECIAL = frozenset(["@", "*", "#", "0"])  # (what `$X` may be even when not set)
+_PLAIN_KINDS = frozenset(["word", "string", "raw_string", "ansi_c_string", "number"])
 _SEQUENCE = re.compile(r"\{(-?\d{1,6}|[A-Za-z])\.\.(-?\d{1,6}|[A-Za-z])\}$")
 
 
@@ -136,14 +138,23 @@ def _splitter(white: str, other: str) -> re.Pattern[str]:
 def expand(node: Any, walker: Any) -> list[str]:
     """The words a word node becomes (see the module docstring)."""
     kind = node.type
-    if kind == "word":  # (the usual case first: no expansion, no brace)
+    if kind in _PLAIN_KINDS:  # (the usual cases first: as written; a node's text is costly)
         raw = node.text
-        if b"{" not in raw:
-            return [unescape(raw.decode("utf-8", "replace"))]
-    elif kind in ("raw_string", "ansi_c_string", "number") or (
-        kind == "string" and not any(child.type in _EXPANDED for child in node.children)
-    ):
-        return [plain_word(node)]
+        if kind == "word":
+            if b"{" not in raw:
+                return [unescape(raw.decode("utf-8", "replace"))]
+        elif kind == "string":
+            if b"$" not in raw and b"`" not in raw and raw[-1:] == b'"' and len(raw) >= 2:
+                return [unescape_double(raw[1:-1].decode("utf-8", "replace"))]
+        elif kind == "raw_string":
+            return [raw[1:-1].decode("utf-8", "replace")]
+        else:
+            return [plain_word(node)]
+    elif kind == "simple_expansion":  # `$X` the line did not set: as written
+        text = node.text.decode("utf-8", "replace")
+        name = text[1:]
+        if name not in walker.env and name not in SHELL_VARIABLES and name not in _SPECIAL:
+            return [text]
     fields = _Fields()
     braces = _parts(node, walker, fields, quoted=False)
     found = fields.fields()
@@ -156,6 +167,9 @@ def expand(node: Any, walker: Any) -> list[str]:
 
 def expand_one(node: Any, walker: Any) -> str:
     """The one word a node gives where bash does not split (a here-string, an assignment)."""
+    kind = node.type
+    if (kind == "word" and b"{" not in node.text) or kind in ("raw_string", "number"):
+        return plain_word(node)  # (most values: as written)
     fields = _Fields()
     _parts(node, walker, fields, quoted=True)
     return " ".join(fields.fields())

@@ -140,12 +140,16 @@ class Runs:
         the line does not name (`< "$f"`, `< <(cat x)`), code that is one expansion, a file
         the network sent."""
         name = command.name
+        lang = interpreter(name)
+        runs_code = name in SHELLS or name in _SOURCES or lang is not None
+        downloads = self.downloads
+        if not (runs_code or items or downloads.files or downloads.folders):
+            return ()  # (`sudo ls`, `docker ps`: nothing it runs is unseen)
         found: list[str] = []
         fed = fed or any(
             op == "<" and (shell_unknown.unresolved(target) or not target)
             for op, target in command.redirects
         )
-        lang = interpreter(name)
         reads_stdin = (name in SHELLS and runs_stdin(command.argv)) or (
             lang is not None and interpreter_code(lang, command.argv[1:]) == (None, True)
         )
@@ -161,13 +165,12 @@ class Runs:
                 found.append(shell_unknown.marker(shell_unknown.CODE, "its stdin"))
             elif item[0] == CODE and shell_unknown.whole_expansion(code):
                 found.append(shell_unknown.marker(shell_unknown.CODE, code.strip()))
-        if name in SHELLS or name in _SOURCES or lang is not None:
-            script = shell_unknown.script_argument(name, command.argv, lang is not None)
-            path = script if script is not None else None
+        if runs_code:
+            path = shell_unknown.script_argument(name, command.argv, lang is not None)
         else:
             path = command.argv[0] if "/" in command.argv[0] else None
-        if path is not None:
-            kind = self.downloads.runs(path, command.cwd)
+        if path is not None and (downloads.files or downloads.folders):
+            kind = downloads.runs(path, command.cwd)
             if kind is not None:
                 found.append(shell_unknown.marker(kind, path))
         return tuple(found)

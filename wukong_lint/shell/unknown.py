@@ -32,6 +32,7 @@ FETCHED = "fetched"
 NETWORK = frozenset(["curl", "wget", "fetch", "http", "https", "xh", "curlie", "aria2c",
                      "lwp-request", "GET", "ftp", "tftp", "nc", "ncat", "netcat",
                      "socat"])  # fmt: skip
+_PLAIN = re.compile(r"[\w./+:@%,=~-]+")
 _HIDING = frozenset("*?[()`$")  # a glob, or a part of an expansion the line does not give
 _ONE_EXPANSION = re.compile(
     r"\s*(?:\$[A-Za-z_]\w*|\$\{[^}]*\}|\$\(.*\)|`[^`]*`|\$[0-9@*])\s*", re.S
@@ -48,8 +49,8 @@ def program_marker(argv0: str) -> str | None:
     name (`$x`, `$(cat f)`, `/???/?m`); a folder given by a variable names no other program
     (`"$VIRTUAL_ENV/bin/python"` runs python, `"$(go env GOPATH)/bin/lint"` runs lint). None
     for a known program."""
-    if argv0 in ("[", "[["):
-        return None
+    if _PLAIN.fullmatch(argv0) or argv0 in ("[", "[["):
+        return None  # (most program words: letters, digits, `/ . _ - + :`)
     name = posixpath.basename(argv0.rstrip("/")) or argv0
     if (
         not argv0

@@ -38,7 +38,7 @@ from wukong_lint.shell.nodes import (  # (re-exported: the older home of these h
 from wukong_lint.shell.path_reasoning import change_dir
 from wukong_lint.shell.runs import _RUNS_MORE, MAX_DEPTH, MAX_PRINTED, Runs, listed
 from wukong_lint.shell.unwrap import CODE, SCRIPT, git_normalised, interpreter
-from wukong_lint.shell.words import joined_by_continuation, literal
+from wukong_lint.shell.words import joined_by_continuation, literal, unescape
 from wukong_lint.shell.words import word as _word
 
 MAX_FEEDERS = 256  # distinct programs of a pipeline's earlier stages handed to a stage
@@ -247,7 +247,10 @@ class _Walker(Runs):
             name_node = inner if inner is not None else name_node
         name = name_node.text.decode("utf-8", "replace")
         value_node = node.child_by_field_name("value")
-        append = any(child.type == "+=" for child in node.children)
+        operator = name_node.next_sibling if name_node.type != "subscript" else None
+        append = (operator is not None and operator.type == "+=") or (
+            index is not None and b"+=" in node.text
+        )
         if value_node is not None and value_node.type == "array":
             items = [w for child in value_node.children if child.is_named
                      for w in expand(child, self)]  # fmt: skip
@@ -372,7 +375,7 @@ class _Walker(Runs):
                         words_with_subs.append(part)
             elif child.is_named:
                 after.append(child)
-        if heredoc is None:
+        if heredoc is None and redirects:
             heredoc = self.stdin_file(redirects)
         names: list[str] = []
         self.last_top = None
@@ -440,19 +443,14 @@ class _Walker(Runs):
         producer, self.producer = self.producer, None
         words: list[str] = []
         subs: list[str] = []
-        prefix: dict[str, str] = {}  # `IFS=, read ...`: assignments for this command only
+        prefix: list[Any] = []  # `IFS=, read ...`: assignments for this command only
         prev_end = -1
         inside = len(self.commands)  # the commands of its $(...) are recorded from here
         for child in node.children:
             kind = child.type
             if kind == "variable_assignment":
                 subs += self.substitutions_in(child)
-                name_node = child.child_by_field_name("name")
-                value_node = child.child_by_field_name("value")
-                if name_node is not None:
-                    prefix[name_node.text.decode("utf-8", "replace")] = (
-                        "" if value_node is None else expand_one(value_node, self)
-                    )
+                prefix.append(child)
                 continue
             if kind == "file_redirect":
                 op, target, first = "", "", True
@@ -460,7 +458,8 @@ class _Walker(Runs):
                     if not part.is_named:
                         op = part.type
                     elif part.type != "file_descriptor":
-                        subs += self.substitutions_in(part)
+                        if part.type != "word":  # (`> "$(mktemp)"`: what it runs)
+                            subs += self.substitutions_in(part)
                         if first:
                             target, first = _word(part, self.env), False
                         else:
@@ -477,23 +476,29 @@ class _Walker(Runs):
                 continue
             if kind == "command_name":
                 child = child.children[0] if child.children else child
+                kind = child.type
             subs += self.substitutions_in(child)
-            values = expand(child, self)
+            if kind == "word":  # (most words: as written; a node's text is costly, read once)
+                raw = child.text
+                if b"{" in raw:
+                    values = expand(child, self)
+                else:
+                    values = [unescape(raw.decode("utf-8", "replace"))]
+            else:
+                values = expand(child, self)
             if self.nul:
                 values = [value.replace("\0", "") for value in values]
-            if (
-                self.continued
-                and words
-                and values
-                and joined_by_continuation(self.source, prev_end, child.start_byte)
-            ):
+            if not self.continued:
+                words += values
+                continue
+            if words and values and joined_by_continuation(self.source, prev_end, child.start_byte):
                 words[-1] += values.pop(0)  # `re\<newline>set`
             words += values
             prev_end = child.end_byte
         words += extra
         if not words:
             return subs
-        if heredoc is None:
+        if heredoc is None and redirects:
             heredoc = self.stdin_file(redirects)
         start, end = self.where(node)
         index = len(self.commands)
@@ -514,8 +519,19 @@ class _Walker(Runs):
                 stdin = producer.text
                 if stdin is None:  # `find . | while read f`: the paths it lists
                     stdin = "\n".join(listed(producer.argv)) or None
-            bind(self.env, argv, stdin, prefix)
+            bind(self.env, argv, stdin, self.assignments(prefix))
         return names
+
+    def assignments(self, nodes: list[Any]) -> dict[str, str]:
+        """The values of the assignments written before a command (`IFS=, read ...`)."""
+        found: dict[str, str] = {}
+        for node in nodes:
+            name_node = node.child_by_field_name("name")
+            value_node = node.child_by_field_name("value")
+            if name_node is not None:
+                value = "" if value_node is None else expand_one(value_node, self)
+                found[name_node.text.decode("utf-8", "replace")] = value
+        return found
 
     def stdin_file(self, redirects: tuple[tuple[str, str], ...] | list[tuple[str, str]]
                    ) -> str | None:  # fmt: skip
@@ -566,17 +582,19 @@ class _Walker(Runs):
         if heredoc is None and producer is not None:
             heredoc = producer.text
         stdin_args = (producer.words if producer is not None else ()) + fed
-        program = shell_unknown.program_marker(argv[0])
+        program = shell_unknown.program_marker(argv[0]) if _SUSPECT(argv[0]) else None
         unknown: tuple[str, ...] = (program,) if program is not None else ()
-        if (self.downloads.files or self.downloads.folders) and "/" in argv[0]:
-            kind = self.downloads.runs(argv[0], cwd)  # `./setup.sh` after `wget .../setup.sh`
+        downloads = self.downloads
+        if (downloads.files or downloads.folders) and "/" in argv[0]:
+            kind = downloads.runs(argv[0], cwd)  # `./setup.sh` after `wget .../setup.sh`
             if kind is not None:
                 unknown += (shell_unknown.marker(kind, argv[0]),)
         index = len(self.commands)
-        command = Command(
-            argv, start, end, redirects, stdin_from, subs, via, heredoc, cwd, stdin_args, unknown
-        )
-        self.commands.append(command)
+        self.commands.append(
+            Command(argv, start, end, redirects, stdin_from, subs, via, heredoc, cwd,
+                    stdin_args, unknown) if unknown else
+            Command(argv, start, end, redirects, stdin_from, subs, via, heredoc, cwd, stdin_args)
+        )  # fmt: skip
         if name in _FETCHING or (stdin_from and name in _FED_WRITERS):
             for path, folder in shell_unknown.fetched(name, argv, redirects, stdin_from):
                 self.downloads.add(path, folder, cwd)
@@ -722,6 +740,8 @@ _POSITIONAL = frozenset(["@[]", "@", "*", "#", *map(str, range(1, 10))])
 # programs that may write what the network sends to a file (shell/unknown.py: fetched)
 _FETCHING = shell_unknown.NETWORK | {"git"}
 _FED_WRITERS = frozenset(["tee", "sponge", "tar", "bsdtar", "gtar", "unzip", "cpio", "7z"])
+# a program word that may not name its program (an expansion, a glob, an empty word)
+_SUSPECT = re.compile(r"[^\w./+:@%,=~-]|^$").search
 _DEFAULT_PROGRAM = re.compile(r"\$\{[A-Za-z_]\w*:?-([A-Za-z0-9_./+-]+)\}$")
 _INTERPRETER_INITIALS = frozenset("pnbdr")  # python, pypy, perl, php, node, bun, deno, ruby
 _VALUE_OPTIONS = shell_unwrap.VALUE_OPTIONS
