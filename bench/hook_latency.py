@@ -1,14 +1,18 @@
 """Hook latency: `wukong-lint hook` started once per real PreToolUse event (what Claude Code
 does), wall clock including interpreter start-up; one warm-up, then the median.
 
-    python bench/hook_latency.py [--runs 30] [--mode json|exit] [--event bash|edit|write]
-        [--exe PATH]
+    python bench/hook_latency.py [--runs 30] [--mode json|exit]
+        [--event bash|edit|write|script|ls] [--exe PATH]
 
 Prints the median and p90 in ms over a mix of Bash calls (destructive, confirm tier, safe),
 wall clock and CPU time (user + system of the process: the steadier figure on a shared
 machine). `--event edit`: Edit calls on source files (one rewrites a credential file);
 `--event write`: Write calls of a ~250 KB generated Python file (what an agent writes when
-it creates a module), one of them with a secret in it.
+it creates a module), one of them with a secret in it. `--event script`: `bash
+scripts/build.sh` where that script is a generated 100 KB build script (functions,
+conditions, loops and the usual commands, each a little different), which the hook reads
+and judges; `--event ls`: `ls -la` in the same folder, the same hook run without a script
+to read. The difference of the two medians is what reading the script costs.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 COMMANDS = [
@@ -62,8 +67,47 @@ def _module(lines: int, secret: bool) -> str:
     return "\n".join(out) + "\n"
 
 
+SCRIPT_FOLDER = os.path.join(tempfile.gettempdir(), "wukong-lint-bench-script")
+
+
+def _build_script(size: int = 100_000) -> str:
+    """A generated build script of about `size` bytes: functions, conditions, loops and the
+    commands of a build (no two blocks alike, so none is judged only once)."""
+    out = ["#!/usr/bin/env bash", "set -euo pipefail", 'ROOT="$(cd "$(dirname "$0")/.." && pwd)"']
+    i = 0
+    while sum(len(line) + 1 for line in out) < size:
+        out += [
+            f"build_part_{i}() {{",
+            f'  local out="build/part-{i}"',
+            '  mkdir -p "$out"',
+            f'  if [ -f "src/part_{i}.py" ]; then',
+            f'    cp "src/part_{i}.py" "$out/"',
+            f'    echo "copied part {i}"',
+            "  else",
+            f'    echo "part {i} has no source" >&2',
+            "  fi",
+            f"  for f in src/part_{i}/*.txt; do",
+            '    [ -e "$f" ] || continue',
+            '    gzip -kf "$f"',
+            "  done",
+            "}",
+            'case "${TARGET:-all}" in',
+            f"  all|part-{i}) build_part_{i} ;;",
+            "esac",
+            f"rm -rf build/tmp-{i}",
+            f'git log -1 --format=%H > "build/part-{i}/REVISION" || true',
+        ]
+        i += 1
+    return "\n".join(out) + "\n"
+
+
 def event(kind: str, i: int) -> str:
-    if kind == "bash":
+    cwd = "/home/dev/project"
+    if kind in ("script", "ls"):
+        cwd = SCRIPT_FOLDER
+        command = "bash scripts/build.sh" if kind == "script" else "ls -la"
+        tool, tool_input = "Bash", {"command": command, "description": "b"}
+    elif kind == "bash":
         tool, tool_input = "Bash", {"command": COMMANDS[i % len(COMMANDS)], "description": "b"}
     elif kind == "edit":
         path, old, new = EDITS[i % len(EDITS)]
@@ -78,7 +122,7 @@ def event(kind: str, i: int) -> str:
         {
             "session_id": "bench",
             "transcript_path": "/nonexistent/t.jsonl",
-            "cwd": "/home/dev/project",
+            "cwd": cwd,
             "hook_event_name": "PreToolUse",
             "tool_name": tool,
             "tool_input": tool_input,
@@ -90,7 +134,9 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=30)
     parser.add_argument("--mode", default="json")
-    parser.add_argument("--event", choices=("bash", "edit", "write"), default="bash")
+    parser.add_argument(
+        "--event", choices=("bash", "edit", "write", "script", "ls"), default="bash"
+    )
     parser.add_argument(
         "--exe",
         action="append",
@@ -99,6 +145,10 @@ def main() -> None:
         "after: their runs alternate, so both see the same load on a shared machine",
     )
     args = parser.parse_args()
+    if args.event in ("script", "ls"):
+        os.makedirs(os.path.join(SCRIPT_FOLDER, "scripts"), exist_ok=True)
+        with open(os.path.join(SCRIPT_FOLDER, "scripts", "build.sh"), "w") as handle:
+            handle.write(_build_script())
     exes = args.exe or [shutil.which("wukong-lint") or "wukong-lint"]
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     times: dict[str, list[float]] = {exe: [] for exe in exes}

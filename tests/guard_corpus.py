@@ -42,7 +42,7 @@ from typing import Any, NamedTuple
 CORPUS = Path(__file__).resolve().parent / "fixtures" / "guard"
 PROJECT_NAME = "acme-api"
 STOPPED = frozenset(["deny", "ask"])
-_PLACEHOLDER = re.compile(r"(?<!\$)\{(HOME|PROJECT)\}")
+_PLACEHOLDER = re.compile(r"(?<![\w$])\{(HOME|PROJECT)\}")  # (not $ENV{HOME}: Perl's)
 
 
 # --- the corpus ------------------------------------------------------------------------
@@ -306,6 +306,20 @@ PROJECT_FILES: dict[str, str] = {
         "if __name__ == '__main__':\n"
         "    sys.exit(main(sys.argv[1:]))\n"
     ),
+    # the Gradle wrapper the everyday `./gradlew` calls run (shortened from Gradle's own)
+    "gradlew": (
+        "#!/bin/sh\n"
+        "# Gradle start up script for POSIX\n"
+        'APP_HOME=$(cd "${0%/*}" > /dev/null && pwd -P) || exit\n'
+        "CLASSPATH=$APP_HOME/gradle/wrapper/gradle-wrapper.jar\n"
+        'if [ -n "$JAVA_HOME" ]; then\n'
+        "    JAVACMD=$JAVA_HOME/bin/java\n"
+        "else\n"
+        "    JAVACMD=java\n"
+        "fi\n"
+        'exec "$JAVACMD" -Xmx64m -Xms64m -classpath "$CLASSPATH" '
+        'org.gradle.wrapper.GradleWrapperMain "$@"\n'
+    ),
     "scripts/test.sh": '#!/usr/bin/env bash\nset -euo pipefail\npytest -q "$@"\n',
     "scripts/lint.sh": "#!/usr/bin/env bash\nset -euo pipefail\nruff check .\nmypy src\n",
     "scripts/build.sh": (
@@ -530,6 +544,7 @@ def make_sandbox(base: str | None = None) -> Sandbox:
     for name in os.listdir(os.path.join(project, "scripts")):
         if name.endswith(".sh"):
             os.chmod(os.path.join(project, "scripts", name), 0o755)
+    os.chmod(os.path.join(project, "gradlew"), 0o755)
     os.chmod(os.path.join(home, ".ssh"), 0o700)
     env = sandbox.env()
     for args in (["init", "-q", "-b", "main"], ["add", "-A"], ["commit", "-qm", "Initial"]):
@@ -694,3 +709,46 @@ def run_sequence(sequence: dict[str, Any], sandbox: Sandbox, **options: Any) -> 
         if index < len(steps) - 1:
             apply_step(step, sandbox)
     return verdicts
+
+
+def judge_in_process(event: dict[str, Any], sandbox: Sandbox, ident: str = "x") -> Verdict:
+    """`run_hook`'s verdict without a process per event (the suite judges ~1,000 events): the
+    same `wukong-lint hook --mode json` entry point, with the sandbox's environment and cwd
+    for the call and standard streams of its own. Process-level behaviour (start-up, exit
+    codes, a hook that dies) stays `run_hook`'s to test."""
+    import contextlib
+    import io
+
+    from wukong_lint import cli
+
+    full = hook_event(event, sandbox, ident)
+    saved_env, saved_cwd = dict(os.environ), os.getcwd()
+    stdin = io.TextIOWrapper(io.BytesIO(json.dumps(full, ensure_ascii=False).encode(
+        "utf-8", "surrogateescape")))  # fmt: skip
+    out, err = io.StringIO(), io.StringIO()
+    start = time.perf_counter()
+    try:
+        os.environ.clear()
+        os.environ.update(sandbox.env())
+        os.chdir(full["cwd"] if os.path.isdir(full["cwd"]) else sandbox.project)
+        saved_stdin, sys.stdin = sys.stdin, stdin
+        try:
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                code = cli.main(["hook", "--mode", "json"])
+        finally:
+            sys.stdin = saved_stdin
+    finally:
+        os.chdir(saved_cwd)
+        os.environ.clear()
+        os.environ.update(saved_env)
+    seconds = time.perf_counter() - start
+    text, note = out.getvalue(), err.getvalue().strip()
+    if code == 2:
+        return Verdict("deny", note, 2, seconds)
+    if code != 0:
+        return Verdict("error", note, code, seconds)
+    if not text.strip():
+        return Verdict("allow", note, 0, seconds)
+    specific = json.loads(text).get("hookSpecificOutput") or {}
+    decision = specific.get("permissionDecision", "allow")
+    return Verdict(decision, specific.get("permissionDecisionReason", note), 0, seconds)

@@ -11,6 +11,13 @@ import sys
 import pytest
 
 
+def _exit_mode(args: tuple[str, ...] | list[str]) -> list[str]:
+    """The hook in exit mode unless the test picks one (the default is json since the ask
+    tier must reach the user; these tests read exit codes)."""
+    args = list(args)
+    return args if any(a.startswith("--mode") for a in args) else ["--mode", "exit", *args]
+
+
 def hook(command: str, *args: str, cwd: str = "/home/dev/project") -> subprocess.CompletedProcess:
     event = {
         "session_id": "s1",
@@ -21,7 +28,7 @@ def hook(command: str, *args: str, cwd: str = "/home/dev/project") -> subprocess
         "tool_input": {"command": command, "description": "x"},
     }
     return subprocess.run(
-        [sys.executable, "-m", "wukong_lint", "hook", *args],
+        [sys.executable, "-m", "wukong_lint", "hook", *_exit_mode(args)],
         input=json.dumps(event), capture_output=True, text=True, timeout=60, check=False,
     )  # fmt: skip
 

@@ -289,8 +289,8 @@ def test_staged_ordinary_files_never_load_the_format_parsers(repo: Path):
     git(repo, "add", ".")
     probe = (
         "import sys; from wukong_lint.cli import main; code = main(['check', '--staged']); "
-        "names = ('credformats', 'credsyntax', 'datalogins', 'credvalues'); "
-        "print(sorted(n for n in sys.modules if n.rsplit('.', 1)[-1] in names), "
+        "names = {'wukong_lint.secrets.' + n for n in ('formats', 'syntax', 'datalogins', "
+        "'values')}; print(sorted(n for n in sys.modules if n in names), "
         "file=sys.stderr); sys.exit(code)"
     )
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).parent.parent)}
@@ -304,4 +304,4 @@ def test_staged_ordinary_files_never_load_the_format_parsers(repo: Path):
     proc = subprocess.run([sys.executable, "-c", probe], cwd=repo, capture_output=True,
                           text=True, env=env)  # fmt: skip
     assert proc.returncode == 1 and "secret.netrc-password" in proc.stdout
-    assert "credformats" in proc.stderr.splitlines()[-1]
+    assert "wukong_lint.secrets.formats" in proc.stderr.splitlines()[-1]

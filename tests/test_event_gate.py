@@ -19,7 +19,8 @@ from wukong_lint.model.events import SHELL_TOOLS, Event, call_event, make_unit
 
 EVENT_KINDS = ("call", "result", "message", "integrity", "end", "context", "contract")
 TOOLS = ("Bash", "bash", "exec_command", "Edit", "Write", "MultiEdit", "Read", "Glob", "Task",
-         "Agent", "TodoWrite", "WebFetch", None)  # fmt: skip
+         "Agent", "TodoWrite", "WebFetch", "mcp__shell__execute_command", "mcp__acme__frob",
+         None)  # fmt: skip
 PROFILES = ("generic", "wukong", None)
 
 
@@ -116,7 +117,7 @@ def test_a_generic_bash_call_does_not_import_the_protocol_checks(tmp_path):
     assert verdict["hookSpecificOutput"]["permissionDecision"] == "deny"
     assert "wukong_lint.shell.commands" in modules
     for name in ("checkpoint", "contracts", "behaviour", "context_budget"):
-        assert f"wukong_lint.checks.{name}" not in modules, name
+        assert f"wukong_lint.protocol.{name}" not in modules, name
 
 
 def test_the_wukong_profile_still_runs_the_protocol_checks_in_the_hook(tmp_path):

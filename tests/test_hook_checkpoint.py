@@ -22,6 +22,13 @@ INCOMPLETE = (
 TASK = "把登录页的 submit 按钮文案改成 Sign in"
 
 
+def _exit_mode(args: tuple[str, ...] | list[str]) -> list[str]:
+    """The hook in exit mode unless the test picks one (the default is json since the ask
+    tier must reach the user; these tests read exit codes)."""
+    args = list(args)
+    return args if any(a.startswith("--mode") for a in args) else ["--mode", "exit", *args]
+
+
 def user(text: str) -> dict:
     return {"type": "user", "message": {"role": "user", "content": text}}
 
@@ -72,7 +79,7 @@ def edit_event(project: Path, transcript: Path | str, **extra: str) -> dict:
 
 def hook(event: dict, *args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "wukong_lint", "hook", *args],
+        [sys.executable, "-m", "wukong_lint", "hook", *_exit_mode(args)],
         input=json.dumps(event).encode(), capture_output=True, timeout=60, check=False,
     )  # fmt: skip
 
@@ -156,7 +163,11 @@ def test_what_is_not_a_task_and_carried_checkpoints(project: Path) -> None:
 
 def test_a_transcript_that_cannot_tell_follows_on_error(project: Path) -> None:
     event = edit_event(project, project.parent / "missing.jsonl")
-    proc = hook(event, *OPT_IN)
+    proc = hook(event, *OPT_IN)  # (json mode: unknown is not safe, the user is asked)
+    answer = json.loads(proc.stdout)["hookSpecificOutput"]
+    assert proc.returncode == 0 and answer["permissionDecision"] == "ask"
+    assert "--checkpoint: cannot read the transcript" in answer["permissionDecisionReason"]
+    proc = hook(event, *OPT_IN, "--on-error", "allow")
     assert proc.returncode == 1 and b"--checkpoint: cannot read the transcript" in proc.stderr
     proc = hook(event, *OPT_IN, "--on-error", "block")
     assert proc.returncode == 2 and b"blocked (--on-error block)" in proc.stderr

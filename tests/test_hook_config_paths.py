@@ -14,18 +14,26 @@ import pytest
 # Built at run time: the test file itself holds no secret.
 TOKEN = "ghp_" + "A1b2C3d4E5f6G7h8I9j0" + "K1l2M3n4O5p6Q7r8"
 CONFIG = """\
+rule-dirs: [team-rules]
 exclude: [tests/fixtures/, "*.golden"]
 per-path-ignores:
   "docs/*": [secret]
   "examples/": [injection]
-  "deploy/.env.ci": [sensitive-path.secret-file]
+  "deploy/.env.ci": [custom.env-write]
   "scratch/": ["*"]
 """
 
 
+def _exit_mode(args: tuple[str, ...] | list[str]) -> list[str]:
+    """The hook in exit mode unless the test picks one (the default is json since the ask
+    tier must reach the user; these tests read exit codes)."""
+    args = list(args)
+    return args if any(a.startswith("--mode") for a in args) else ["--mode", "exit", *args]
+
+
 def hook(event: dict, *args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "wukong_lint", "hook", *args],
+        [sys.executable, "-m", "wukong_lint", "hook", *_exit_mode(args)],
         input=json.dumps(event).encode(), capture_output=True, timeout=60, check=False,
     )  # fmt: skip
 
@@ -42,12 +50,31 @@ def write(root: Path, path: str, content: str, cwd: Path | None = None) -> dict:
     }
 
 
+ENV_WRITE_RULE = """\
+rules:
+  - id: custom.env-write
+    category: sensitive-path
+    severity: medium
+    kind: path
+    message: Writes a .env file
+    applies_to: [transcript]
+    access: [write]
+    targets: ['.env', '.env.*']
+    docs: A team's rule.
+    examples:
+      match: ['echo A=1 > .env']
+      no_match: ['cat .env']
+"""
+
+
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     root = tmp_path / "project"
     for folder in (".git", "tests/fixtures", "src/pkg", "docs", "examples", "deploy", "scratch"):
         (root / folder).mkdir(parents=True)
     (root / ".wukong-lint.yaml").write_text(CONFIG)
+    (root / "team-rules").mkdir()
+    (root / "team-rules" / "env.yaml").write_text(ENV_WRITE_RULE)
     return root
 
 
@@ -85,12 +112,14 @@ def test_a_glob_never_relaxes_a_file_outside_the_project(project: Path) -> None:
 
 
 def test_action_findings_stay_unless_named(project: Path) -> None:
-    """Writing a secrets file is about where the agent writes, not what the file holds:
-    `exclude` and `*` leave it; a per-path-ignores entry naming the rule covers it."""
-    proc = hook(write(project, str(project / "scratch/.env"), "A=1\n"), "--mode", "json")
+    """A path rule's finding on a write is about where the agent writes, not what the file
+    holds: `exclude` and `*` leave it; a per-path-ignores entry naming the rule covers it.
+    (A team's rule: the built-in ones do not report writing a `.env` since issue 26.)"""
+    extra = ("--mode", "json")
+    proc = hook(write(project, str(project / "scratch/.env"), "A=1\n"), *extra)
     decision = json.loads(proc.stdout)["hookSpecificOutput"]["permissionDecision"]
     assert decision == "ask", proc.stdout
-    proc = hook(write(project, str(project / "deploy/.env.ci"), "A=1\n"), "--mode", "json")
+    proc = hook(write(project, str(project / "deploy/.env.ci"), "A=1\n"), *extra)
     assert proc.returncode == 0 and not proc.stdout.strip(), proc.stdout
 
 

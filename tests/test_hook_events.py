@@ -18,10 +18,17 @@ import pytest
 TOKEN = "ghp_" + "A1b2C3d4E5f6G7h8I9j0" + "K1l2M3n4O5p6Q7r8"
 
 
+def _exit_mode(args: tuple[str, ...] | list[str]) -> list[str]:
+    """The hook in exit mode unless the test picks one (the default is json since the ask
+    tier must reach the user; these tests read exit codes)."""
+    args = list(args)
+    return args if any(a.startswith("--mode") for a in args) else ["--mode", "exit", *args]
+
+
 def run_hook(event: object, *args: str, raw: bytes | None = None) -> subprocess.CompletedProcess:
     data = raw if raw is not None else json.dumps(event).encode()
     return subprocess.run(
-        [sys.executable, "-m", "wukong_lint", "hook", *args],
+        [sys.executable, "-m", "wukong_lint", "hook", *_exit_mode(args)],
         input=data, capture_output=True, timeout=60, check=False,
     )  # fmt: skip
 
@@ -112,18 +119,26 @@ def test_a_misspelt_selector_exits_2_with_a_suggestion(option: str, typo: str, s
     assert f"did you mean '{suggestion}'" in err and len(err.strip().splitlines()) == 1
 
 
-def test_a_misspelt_config_key_value_exits_2(project: Path) -> None:
+def test_a_misspelt_config_value_is_ignored_with_the_reason(project: Path) -> None:
+    """A typo in the project config neither blocks every call (even `ls`) nor switches the
+    guard off: the call is judged with the built-in policy and the reason says why."""
     (project / ".wukong-lint.yaml").write_text("ignore: [dangerous-comand]\n")
     proc = run_hook(bash("ls", project))
-    assert proc.returncode == 2
+    assert proc.returncode == 0
     assert b"did you mean 'dangerous-command'" in proc.stderr
+    assert b"judged with the built-in policy" in proc.stderr
+    assert run_hook(bash("rm -rf /", project)).returncode == 2
+    assert run_hook(bash("ls", project), "--on-error", "block").returncode == 2
 
 
-def test_a_broken_config_file_exits_2_with_one_line(project: Path) -> None:
+def test_a_broken_config_file_is_one_line_and_follows_on_error(project: Path) -> None:
     (project / ".wukong-lint.yaml").write_text("ignore: [unclosed\n")
     proc = run_hook(bash("ls", project), "--on-error", "allow")
-    assert proc.returncode == 2 and b".wukong-lint.yaml" in proc.stderr
+    assert proc.returncode == 0 and b".wukong-lint.yaml" in proc.stderr
     assert proc.stderr.decode().count("\n") == 1 and b"Traceback" not in proc.stderr
+    blocked = run_hook(bash("ls", project), "--on-error", "block")
+    assert blocked.returncode == 2 and b".wukong-lint.yaml" in blocked.stderr
+    assert blocked.stderr.decode().count("\n") == 1
 
 
 def test_profile_from_config(project: Path) -> None:
@@ -291,5 +306,6 @@ def test_the_config_cache_follows_every_change_and_survives_corruption(project: 
         ours[0].write_text(garbage)
         assert run_hook(bash("rm -rf /", project)).returncode == 2
     config.write_text("ignore: [dangerous-comand]\n")  # and a typo is caught, not cached
-    assert run_hook(bash("ls", project)).returncode == 2
-    assert run_hook(bash("ls", project)).returncode == 2
+    for _ in range(2):
+        proc = run_hook(bash("ls", project))
+        assert proc.returncode == 0 and b"did you mean 'dangerous-command'" in proc.stderr

@@ -16,6 +16,13 @@ CONTEXT_RULE = "body-boundary.memory-bank-context"
 WRITER_RULE = "avatar-boundary.memory-bank-writer"
 
 
+def _exit_mode(args: tuple[str, ...] | list[str]) -> list[str]:
+    """The hook in exit mode unless the test picks one (the default is json since the ask
+    tier must reach the user; these tests read exit codes)."""
+    args = list(args)
+    return args if any(a.startswith("--mode") for a in args) else ["--mode", "exit", *args]
+
+
 def _prompt(text: str, **envelope: object) -> dict:
     return {"type": "user", "message": {"role": "user", "content": text}, **envelope}
 
@@ -57,7 +64,7 @@ def _hook(repo: Path, transcript: Path | None, tool: str, data: dict, *args: str
     if transcript is not None:
         event["transcript_path"] = str(transcript)
     return subprocess.run(
-        [sys.executable, "-m", "wukong_lint", "hook", "--profile", "wukong", *args],
+        [sys.executable, "-m", "wukong_lint", "hook", "--profile", "wukong", *_exit_mode(args)],
         input=json.dumps(event),
         capture_output=True,
         text=True,

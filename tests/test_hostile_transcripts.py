@@ -157,7 +157,7 @@ def test_redact_of_deeply_nested_lines_keeps_them(tmp_path, capsys):
 
 def test_hook_with_deeply_nested_event_says_so():
     proc = subprocess.run(
-        [sys.executable, "-m", "wukong_lint", "hook"],
+        [sys.executable, "-m", "wukong_lint", "hook", "--mode", "exit"],
         input=DEEP_OBJECT,
         capture_output=True,
         text=True,

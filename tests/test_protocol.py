@@ -170,7 +170,7 @@ def _hook_event(cwd: Path, tool: str, data: dict) -> subprocess.CompletedProcess
     event = {"session_id": "s1", "cwd": str(cwd), "hook_event_name": "PreToolUse",
              "tool_name": tool, "tool_input": data}  # fmt: skip
     return subprocess.run(
-        [sys.executable, "-m", "wukong_lint", "hook", "--profile", "wukong"],
+        [sys.executable, "-m", "wukong_lint", "hook", "--profile", "wukong", "--mode", "exit"],
         input=json.dumps(event), capture_output=True, text=True, check=False, cwd=cwd,
     )  # fmt: skip
 

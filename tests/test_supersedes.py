@@ -1,6 +1,7 @@
 """A path rule's `supersedes`: one event, one finding. Profile wukong's denial of reading a
-secrets file replaces the generic 'touches a secrets file' finding on that read only; the
-same rule's finding on another place of the command (a write) stays."""
+secrets file replaces the generic 'touches a secrets file' finding on that read; each place
+of the command is replaced on its own (writing a secrets file is no finding of either since
+issue 26: what the agent writes is already in its context)."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ def test_the_wukong_read_finding_replaces_the_generic_one():
     assert _rules("wukong", "cat .env") == [READ]
 
 
-def test_only_the_same_place_is_replaced():
-    assert _rules("generic", "cat .env && echo x > secrets.yaml") == [TOUCH, TOUCH]
-    assert _rules("wukong", "cat .env && echo x > secrets.yaml") == [TOUCH, READ]
+def test_each_place_is_replaced_on_its_own():
+    assert _rules("generic", "cat .env && cat secrets.yaml") == [TOUCH, TOUCH]
+    assert _rules("wukong", "cat .env && cat secrets.yaml") == [READ, READ]
+    assert _rules("wukong", "cat .env && echo x > secrets.yaml") == [READ]

@@ -93,6 +93,18 @@ PLACES = {
     "tool-use-result-dict": lambda n, s: json.dumps(
         result(n, "ok", {"stdout": f"T={s}", "stderr": ""})
     ),
+    # a toolUseResult no tool_result block carries (issue 25: `check` read none of these)
+    "tool-use-result-beside-text": lambda n, s: json.dumps(
+        {**user_text(n, "x"), "toolUseResult": f"Error: TOKEN={s}"}
+    ),
+    "tool-use-result-beside-blocks": lambda n, s: json.dumps(
+        {
+            "type": "user",
+            "message": {"role": "user", "content": [{"type": "text", "text": "[interrupted]"}]},
+            "toolUseResult": {"stdout": "", "stderr": f"fatal: auth {s}", "interrupted": True},
+            **envelope(n),
+        }
+    ),
     "system": lambda n, s: json.dumps(
         {"type": "system", "subtype": "informational", "content": f"hook said {s}", **envelope(n)}
     ),
@@ -292,3 +304,18 @@ def test_other_formats_agree(name: str, kinds: list, tmp_path: Path, capsys) -> 
     found = {f["line"] for f in json.loads(report.read_text())["findings"]}
     assert masked == set(range(1, len(lines) + 1))
     assert masked <= found, f"check missed lines redact masks: {sorted(masked - found)}"
+
+
+def test_a_secret_only_in_a_string_tool_use_result_is_reported(tmp_path: Path, capsys) -> None:
+    """The docs' claim, held to: `check` reads a string `toolUseResult` even when the
+    record's content is a plain string (a failed call's error)."""
+    token = "ghp_" + "Qm7" * 12
+    record = {**user_text(1, "x"), "toolUseResult": f"Error: TOKEN={token}"}
+    path = tmp_path / "s.jsonl"
+    path.write_text(json.dumps(record) + "\n")
+    report = tmp_path / "report.json"
+    assert main(["check", "--format", "json", "-o", str(report), str(path)]) == 1
+    capsys.readouterr()
+    findings = json.loads(report.read_text())["findings"]
+    assert [(f["line"], f["rule_id"]) for f in findings] == [(1, "secret.github-pat")]
+    assert token not in report.read_text()

@@ -18,6 +18,13 @@ FIXTURES = Path(__file__).parent / "fixtures" / "transcripts"
 TOKEN = "ghp_" + "Zq7Lm2Rx9Tb4Wc8Nd1Vf6Hk3Jp5Ys0Ga2Qe7"
 
 
+def _exit_mode(args: tuple[str, ...] | list[str]) -> list[str]:
+    """The hook in exit mode unless the test picks one (the default is json since the ask
+    tier must reach the user; these tests read exit codes)."""
+    args = list(args)
+    return args if any(a.startswith("--mode") for a in args) else ["--mode", "exit", *args]
+
+
 def run_json(capsys, *argv: str) -> tuple[int, dict]:
     code = main(["check", "--format", "json", "--jobs", "1", *argv])
     out = capsys.readouterr().out
@@ -204,7 +211,7 @@ def test_shell_parser_structure():
 
 def _hook(event: dict, *args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "wukong_lint", "hook", *args],
+        [sys.executable, "-m", "wukong_lint", "hook", *_exit_mode(args)],
         input=json.dumps(event),
         capture_output=True,
         text=True,
@@ -230,7 +237,7 @@ def test_hook_pre_and_post_tool_use(tmp_path):
     assert proc.returncode == 2 and "secret.github-pat" in proc.stderr
     assert TOKEN not in proc.stderr
     proc = subprocess.run(
-        [sys.executable, "-m", "wukong_lint", "hook"],
+        [sys.executable, "-m", "wukong_lint", "hook", "--mode", "exit"],
         input="{not json",
         capture_output=True,
         text=True,

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     import argparse
     from typing import Any
 
-ON_ERROR = ("allow", "block")
+ON_ERROR = ("ask", "allow", "block")
 MODES = ("exit", "json")
 FAIL_ON = ("low", "medium", "high", "critical")
 PROFILES = ("generic", "wukong")
@@ -38,9 +38,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--mode",
         choices=MODES,
-        default="exit",
-        help="block with exit code 2 and a reason on stderr (default), or with the JSON "
-        "permissionDecision / decision form on stdout",
+        default="json",
+        help="answer in Claude Code's JSON form on stdout (default: deny, ask and allow all "
+        "reach the agent), or with exit codes only (deny only: exit 2 and the reason on "
+        "stderr; an ask becomes a note and the call runs)",
     )
     parser.add_argument(
         "--fail-on",
@@ -61,9 +62,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--on-error",
         choices=ON_ERROR,
-        default="allow",
-        help="unreadable hook input or an internal error: allow the call with a warning "
-        "(default; exit 1, a non-blocking error) or block it (exit 2 with the reason)",
+        default="ask",
+        help="an event that cannot be judged (unreadable input, an internal error): ask the "
+        "user (default; in --mode exit, which cannot ask, the call runs with a warning), "
+        "allow it with a warning (exit 1), or block it (exit 2 with the reason)",
     )
     parser.add_argument(
         "--checkpoint",
@@ -86,9 +88,9 @@ def quick_args(words: list[str]) -> Any:
     both parsers."""
     from types import SimpleNamespace
 
-    values: dict[str, Any] = {"command": "hook", "mode": "exit", "fail_on": None,
+    values: dict[str, Any] = {"command": "hook", "mode": "json", "fail_on": None,
                               "profile": None, "config": None, "select": [], "ignore": [],
-                              "rules": [], "on_error": "allow", "checkpoint": False}  # fmt: skip
+                              "rules": [], "on_error": "ask", "checkpoint": False}  # fmt: skip
     index = 0
     while index < len(words):
         word = words[index]
@@ -135,7 +137,7 @@ def _run(args: argparse.Namespace) -> int:
     try:
         data = parse_event(read_stdin(sys.stdin.buffer))
     except HookInputError as err:
-        return _cannot_check(args, str(err))
+        return _cannot_check(args, str(err), None)
     from wukong_lint.hook.judge import NOTHING_TO_JUDGE
 
     if data["hook_event_name"] in NOTHING_TO_JUDGE:
@@ -145,41 +147,81 @@ def _run(args: argparse.Namespace) -> int:
     try:
         return _judge(args, data)
     except HookInputError as err:  # (--checkpoint: the transcript cannot tell)
-        return _cannot_check(args, str(err))
+        return _cannot_check(args, str(err), data)
     except WukongError:
         raise  # usage / config errors: exit 2 with one line (a typo must not pass silently)
     except Exception as err:  # a bug: the hook still answers as --on-error says
         from wukong_lint.hook.judge import log_diagnostics
 
         where = log_diagnostics([f"internal error: {type(err).__name__}: {err}"])
-        return _cannot_check(args, f"internal error ({type(err).__name__}){where}")
+        return _cannot_check(args, f"internal error ({type(err).__name__}){where}", data)
 
 
-def _cannot_check(args: argparse.Namespace, why: str) -> int:
-    """The event could not be judged: block (exit 2, the reason goes to the model) or let the
-    call go on with a non-blocking error (exit 1, shown to the user)."""
+def _cannot_check(args: argparse.Namespace, why: str, data: dict | None) -> int:
+    """The event could not be judged. Unknown is not safe: by default the user is asked
+    (a tool call in json mode); `block` blocks (exit 2, the reason goes to the model);
+    `allow`, and `ask` where asking is impossible (exit mode, an event that is no tool call),
+    let it go on with a non-blocking error (exit 1, shown to the user)."""
     if args.on_error == "block":
         print(f"wukong-lint hook: {why}; blocked (--on-error block)", file=sys.stderr)
         return 2
+    if (
+        args.on_error == "ask"
+        and args.mode == "json"
+        and data is not None
+        and data.get("hook_event_name") == "PreToolUse"
+    ):
+        import json
+
+        reason = f"wukong-lint could not judge this call ({why}): confirm it yourself"
+        out = {"hookSpecificOutput": {"hookEventName": "PreToolUse",
+                                      "permissionDecision": "ask",
+                                      "permissionDecisionReason": reason}}  # fmt: skip
+        sys.stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
+        return 0
     print(f"wukong-lint hook: {why}; the call was not checked", file=sys.stderr)
     return 1
 
 
-def _judge(args: argparse.Namespace, data: dict) -> int:
+def _policy(args: argparse.Namespace, cwd: str | None, notes: list[str]) -> tuple[Any, Any]:
+    """(config, rule set) of the event. A project config that cannot be read or names no
+    rule is not a reason to block every call (even `ls`) nor to judge with nothing: the call
+    is judged with the built-in policy and the reason says why, once per call. With
+    `--on-error block` the broken config blocks instead. An error of the hook's own command
+    line (a wrong `--select`) stays a usage error: the registration itself is wrong."""
     from wukong_lint.cli.common import build_ruleset
-    from wukong_lint.engine.scan import scan_unit
+    from wukong_lint.config.settings import Config
     from wukong_lint.hook.config_cache import hook_config
+    from wukong_lint.util.errors import WukongError
+
+    try:
+        config = hook_config(args.config, cwd)  # (validated once per change)
+        return config, build_ruleset(args, config, details=False)
+    except WukongError as err:
+        if args.config or args.on_error == "block":
+            raise
+        problem = str(err)
+    ruleset = build_ruleset(args, Config(), details=False)
+    notes.append(f"the project config is ignored ({problem}); judged with the built-in policy")
+    return Config(), ruleset
+
+
+def _judge(args: argparse.Namespace, data: dict) -> int:
+    from wukong_lint.engine.scan import scan_unit
     from wukong_lint.hook.judge import decide, event_cwd, event_units, log_diagnostics
     from wukong_lint.model import Severity
 
-    config = hook_config(args.config, event_cwd(data))  # (validated once per change)
-    ruleset = build_ruleset(args, config, details=False)
+    notes: list[str] = []
+    config, ruleset = _policy(args, event_cwd(data), notes)
     profile = args.profile or config.profile
     findings = []
-    notes: list[str] = []
     for unit in event_units(data, profile, notes, args.checkpoint):
         found, _ = scan_unit(ruleset, unit)
         findings += [f for f in found if not f.suppressed]
+    if data["hook_event_name"] == "PreToolUse":  # the scripts the call runs or writes
+        from wukong_lint.hook.scripts import script_findings
+
+        findings += script_findings(data, ruleset, profile)
     from wukong_lint.hook.memory_bank import apply_guard_mode
 
     findings = apply_guard_mode(ruleset, findings, notes)
@@ -189,10 +231,21 @@ def _judge(args: argparse.Namespace, data: dict) -> int:
         findings = [f for f in apply_config_paths(data, config, findings) if not f.suppressed]
     fail_on = Severity.parse(args.fail_on or config.fail_on or "high")
     code, out, err, blocked = decide(data, findings, fail_on, args.mode)
-    sys.stdout.write(out)
     if notes and blocked:  # the model reads a blocked call's channel: no diagnostics there
         log_diagnostics(notes)
     elif notes:
         err = "".join(f"wukong-lint hook: {note}\n" for note in notes) + err
+        if args.mode == "json":  # (stderr of exit 0 reaches no one: a warning the user sees)
+            out = _with_message(out, "; ".join(f"wukong-lint: {note}" for note in notes))
+    sys.stdout.write(out)
     sys.stderr.write(err)
     return code
+
+
+def _with_message(out: str, message: str) -> str:
+    """The hook's JSON answer with `systemMessage` (shown to the user) added."""
+    import json
+
+    answer = json.loads(out) if out.strip() else {}
+    answer["systemMessage"] = message
+    return json.dumps(answer, ensure_ascii=False) + "\n"

@@ -32,6 +32,8 @@ from wukong_lint.util.errors import UsageError
 
 YAML_NAMES = (".wukong-lint.yaml", ".wukong-lint.yml")
 PYPROJECT = "pyproject.toml"
+
+
 def _has_tool_table(path: str) -> bool:
     """A cheap look for `[tool.wukong-lint]` before importing a TOML parser."""
     try:

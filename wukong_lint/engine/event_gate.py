@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from wukong_lint.model.events import SHELL_TOOLS, SPAWN_TOOLS
+from wukong_lint.model.tools import builtin
 
 WUKONG = "wukong"
 
@@ -26,7 +27,8 @@ class Needs:
     """What an event must have for a kind's rules to run on it (None: anything). A plain
     class: a typing.NamedTuple costs ~0.3 ms to define, on every hook event."""
 
-    __slots__ = ("events", "main", "memory_bank", "problem", "profile", "scoped", "tools")
+    __slots__ = ("events", "main", "memory_bank", "other_tools", "problem", "profile", "scoped",
+                 "tools")  # fmt: skip
 
     def __init__(
         self,
@@ -37,9 +39,11 @@ class Needs:
         tools: frozenset[str] | None = None,  # tool names, lower case
         memory_bank: bool = False,  # the project has a memory-bank/ folder
         problem: bool = False,  # an integrity problem or error class
+        other_tools: bool = False,  # and any tool that is not a built-in one (an MCP tool)
     ) -> None:
         self.events, self.profile, self.main, self.scoped = events, profile, main, scoped
         self.tools, self.memory_bank, self.problem = tools, memory_bank, problem
+        self.other_tools = other_tools
 
 
 _CALL = frozenset(["call"])
@@ -47,8 +51,10 @@ _SHELL = frozenset(SHELL_TOOLS)
 _SPAWN = frozenset(tool.lower() for tool in SPAWN_TOOLS)
 
 NEEDS: dict[str, Needs] = {
-    # a command rule's gate needs the call's command line: only shell tools have one
-    "command": Needs(_CALL, tools=_SHELL),
+    # a command rule's gate needs the call's command line: shell tools have one, and any
+    # tool that is not a built-in one may (an MCP tool's `command` field, its code or SQL:
+    # whether it has one depends on its input, which the signature does not hold)
+    "command": Needs(_CALL, tools=_SHELL, other_tools=True),
     "path": Needs(_CALL),
     "edit": Needs(_CALL, scoped=True),
     "avatar": Needs(_CALL, main=False),
@@ -84,7 +90,11 @@ def may_accept(kind: str, rule: Any, event: Any) -> bool:
         return False
     if needs.memory_bank and not ctx.memory_bank:
         return False
-    if needs.tools is not None and (event.tool or "").lower() not in needs.tools:
+    if (
+        needs.tools is not None
+        and (event.tool or "").lower() not in needs.tools
+        and not (needs.other_tools and event.tool and not builtin(event.tool))
+    ):
         return False
     if needs.scoped:
         scope = (rule.params or {}).get("scope")

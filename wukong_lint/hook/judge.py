@@ -28,6 +28,7 @@ from wukong_lint.model.events import (
     make_unit,
     strings,
 )
+from wukong_lint.model.tools import UNKNOWN, tool_kind
 
 TOOL_EVENTS = ("PreToolUse", "PostToolUse")
 PROMPT_EVENT = "UserPromptSubmit"
@@ -45,6 +46,8 @@ NOTHING_TO_JUDGE = frozenset(
 MAX_EVENT = 64 << 20  # bytes: a larger event is not read whole (it is refused)
 LOG_NAME = "hook.log"
 LOG_MAX = 1 << 20  # bytes: the diagnostics log starts over past this size
+TOOLS_NAME = "hook-unknown-tools.txt"  # the unknown tool names already logged, one a line
+TOOLS_MAX = 512
 
 
 class HookInputError(Exception):
@@ -100,13 +103,49 @@ def log_diagnostics(lines: list[str]) -> str:
     return f" (see {path})"
 
 
+def _integer(digits: str) -> int | float:
+    """A JSON integer as Python reads it; one longer than Python converts (4,300 digits: a
+    `timeout` of 5,000 digits is well-formed JSON) becomes a float (inf), not an error."""
+    return int(digits) if len(digits) <= 4000 else float(digits)
+
+
+def note_unknown_tool(tool: str) -> None:
+    """Log a tool name that model/tools.py's table does not know (its call is judged by the
+    commands and paths its input holds), once per name: a session calls the same MCP tool
+    many times, and the log is for a person to read (which tools to add to the table)."""
+    from wukong_lint.engine.patterns import cache_dir
+
+    folder = cache_dir()
+    if not folder or "\n" in tool or len(tool) > 200:
+        return
+    path = os.path.join(folder, TOOLS_NAME)
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            seen = handle.read(64 << 10).split("\n")
+    except OSError:
+        seen = []
+    if tool in seen:
+        return
+    log_diagnostics([f"unknown tool {tool!r}: judged by the commands and paths in its input"])
+    if len(seen) >= TOOLS_MAX:
+        return
+    try:
+        os.makedirs(folder, exist_ok=True)
+        with open(path, "a", encoding="utf-8") as handle:
+            handle.write(tool + "\n")
+    except OSError:
+        pass
+
+
 def parse_event(raw: str) -> dict[str, Any]:
     if not raw.strip():
         raise HookInputError("no hook event on stdin (expected Claude Code hook JSON)")
     try:
-        data = json.loads(raw)
-    except ValueError as err:
+        data = json.loads(raw, parse_int=_integer)
+    except json.JSONDecodeError as err:
         raise HookInputError(f"hook event is not valid JSON: {err.msg} at {err.pos}") from None
+    except ValueError as err:  # (a value JSON allows that Python will not make)
+        raise HookInputError(f"hook event cannot be read: {err}") from None
     except RecursionError:
         raise HookInputError("hook event is nested too deeply to read") from None
     if not isinstance(data, dict):
@@ -165,6 +204,8 @@ def event_units(
         return [make_unit("<prompt>", event, data["prompt"])]
     tool = data["tool_name"]
     if data["hook_event_name"] == "PreToolUse":
+        if tool_kind(tool) == UNKNOWN:
+            note_unknown_tool(tool)
         event, text = call_event(
             ctx, 1, tool, data.get("tool_input"), None, agent, agent_type, is_main
         )

@@ -9,10 +9,10 @@ in the turn, the result of the call). Its text is every text field, so secret ru
 
 from __future__ import annotations
 
-import shlex
 from typing import Any
 
 from wukong_lint.model import Source, Unit
+from wukong_lint.model.tools import tool_command
 
 # Tools that run a shell command, and the input keys that hold it.
 SHELL_TOOLS = frozenset(
@@ -185,22 +185,9 @@ def join_texts(parts: list[str]) -> str:
 
 
 def shell_command(tool: str | None, data: Any) -> str | None:
-    """The command line of a shell tool call, or None."""
-    if not tool or tool.lower() not in SHELL_TOOLS or not isinstance(data, dict):
-        return None
-    for key in COMMAND_KEYS:
-        value = data.get(key)
-        if isinstance(value, str):
-            return value
-        if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
-            if (
-                len(value) >= 3
-                and value[0].rsplit("/", 1)[-1] in ("bash", "sh", "zsh")
-                and (value[1] in ("-c", "-lc", "-ic"))
-            ):
-                return value[2]
-            return shlex.join(value)
-    return None
+    """The command line a tool call runs, or None: a shell tool's, and any other tool's that
+    runs a command, code or SQL (model/tools.py: tools are judged by what they do)."""
+    return tool_command(tool, data)
 
 
 def event_paths(event: Event) -> list[str]:

@@ -91,11 +91,8 @@ class Block(_Strict):
     partial: bool = False
     # what the line does not tell of the command (shell/unknown.py): its program
     # (`program`: `$x`, `"${a[@]}"`, `$(cat f)`), the code a shell or interpreter reads
-    # (`code`: `cat x | sh`, `python3 -c "$C"`), a file the network sent earlier on the line
-    # (`download`: `curl -o x.sh URL && sh x.sh`) or one from a folder it filled (`fetched`)
-    unresolved: list[Literal["program", "code", "download", "fetched"]] = Field(
-        default_factory=list
-    )
+    # (`code`: `some-tool | sh`, `python3 -c "$C"`)
+    unresolved: list[Literal["program", "code"]] = Field(default_factory=list)
     # not a hit when every program its substitutions run is one of these (tools that print
     # shell set-up code: `eval "$(ssh-agent -s)"`, `eval "$(pyenv init -)"`)
     except_substitutions: list[str] = Field(default_factory=list)
@@ -106,6 +103,11 @@ class Block(_Strict):
     # more words that select a long script's statement for this block (the functions of an
     # interpreter one-liner that delete files, say)
     selected_by: list[str] = Field(default_factory=list)
+    # it sends a secret value (shell/secret_values.py): a provider's credential to a host
+    # not the provider's (`foreign`), a variable named for a secret outside an auth header or
+    # to a host the line does not give (`named`), either (`any`), or a secret variable in its
+    # words wherever it goes (`words`: `echo $GITHUB_TOKEN` prints it)
+    secret_values: Literal["foreign", "named", "any", "words"] | None = None
 
     _regexes = field_validator(
         "args_any", "args_none", "redirect_to", "text_any", "stdin_words_any"

@@ -19,6 +19,7 @@ from wukong_lint.shell.path_reasoning import (
     UNDER,
     classify,
     expand_braces,
+    resolve,
     secret_name,
 )
 
@@ -84,13 +85,17 @@ def _sources_match(block: dict[str, Any], positional: list[str], command: Comman
 
 class Where(NamedTuple):
     """What a command's paths are judged against: the project root (a transcript's `cwd`;
-    None in a file scan) and whether the commands run in a container image being built (a
-    Dockerfile: its system folders are the image's)."""
+    None in a file scan), whether the commands run in a container image being built (a
+    Dockerfile: its system folders are the image's), and the files that earlier commands of
+    the line created (`touch f && rm f`: deleting them loses nothing of the user's)."""
 
     root: str | None = None
     container: bool = False
+    made: frozenset[str] = frozenset()
 
     def classify(self, word: str, cwd: str) -> str:
+        if self.made and resolve(word, cwd, self.root) in self.made:
+            return "temp"  # made by this very line: nothing of the user's is in it
         found = classify(word, cwd, self.root)
         if (
             self.container
@@ -99,6 +104,37 @@ class Where(NamedTuple):
         ):
             return "container"
         return found
+
+
+# Commands that create the files they name (a `touch` of a file that exists only updates its
+# time, and `touch f && rm f` then deletes it: the line says the file is its own scratch file;
+# `mkdir` without -p fails on a folder that exists). A `>` empties its file first: deleting it
+# afterwards loses nothing more.
+_MAKERS = {"touch": ("-c", "--no-create"), "mkdir": ("-p", "--parents")}
+_EMPTYING = frozenset([">", ">|", "&>"])
+
+
+def made_files(commands: Any, where: Where) -> list[tuple[int, str]]:
+    """(end offset, resolved path) of the files the commands of a line create."""
+    found: list[tuple[int, str]] = []
+    for command in commands:
+        refused = _MAKERS.get(command.name)
+        targets: list[str] = [t for op, t in command.redirects if op in _EMPTYING]
+        if refused is not None and not any(o in refused for o in command.argv[1:]):
+            targets += [w for w in command.argv[1:] if not w.startswith("-")]
+        for target in targets[:64]:
+            path = resolve(target, command.cwd, where.root)
+            if path is not None and UNDER not in target and not any(c in target for c in "*?["):
+                found.append((command.end, path))
+    return found
+
+
+def before(where: Where, made: list[tuple[int, str]], command: Command) -> Where:
+    """`where` with the files made by the commands that ended before `command` starts."""
+    if not made:
+        return where
+    earlier = frozenset(path for end, path in made if end <= command.start)
+    return where._replace(made=earlier) if earlier else where
 
 
 _CONTAINER_CLASSES = frozenset(["system", "outside", "home-child", "cache"])
@@ -146,10 +182,6 @@ def _unresolved(command: Command, block: dict[str, Any], where: Where | None) ->
             said.append(f"cannot see the code `{command.name}` reads from its stdin")
         elif kind == "code":
             said.append(f"cannot tell what code `{what}` holds")
-        elif kind == "download":
-            said.append(f"`{what}` was downloaded earlier on the line: cannot see what it runs")
-        elif kind == "fetched":
-            said.append(f"`{what}` comes from the network earlier on the line")
     if "unknown" in (block.get("targets_any") or ()):
         _, positional = _split(command.argv, block["value_options"])
         if block["subcommand"]:

@@ -44,7 +44,9 @@ from wukong_lint.shell.command_targets import (
     _stdin_paths,
     _targets,
     _targets_match,
+    before,
     describe,
+    made_files,
 )
 from wukong_lint.shell.parse import (
     _JOINED,
@@ -54,6 +56,7 @@ from wukong_lint.shell.parse import (
     parse,
     split_options,
 )
+from wukong_lint.shell.selection import _EMPTY_PARENS, _may_call_itself
 
 # -- matching -------------------------------------------------------------------------------------
 
@@ -215,6 +218,11 @@ def block_matches(block: dict[str, Any], command: Command, where: Where | None =
         _compiled(p).search(w) for p in block["stdin_words_any"] for w in command.stdin_args
     ):
         return False
+    if block.get("secret_values"):
+        from wukong_lint.shell import secret_values
+
+        if not secret_values.matches(block["secret_values"], command):
+            return False
     where = where or _NOWHERE
     if (block.get("targets_any") or block.get("targets_none")) and not _targets_match(
         block, positional, command, where
@@ -296,6 +304,7 @@ def _run(rules: list[CompiledRule], unit: Unit) -> dict[str, list[Hit]]:
         script = parse(text, select) if select is None or select.may_match(text) else _NOTHING
     except Exception:  # a parser failure must never end a scan: a parse finding says so
         script = Script((), (), True)
+    script = _as_git_reads(script)
     where = _where(unit)
     results: dict[str, list[Hit]] = {rule.id: [] for rule in rules}
     seen: dict[str, set[tuple[int, int]]] = {rule.id: set() for rule in rules}
@@ -323,21 +332,43 @@ def _run(rules: list[CompiledRule], unit: Unit) -> dict[str, list[Hit]]:
     # command of 100,000 `rm` must not make 100,000 findings on one line)
     most = MAX_EVENT_HITS if event else None
     by_name = _by_name(script)
+    # (a tool call's files made earlier on the line: `touch f && rm f`)
+    made = made_files(script.commands, where) if event and len(script.commands) > 1 else []
     # the commands each block may match: those named by its program (most blocks), or all
     # of them (a glob or no program), the cheapest refusal (no redirection) first
     for name, named in by_name.items():
         pairs = literal.get(name)
         if pairs:
-            _hits(named, pairs, where, seen, results, base, most)
+            _hits(named, pairs, where, seen, results, base, most, made)
     if other:
-        _hits(script.commands, other, where, seen, results, base, most)
+        _hits(script.commands, other, where, seen, results, base, most, made)
     return results
 
 
+_GIT_VIEW: list[Any] = [None, None]  # (script, the same as git reads it) of the last script
+
+
+def _as_git_reads(script: Script) -> Script:
+    """The script with its git commands as git reads them (abbreviated long options, aliases
+    the line defines: shell/git_options.py); the same script when it runs no git."""
+    if _GIT_VIEW[0] is script:
+        return _GIT_VIEW[1]  # type: ignore[no-any-return]
+    if not any(command.name == "git" for command in script.commands):
+        return script
+    from wukong_lint.shell.git_options import with_git_options
+
+    view = with_git_options(script)
+    _GIT_VIEW[:] = [script, view]
+    return view
+
+
 def _hits(
-    commands: Any, pairs: Any, where: Where, seen: dict, results: dict, base: int, most: Any
-) -> None:
+    commands: Any, pairs: Any, where: Where, seen: dict, results: dict, base: int, most: Any,
+    made: list[tuple[int, str]],
+) -> None:  # fmt: skip
+    outer = where
     for command in commands:
+        where = before(outer, made, command)
         span = (command.start, command.end)
         shape = None  # what the verdicts read of the command, as a small number
         redirects = bool(command.redirects)
@@ -471,7 +502,6 @@ _PREPARED: list[Any] = [None, {}]  # (unit, hits by rule id) of the last prepare
 MAX_EVENT_HITS = 16  # hits of one rule on one tool call
 SELECT_FROM = 2048  # shorter command texts (a transcript's command line) are walked whole
 _WORD_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
-_FUNCTION_NAME = re.compile(r"([^\s(){}|&;]+)\s*$")
 
 
 class Selector:
@@ -652,40 +682,7 @@ _REMOVED = re.compile(r"[\\'\"]")
 _CONTINUATION = re.compile(r"\\\n")
 _SUBSTITUTIONS = ("$(", "<(", ">(", "`")
 
-_EMPTY_PARENS = re.compile(r"\([ \t]*\)")
 _NOTHING = Script((), ())
-
-
-def _may_call_itself(piece: str) -> bool:
-    """A function defined in `piece` whose name comes before a `|` or `&` or after a `|`."""
-    if "|" not in piece and "&" not in piece:
-        return False
-    if "function" not in piece and _EMPTY_PARENS.search(piece) is None:
-        return False  # no function defined in it
-    names = [m.group(1) for m in re.finditer(r"\bfunction\s+([^\s(){}|&;]+)", piece)]
-    at = piece.find("(")
-    while at >= 0:
-        close = at + 1
-        while close < len(piece) and piece[close] in " \t":
-            close += 1
-        if close < len(piece) and piece[close] == ")":
-            found = _FUNCTION_NAME.search(piece, max(0, at - 200), at)
-            if found:
-                names.append(found.group(1))
-        at = piece.find("(", at + 1)
-    return any(_calls_itself(piece, name) for name in names)
-
-
-def _calls_itself(piece: str, name: str) -> bool:
-    """`name` followed by `|` or `&`, or after a `|` (spaces between allowed)."""
-    at = piece.find(name)
-    while at >= 0:
-        after = piece[at + len(name) :].lstrip(" \t")
-        before = piece[:at].rstrip(" \t")
-        if after[:1] in ("|", "&") or before.endswith("|"):
-            return True
-        at = piece.find(name, at + 1)
-    return False
 
 
 def _block_needs(block: dict[str, Any]) -> tuple[dict[str, str], set[str], bool] | None:
@@ -736,6 +733,37 @@ def _selector(rules: list[CompiledRule]) -> Selector | None:
             words |= needs[1]
             self_calls = self_calls or needs[2]
     selector = _SELECTORS[key] = Selector(names, words, self_calls)
+    return selector
+
+
+_SCRIPT_SELECTORS: dict[tuple[str, ...], Any] = {}
+
+
+def script_selector(
+    rules: list[CompiledRule], names: frozenset[str], words: frozenset[str]
+) -> Selector | None:
+    """The selector of a long script's statements that the hook walks (hook/scripts.py):
+    those where a command rule may match, or naming one of `names` (programs that run
+    files) or holding one of `words` (the paths the path rules look for); None when any
+    statement may matter."""
+    key = (*sorted(rule.id for rule in rules), "\0", *sorted(names), "\0", *sorted(words))
+    if key in _SCRIPT_SELECTORS:
+        return _SCRIPT_SELECTORS[key]  # type: ignore[no-any-return]
+    found: dict[str, set[str]] = {name: {"name"} for name in names}
+    more: set[str] = set(words)
+    self_calls = False
+    selector: Selector | None = None
+    for rule in rules:
+        for block in (rule.params or {}).get("match", ()):
+            needs = _block_needs(block)
+            if needs is None:
+                _SCRIPT_SELECTORS[key] = None
+                return None
+            for name, need in needs[0].items():
+                found.setdefault(name, set()).add(need)
+            more |= needs[1]
+            self_calls = self_calls or needs[2]
+    selector = _SCRIPT_SELECTORS[key] = Selector(found, more, self_calls)
     return selector
 
 

@@ -10,8 +10,12 @@
   the whole environment (`os.environ`, `process.env`, `ENV.to_h`, `%ENV`, `$_ENV`) or of a
   file the code reads (`open('~/.aws/credentials').read()`): judged as the `curl` upload
   they amount to (`curl -d "$(env)" URL`, `curl --data-binary @PATH URL`), so that the
-  credential-exfiltration rule decides as for the shell. Sending one named variable (a token
-  in an Authorization header) is how APIs are called, not a finding.
+  credential-exfiltration rule decides as for the shell. One named variable sent
+  (`os.environ['OPENAI_API_KEY']`, `process.env.GITHUB_TOKEN`, or a name bound to one) is
+  the `curl` that sends `$NAME`, in an Authorization header when the code puts it in one:
+  the secret-variable rules decide by its name and the host (its provider's, or another).
+  A file under the home folder (`os.homedir() + '/.npmrc'`, `Path.home() / '.aws'`) is the
+  `~/...` path it names.
 """
 
 from __future__ import annotations
@@ -47,6 +51,24 @@ _WHOLE_ENV = re.compile(
     r"\bos\.environ\b(?!\s*(?:\[|\.get\b|\.setdefault\b|\.pop\b|\.update\b|\.__setitem__))"
     r"|\bprocess\.env\b(?!\s*(?:\.|\[))|\bENV\s*\.\s*(?:to_h|to_a|inspect|to_s|each)\b"
     r"|%ENV\b|\$_ENV\b(?!\s*\[)|\bgetenv\s*\(\s*\)|\bos\.Environ\s*\(\s*\)"
+)
+# one environment variable read by name (its name in whichever group matched)
+_ENV_ONE = re.compile(
+    r"os\.environ\s*\[\s*['\"](\w+)['\"]\s*\]|os\.environ\.get\(\s*['\"](\w+)['\"]"
+    r"|os\.getenv\(\s*['\"](\w+)['\"]|process\.env\.(\w+)|process\.env\[\s*['\"](\w+)['\"]\s*\]"
+    r"|\bENV\[\s*['\"](\w+)['\"]\s*\]|\$ENV\{\s*['\"]?(\w+)['\"]?\s*\}|\bgetenv\(\s*['\"](\w+)['\"]"
+    r"|Deno\.env\.get\(\s*['\"](\w+)['\"]|System\.getenv\(\s*['\"](\w+)['\"]"
+)
+_BOUND = re.compile(
+    r"(?:^|[\s;({,])(?:my\s+|const\s+|let\s+|var\s+)?[$]?(\w+)\s*=\s*[^;\n=]{0,40}$"
+)
+_AUTH_NEAR = re.compile(
+    r"(?i)authorization|bearer|headers|x-api-key|api[-_]?key['\"]\s*:|token\s+['\"]"
+)
+_HOME_JOINED = re.compile(
+    r"(?:(?:require\(\s*['\"](?:node:)?os['\"]\s*\)|\bos)\.homedir\(\s*\)|Path\.home\(\s*\)"
+    r"|process\.env\.HOME|os\.environ\[\s*['\"]HOME['\"]\s*\]|Dir\.home|ENV\[\s*['\"]HOME['\"]\s*\]"
+    r"|os\.path\.expanduser\(\s*['\"]~['\"]\s*\))\s*(?:\+|/|,)\s*(" + _Q + ")"
 )
 _READS = re.compile(
     r"(?:\bopen|\bPath|\bPathname\.new|\bFile\.(?:read|open|binread)|\bIO\.read|"
@@ -129,6 +151,28 @@ def _arguments(code: str, start: int) -> str:
     return code[start : start + 2000]
 
 
+def _named(code: str, window: str, url: str) -> list[tuple[str, ...]]:
+    """The `curl` sending each variable the call's arguments read by name (or a name bound
+    to one earlier: `k = os.environ['X']; post(url, data=k)`)."""
+    names: list[tuple[str, bool]] = []
+    for match in _ENV_ONE.finditer(window):
+        name = next(g for g in match.groups() if g is not None)
+        before = window[max(0, match.start() - 80) : match.start()]
+        names.append((name, _AUTH_NEAR.search(before) is not None))
+    for match in _ENV_ONE.finditer(code):
+        bound = _BOUND.search(code[max(0, match.start() - 60) : match.start()])
+        if bound is not None and re.search(rf"\b{re.escape(bound.group(1))}\b", window):
+            name = next(g for g in match.groups() if g is not None)
+            names.append((name, _AUTH_NEAR.search(window) is not None))
+    found: list[tuple[str, ...]] = []
+    for name, auth in dict.fromkeys(names):
+        if auth:
+            found.append((SCRIPT, f'curl -H "Authorization: ${name}" {url}'))
+        else:
+            found.append((SCRIPT, f'curl -d "${name}" {url}'))
+    return found[:8]
+
+
 def sends(code: str) -> list[tuple[str, ...]]:
     """The uploads a program makes of the environment or of files it reads, as the `curl`
     commands they amount to (none when it sends nothing)."""
@@ -143,10 +187,17 @@ def sends(code: str) -> list[tuple[str, ...]]:
         if _WHOLE_ENV.search(window) or any(re.search(rf"\b{n}\b", window) for n in dumps):
             found.append((SCRIPT, f'curl -d "$(env)" {url}'))
             break
+        found += _named(code, window, url)
     for match in _READS.finditer(code):
         path = _unquote(match.group(1))
         if path and not path.startswith(("http:", "https:")) and "\n" not in path:
             found.append(("curl", "--data-binary", "@" + path, url))
         if len(found) > 20:
+            break
+    for match in _HOME_JOINED.finditer(code):  # os.homedir() + '/.npmrc'
+        rest = _unquote(match.group(1)).lstrip("/")
+        if rest and "\n" not in rest:
+            found.append(("curl", "--data-binary", "@~/" + rest, url))
+        if len(found) > 24:
             break
     return found

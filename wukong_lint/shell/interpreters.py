@@ -29,11 +29,31 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 
+from wukong_lint.shell.interpreter_forms import (
+    EXEC_FAMILY,
+    HOME_EXPR,
+    HOME_HOLE,
+    RECURSIVE,
+    aliases,
+    bound_paths,
+    deleted,
+    fetched_code,
+    file_runs,
+    joined_name,
+    method_deletes,
+    normalize,
+    perl_eval,
+    runs_a_file,
+    written_files,
+)
 from wukong_lint.shell.interpreter_values import glob_names, joined_paths, sends
-from wukong_lint.shell.unwrap import CODE, SCRIPT
+from wukong_lint.shell.runner_langs import READERS
+from wukong_lint.shell.runner_registry import CODE, SCRIPT, UNSEEN, split_words
 
+# (a double-quoted string may hold a Ruby interpolation with quotes in it: "#{ENV["HOME"]}")
 _STRING = (
-    r"""(?:[rRbBuUfF]{0,2}(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')|`(?:[^`\\$]|\\.|\$(?!\{))*`)"""
+    r"""(?:[rRbBuUfF]{0,2}(?:"(?:[^"\\#]|\\.|#\{[^{}\n]*\}|#)*"|'(?:[^'\\]|\\.)*')|"""
+    r"""`(?:[^`\\$]|\\.|\$(?!\{))*`)"""
 )
 _STRING_RE = re.compile(_STRING, re.S)
 _CALL = re.compile(
@@ -48,18 +68,14 @@ _BACKTICKS = re.compile(
     r"(?:%x\(([^)]*)\)|%x\{([^}]*)\}|qx\{([^}]*)\}|qx\(([^)]*)\)|qx/([^/]*)/|`([^`]*)`)"
 )
 _REQUIRED = re.compile(r"require\(\s*['\"](?:node:)?([\w/-]+)['\"]\s*\)\s*\.$")
-_HOME_VALUE = re.compile(
-    r"(?:os\.environ\[\s*['\"]HOME['\"]\s*\]|os\.environ\.get\(\s*['\"]HOME['\"]\s*\)|"
-    r"os\.getenv\(\s*['\"]HOME['\"]\s*\)|(?:pathlib\.)?Path\.home\(\s*\)|Dir\.home|"
-    r"ENV\[\s*['\"]HOME['\"]\s*\]|\$ENV\{\s*['\"]?HOME['\"]?\s*\}|(?:require\(\s*['\"]os['\"]\s*\)|os)\.homedir\(\s*\)|"
-    r"process\.env\.HOME|\$_SERVER\[\s*['\"]HOME['\"]\s*\]|getenv\(\s*['\"]HOME['\"]\s*\))"
-)
+_HOME_VALUE = re.compile(HOME_EXPR)
 _PATH_METHOD = re.compile(
     r"Path\s*\(\s*(" + _STRING + r")\s*\)\s*\.\s*(unlink|rmdir|write_text|write_bytes)\b", re.S
 )
 _WRAPPERS = re.compile(
     r"^(?:pathlib\.)?(?:Path|PurePath|PosixPath|os\.path\.expanduser|expanduser|"
     r"File\.expand_path|path\.resolve|resolve|os\.path\.abspath|abspath|Pathname\.new|"
+    r"path\.expand|normalizePath|os\.path\.realpath|realpath|"
     r"glob\.i?glob|glob|Dir\.glob)\s*\(\s*"
 )
 _OPEN_WRITE = re.compile(
@@ -115,10 +131,14 @@ def _literal(text: str) -> str | None:
     if len(body) < 2 or body[0] not in "\"'`" or body[-1] != body[0]:
         return None
     inner = body[1:-1]
+    if "HOME" in inner or "home" in inner:  # "rm -rf $ENV{HOME}", f"{Path.home()}/x"...
+        inner = HOME_HOLE.sub("~", inner)
     if "f" in prefix.lower() and "{" in inner:
         return None  # an f-string with a value in it
     if body[0] == "`" and "${" in inner:
         return None
+    if body[0] == '"' and "#{" in inner:
+        return None  # Ruby's "#{value}"
     if "r" in prefix.lower():
         return inner
     return re.sub(r"\\(.)", lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), inner)
@@ -133,6 +153,9 @@ def _argument(rest: str, names: dict[str, str]) -> tuple[str | list[str] | None,
         value, after = _argument(rest[wrapped.end() :], names)
         if re.match(r"\s*\)\s*/", after):
             return None, after  # Path('/srv') / name: a path under it (interpreter_values.py)
+        closing = re.match(r"\s*(?:,[^()]*)?\)", after)  # expanduser('~'): its `)` too
+        if closing is not None and isinstance(value, str):
+            after = after[closing.end() :]
         return (value if isinstance(value, str) else None), after
     if rest[:1] in ("[", "(") or rest.startswith("qw"):
         closing = {"[": "]", "(": ")"}.get(rest[:1], ")")
@@ -157,32 +180,51 @@ def _argument(rest: str, names: dict[str, str]) -> tuple[str | list[str] | None,
             else:
                 items.append(value)
         return items, rest[stop + 1 :]
-    token = _STRING_RE.match(rest)
-    if token:
-        value = _literal(token.group(0))
-        after = rest[token.end() :]
-        # "rm -rf " + "/"  (a literal joined with another literal)
-        while value is not None:
-            more = re.match(r"\s*[+.]\s*(" + _STRING + ")", after, re.S)
-            if not more:
-                break
-            extra = _literal(more.group(1))
-            if extra is None:
-                return None, after
-            value += extra
-            after = after[more.end() :]
-        if re.match(r"\s*[+.%]\s*[\w(]", after) and not re.match(r"\s*\.\s*\w+\s*\(", after):
-            return None, after  # joined with a value
+    value, after = _term(rest, names)
+    if value is None:
+        return None, after
+    # "rm -rf " + "/", 'rm -rf ' + os.path.expanduser('~'), process.env.HOME + '/.ssh'
+    while True:
         if re.match(r"\s*\.\s*(?:join|format|format_map|replace|concat|sub|gsub)\s*\(", after):
             return None, after  # '/'.join(parts): the literal is not the value
-        return value, after
+        more = re.match(r"\s*[+.]\s*(?![\w$]+\s*\()", after) or re.match(
+            r"\s*[+.]\s*(?=" + HOME_EXPR + ")", after
+        )
+        if not more:
+            break
+        extra, rest_after = _term(after[more.end() :], names)
+        if extra is None:
+            return None, after  # joined with a value
+        value += extra
+        after = rest_after
+    if re.match(r"\s*[+.%]\s*[\w(]", after) and not re.match(r"\s*\.\s*\w+\s*\(", after):
+        return None, after  # joined with a value
+    return value, after
+
+
+def _term(rest: str, names: dict[str, str]) -> tuple[str | None, str]:
+    """One value of a concatenation: a string literal, the home folder, a bound name."""
+    rest = rest.lstrip()
+    token = _STRING_RE.match(rest)
+    if token:
+        return _literal(token.group(0)), rest[token.end() :]
     home = _HOME_VALUE.match(rest)
     if home:  # os.environ["HOME"], Path.home(), Dir.home, os.homedir()...
         return "~", rest[home.end() :]
+    joined = joined_name(rest, names)
+    if joined is not None:  # os.path.join(root, f) of a name bound by os.walk(...)
+        return joined, _skip_call(rest)
     name = re.match(r"[A-Za-z_$][\w$]*", rest)
     if name and name.group(0).lstrip("$") in names:  # (perl's $f is bound as f)
         return names[name.group(0).lstrip("$")], rest[name.end() :]
     return None, rest
+
+
+def _skip_call(rest: str) -> str:
+    """`rest` after the call that starts it (its closing parenthesis)."""
+    opened = rest.find("(")
+    window = _call_window(rest[opened + 1 :])
+    return rest[opened + 1 + len(window) + 1 :]
 
 
 def _split_items(text: str) -> list[str]:
@@ -210,9 +252,9 @@ def _split_items(text: str) -> list[str]:
 
 
 def _value(piece: str, names: dict[str, str]) -> str | None:
-    token = _STRING_RE.fullmatch(piece.strip())
-    if token:
-        return _literal(token.group(0))
+    value, after = _argument(piece, names)
+    if isinstance(value, str) and not after.strip():
+        return value
     return names.get(piece.strip())
 
 
@@ -229,17 +271,25 @@ def _call_window(after: str) -> str:
     return after[:400]
 
 
-def commands(language: str, code: str) -> list[tuple[str, ...]]:
-    """What running `code` amounts to, as shell model items (see the module docstring)."""
-    code = code[:_MAX_CODE]
+def commands(language: str, code: str, program: bool = False) -> list[tuple[str, ...]]:
+    """What running `code` amounts to, as shell model items (see the module docstring).
+    `program`: the code is a program file the hook read (`python x.py`), not a one-liner:
+    a call whose argument is computed is not asked about there (programs are full of
+    them); in a one-liner it is (`unseen-script`)."""
+    if language in READERS:  # sed, ex/vim, ed, Emacs Lisp, gdb, Tcl, AppleScript
+        return READERS[language](code[:_MAX_CODE])
+    code = normalize(language, code[:_MAX_CODE])
+    modules, functions = aliases(language, code)
     names: dict[str, str] = {}
     for match in _ASSIGN.finditer(code):
         value = _literal(match.group(2))
         if value is not None:
             names[match.group(1)] = value
     names.update(glob_names(code))  # for f in glob.glob('/etc/*'): os.remove(f)
+    names.update(bound_paths(code))  # for p in Path.home().iterdir(): ...
     joined = joined_paths(code)  # os.path.join('/etc', f), '/etc/' + f, f'/etc/{f}'
     found: list[tuple[str, ...]] = []
+    computed: list[str] = []  # what a call with a computed argument does (one-liners)
     # calls written inside a string (`print('os.remove("/")')`) are text, not calls
     strings = [m.span() for m in _STRING_RE.finditer(code)]
     starts = [start for start, _ in strings]
@@ -258,41 +308,141 @@ def commands(language: str, code: str) -> list[tuple[str, ...]]:
             module = _REQUIRED.search(code, max(0, match.start() - 80), match.start())
             if module:
                 owner = module.group(1).split("/")[0]
+        if owner in modules:  # import os as o; const cp = require('child_process')
+            owner = modules[owner]
+        elif not owner and name in functions:  # from os import system; import {rm} ...
+            owner, name = functions[name]
         rest = code[match.end() :]
+        if name in EXEC_FAMILY and owner in ("os", "posix", ""):
+            item = _exec_family(name, rest, names)
+            if item is not None:
+                found.append(item)
+            elif not program:
+                computed.append("computed-command")
+            continue
         value, after = _argument(rest, names)
         if value is None:
             start = match.end() + len(rest) - len(rest.lstrip())
             value = joined.get(start)
             if value is None:
+                if not program and not runs_a_file(language, rest):
+                    sink = _sink(language, name, owner, rest)
+                    if sink:
+                        computed.append(sink)
                 continue
             after = code[start:]
         item = _judge(language, name, owner, value, _call_window(after))
         if item is not None:
             found.append(item)
+    found += method_deletes(code, names)  # p.unlink() for p in Path.home().rglob('*')
     for match in _PATH_METHOD.finditer(code):
         target = _literal(match.group(1))
         if target is not None:
             if match.group(2) in ("unlink", "rmdir"):
                 found.append(("rm", "-f", target))
             else:
-                found.append(("truncate", "-s", "0", target))
+                found.append(_overwrite(target, program))
     for match in _OPEN_WRITE.finditer(code):
         target = _literal(match.group(1))
         if target is not None:
-            found.append(("truncate", "-s", "0", target))
-    if language in ("perl", "ruby", "php", "node"):
+            found.append(_overwrite(target, program))
+    for target in written_files(code):  # fs.writeFileSync, File.write, perl open('>')...
+        found.append(("dd", "of=" + target) if _DEVICE.match(target) else ("tee", target))
+    if language in ("perl", "ruby", "php", "node", "julia"):
         for match in _BACKTICKS.finditer(code):
             text = next((g for g in match.groups() if g is not None), "")
-            if text and (language != "node" or match.group(6) is None):
+            if text and (language not in ("node", "julia") or match.group(6) is None):
                 found.append((SCRIPT, text))
+            elif text and language == "julia":
+                found.append(tuple(split_words(text)))  # run(`cmd`): a command, no shell
             elif (
                 text
                 and language == "node"
                 and "$`" in code[max(0, match.start() - 1) : match.start() + 1]
             ):
                 found.append((SCRIPT, text))  # Bun's $`...` shell
+    if language == "awk":
+        found += _awk_pipes(code)
+    found += fetched_code(language, code)  # exec(urlopen(URL).read())
+    found += file_runs(language, code)  # exec(open('x.py').read()): `python3 x.py`
+    if not program and perl_eval(language, code):
+        computed.append("computed-code")
+    found += [(UNSEEN, reason, language) for reason in dict.fromkeys(computed)]
     found += sends(code)  # the environment or a file it reads, uploaded
     return found
+
+
+_DEVICE = re.compile(r"/dev/(sd|hd|vd|xvd|nvme|mmcblk|disk|rdisk|md|dm-|mapper/|loop)")
+
+
+def _overwrite(target: str, program: bool = False) -> tuple[str, ...]:
+    """Opening `target` for writing: a raw disk write for a block device, else the file
+    emptied (as `truncate -s 0` is judged); in a program file, a write (`tee`): writing its
+    output files is a program's job."""
+    if _DEVICE.match(target):
+        return ("dd", "of=" + target)
+    return ("tee", target) if program else ("truncate", "-s", "0", target)
+
+
+def _exec_family(name: str, rest: str, names: dict[str, str]) -> tuple[str, ...] | None:
+    """The argv of `os.execvp('rm', ['rm', '-rf', x])`, `os.spawnlp(mode, 'rm', 'rm', ...)`."""
+    form, index = EXEC_FAMILY[name]
+    pieces = _split_items(_call_window(rest))
+    if len(pieces) <= index:
+        return None
+    if form == "list":
+        value, _ = _argument(pieces[index], names)
+        if isinstance(value, list) and value and "\0unknown" not in value:
+            return tuple(value)
+        return None
+    words = [_value(p, names) for p in pieces[index:]]
+    if words and all(isinstance(w, str) for w in words):
+        return tuple(w for w in words if w is not None)
+    return None
+
+
+def _sink(language: str, name: str, owner: str, rest: str) -> str | None:
+    """What a call whose argument cannot be told would do: run a command, delete a path or
+    run code (None: it is not such a call)."""
+    if name in SHELL_CALLS or (name == "execute" and owner == "os"):
+        return "computed-command"
+    if name in ARGV_CALLS and owner in ARGV_OWNERS and owner:
+        return "computed-command"
+    if name in ("exec", "eval") and owner == "" and language in ("python", "node", "php"):
+        return "computed-code"
+    if name in ("Function", "runInThisContext", "runInNewContext", "instance_eval", "class_eval"):
+        return "computed-code"
+    if name in RECURSIVE_DELETES:
+        return "computed-path"
+    owners = FILE_DELETES.get(name)
+    if owners is not None and owner and owner in owners:
+        return "computed-path"
+    return None
+
+
+_AWK_STRING = r'"(?:[^"\\\n]|\\.)*"'
+_AWK_PRINT = re.compile(r"\bprintf?\b([^|;}\n]*)\|&?\s*(" + _AWK_STRING + ")")
+_AWK_GETLINE = re.compile("(" + _AWK_STRING + r")\s*\|&?\s*getline\b")
+_SHELL_NAMES = frozenset(["sh", "bash", "zsh", "dash", "ksh", "ash", "/bin/sh", "/bin/bash"])
+
+
+def _awk_pipes(code: str) -> list[tuple[str, ...]]:
+    """awk's pipes to and from commands: `print X | "cmd"` runs cmd (and, when cmd is a
+    shell, what it prints is the script), `"cmd" | getline` runs cmd."""
+    found: list[tuple[str, ...]] = []
+    for match in _AWK_PRINT.finditer(code):
+        target = _literal(match.group(2)) or ""
+        if target.strip() in _SHELL_NAMES:
+            printed = "".join(_literal(t) or "" for t in re.findall(_AWK_STRING, match.group(1)))
+            if printed:
+                found.append((SCRIPT, printed))
+        elif target.strip():
+            found.append((SCRIPT, target))
+    for match in _AWK_GETLINE.finditer(code):
+        command = _literal(match.group(1))
+        if command:
+            found.append((SCRIPT, command))
+    return found[:_MAX_FOUND]
 
 
 def _judge(
@@ -333,12 +483,14 @@ def _judge(
     if not isinstance(value, str):
         return None
     if name in RECURSIVE_DELETES:
-        return ("rm", "-rf", value)
+        return deleted(value, True)
     owners = FILE_DELETES.get(name)
     if owners is not None and (
-        owner in owners or (owner == "" and "" in owners and language in ("perl", "php"))
+        owner in owners or (owner == "" and language in ("perl", "php", "r", "julia"))
     ):
-        recursive = re.search(r"recursive\s*[:=]>?\s*(true|True|1)", window) is not None
+        if value.startswith(RECURSIVE):
+            return deleted(value, True)
+        recursive = re.search(r"recursive\s*[:=]>?\s*(true|True|TRUE|T|1)\b", window) is not None
         if (
             name in ("rm", "rmdir")
             and owner == "FileUtils"

@@ -32,8 +32,7 @@ class Command(NamedTuple):
     cwd: str = "."  # the folder it runs in: "." the project root, "?" unknown, or a path word
     stdin_args: tuple[str, ...] = ()  # the words of the earlier stages of its pipeline
     # what the line does not tell of it, each "kind:what" (kind `program`: the program word,
-    # `code`: the script or code a shell or interpreter runs, `download`: a file fetched from
-    # the network earlier on the line): see shell/unknown.py
+    # `code`: the script or code a shell or interpreter runs): see shell/unknown.py
     unknown: tuple[str, ...] = ()
 
     @property

@@ -17,6 +17,8 @@ import functools
 import posixpath
 import re
 
+from wukong_lint.util.star_globs import globs_overlap, has_glob
+
 ROOT = "root"  # / or /*
 HOME = "home"  # a home folder itself, all of it (~, ~/*, /home/user)
 HOME_CHILD = "home-child"  # something in a home folder outside the project
@@ -68,13 +70,26 @@ CACHE_ROOTS = ("/var/cache", "/var/lib/apt/lists", "/usr/share/doc", "/usr/share
 HOME_CACHES = frozenset([".cache", ".npm", ".yarn", ".pnpm-store", ".gradle", ".m2",
                          "Library/Caches", ".cargo/registry", ".cargo/git", ".nuget",
                          ".local/share/Trash", ".bun/install/cache", ".deno"])  # fmt: skip
+# The user's credential files (rules/paths/credentials.yaml holds the same list for the
+# path rules; tests/test_credential_paths.py keeps the two in step). Folders count whole,
+# but for the files in NOT_CREDENTIALS.
 HOME_CREDENTIALS = (".ssh", ".aws", ".gnupg", ".kube/config", ".docker/config.json", ".netrc",
                     ".git-credentials", ".npmrc", ".pypirc", ".config/gcloud", ".azure",
                     ".password-store", ".vault-token", ".config/gh/hosts.yml",
-                    ".terraform.d/credentials.tfrc.json", ".gem/credentials", ".pgpass",
-                    ".my.cnf", ".s3cfg", ".boto", ".config/rclone")  # fmt: skip
+                    ".terraform.d/credentials.tfrc.json", ".terraformrc", ".gem/credentials",
+                    ".pgpass", ".my.cnf", ".mylogin.cnf", ".s3cfg", ".boto", ".config/rclone",
+                    ".claude/.credentials.json", ".codex/auth.json", ".gemini/oauth_creds.json",
+                    ".gemini/google_accounts.json", ".config/github-copilot",
+                    ".config/glab-cli/config.yml", ".config/hub", ".cargo/credentials",
+                    ".cargo/credentials.toml", ".config/git/credentials", ".yarnrc.yml",
+                    ".config/doctl/config.yaml", ".local/share/keyrings", "Library/Keychains",
+                    ".m2/settings-security.xml")  # fmt: skip
+# files inside those folders that hold no secret (`cat ~/.ssh/config | curl ...` sends none)
+NOT_CREDENTIALS = (".ssh/config", ".ssh/known_hosts", ".ssh/known_hosts.old",
+                   ".ssh/known_hosts2", ".ssh/authorized_keys", ".aws/config")  # fmt: skip
 SYSTEM_CREDENTIALS = ("/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/ssh", "/etc/ssl/private",
-                      "/root/.ssh", "/var/lib/docker", "/etc/kubernetes/pki")  # fmt: skip
+                      "/root/.ssh", "/var/lib/docker", "/etc/kubernetes/pki", "/var/run/secrets",
+                      "/run/secrets")  # fmt: skip
 # file names that hold secrets wherever they are (`.env`, `*.pem`...; `.env.example` does not)
 _SECRET_NAME = (
     r"\.env|\.env\.(?!(example|sample|template|dist|defaults?|schema)$)[\w.-]+|[\w.-]+\.env"
@@ -278,6 +293,21 @@ def _classify_path(path: str, root: str | None) -> str:
     return _elsewhere(folder, home)
 
 
+def home_credential(rel: str) -> bool:
+    """Is a path relative to a home folder (`.aws/credentials`, `.ss*/id_*`) one of the
+    user's credential files? A glob counts when it can name one."""
+    if rel.endswith(".pub") or rel in NOT_CREDENTIALS:
+        return False
+    if any(_under(rel, name) for name in HOME_CREDENTIALS):
+        return True
+    if not has_glob(rel):
+        return False
+    return any(
+        globs_overlap(rel, name, True) or globs_overlap(rel, name + "/*", True)
+        for name in HOME_CREDENTIALS
+    )
+
+
 def _elsewhere(folder: str, home: str) -> str:
     for secret in SYSTEM_CREDENTIALS:
         if _under(folder, secret):
@@ -288,9 +318,8 @@ def _elsewhere(folder: str, home: str) -> str:
         rel = folder[len(home) :].lstrip("/")
         if not rel:
             return HOME
-        for name in HOME_CREDENTIALS:
-            if _under(rel, name) and not rel.endswith(".pub"):
-                return CREDENTIAL
+        if home_credential(rel):
+            return CREDENTIAL
         if any(_under(rel, cache) for cache in HOME_CACHES):
             return CACHE
         return HOME_CHILD
@@ -307,13 +336,13 @@ def _elsewhere(folder: str, home: str) -> str:
     if top in ("home", "Users"):
         if len(parts) <= 3:
             return HOME  # /home, /home/user: someone's home
-        rel = "/".join(parts[3:])
-        for name in HOME_CREDENTIALS:
-            if _under(rel, name) and not rel.endswith(".pub"):
-                return CREDENTIAL
+        if home_credential("/".join(parts[3:])):
+            return CREDENTIAL
         return HOME_CHILD
     if top == "root":
-        return HOME if len(parts) == 2 else HOME_CHILD
+        if len(parts) == 2:
+            return HOME
+        return CREDENTIAL if home_credential("/".join(parts[2:])) else HOME_CHILD
     if folder in DEV_SINKS or folder.startswith(("/dev/fd/", "/dev/tcp/", "/dev/udp/")):
         return TEMP  # not a file: writing there destroys nothing
     if top == "dev":
@@ -337,3 +366,12 @@ def change_dir(cwd: str, target: str | None) -> str:
     if cwd == "?":
         return "?"
     return target if cwd == "." else posixpath.join(cwd, target)
+
+
+_KNOWN_PATH = r"\$(?:HOME|PWD|TMPDIR|\{HOME\}|\{PWD\}|\{TMPDIR\})(?![\w{])"
+
+
+def known_path(value: str) -> bool:
+    """A value whose only expansions are the path variables reasoned about here (`$HOME/*`):
+    a loop binds it as written, so `rm -rf "$d"` in the body deletes under $HOME."""
+    return "`" not in value and "$" not in _rx(_KNOWN_PATH).sub("", value)

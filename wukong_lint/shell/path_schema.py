@@ -15,9 +15,14 @@ class PathRule(RuleBase):
     kind: Literal["path"]
     targets: list[str] = Field(min_length=1)
     except_: list[str] = Field(default_factory=list, alias="except")
-    access: list[Literal["read", "write", "list"]] = Field(
+    # read, write, list (a name: `ls`, `stat`, the LS tool), find (names by a pattern:
+    # `find -name`, the Glob tool), meta (a mode or owner: chmod, chown)
+    access: list[Literal["read", "write", "list", "find", "meta"]] = Field(
         default_factory=lambda: ["read", "write"]
     )
+    # a change of mode or owner (chmod, chown) counts as a write (false: it does not, e.g.
+    # `chmod 600 ~/.ssh/config` for the rules about the content of credential files)
+    permissions: bool = True
     # which agents and profiles the rule applies to (as for `command` rules): profile wukong
     # denies what the generic profile only asks about
     scope: Scope | None = None
@@ -31,4 +36,6 @@ class PathRule(RuleBase):
             data.pop("scope", None)
         if not data.get("supersedes"):
             data.pop("supersedes", None)
+        if data.get("permissions", True):
+            data.pop("permissions", None)
         return data

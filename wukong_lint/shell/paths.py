@@ -8,8 +8,15 @@ path-like arguments of programs that touch files are reads). Home directories ar
     kind: path
     targets: ['/etc/*']      # globs; a glob without `/` matches the file name
     except: ['/etc/os-release']
-    access: [write]          # read, write, list (default read and write: `ls`, `stat`,
-                             # `find` only list a folder or a file's name, see _LISTERS)
+    access: [write]          # read, write, list, find (default read and write: `ls`,
+                             # `stat` only list a folder or a file's name; `find -name`
+                             # and the Glob tool find names by a pattern)
+    permissions: false       # a chmod / chown is no write for this rule (default: it is)
+
+Which files a call touches is shell/accesses.py's (a command line) and model/tools.py's (a
+tool's input: Read, Grep, Glob, LS, MCP and unknown tools). An access may be a glob (`cat
+~/.ss*/id_*`, a Grep over `~` with `glob: id_*` reads `~/**/id_*`): it meets a rule when it
+can reach one of its targets (util/star_globs.py `globs_overlap`) and is not wholly excepted.
 """
 
 from __future__ import annotations
@@ -17,6 +24,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Iterator
+from fnmatch import fnmatchcase
 from typing import Any
 
 from wukong_lint.engine.matchers import Hit
@@ -24,126 +32,25 @@ from wukong_lint.engine.rules import CompiledRule
 from wukong_lint.engine.scope import in_scope
 from wukong_lint.model import Unit
 from wukong_lint.model.events import EDIT_TOOLS, event_paths
-from wukong_lint.shell.unwrap import VALUE_OPTIONS
-from wukong_lint.util.star_globs import any_glob
+from wukong_lint.model.tools import EDIT, FIND, LIST, SEARCH, builtin, tool_accesses, tool_kind
+from wukong_lint.shell.accesses import shell_accesses, tidy
+from wukong_lint.util.star_globs import any_glob, globs_overlap, has_glob
 
-# Programs whose arguments are not files.
-_NOT_FILES = frozenset(
-    [
-        "echo",
-        "printf",
-        "true",
-        "false",
-        "export",
-        "alias",
-        "unalias",
-        "set",
-        "unset",
-        "declare",
-        "local",
-        "readonly",
-        "type",
-        "which",
-        "hash",
-        "help",
-        "man",
-        "test",
-        "[",
-        "[[",
-        "sleep",
-        "kill",
-        "pkill",
-        "pgrep",
-        "ps",
-        "date",
-        "whoami",
-        "id",
-        "uname",
-    ]
-)
-# Programs that write the files they are given (all arguments, or the last one).
-_WRITERS_ALL = frozenset(
-    [
-        "rm",
-        "rmdir",
-        "unlink",
-        "touch",
-        "chmod",
-        "chown",
-        "chgrp",
-        "truncate",
-        "shred",
-        "tee",
-        "mkdir",
-        "ln",
-    ]
-)
-_WRITERS_LAST = frozenset(["cp", "mv", "install", "rsync", "scp"])
-# Programs that show what a folder holds or a file's name, size and mode, never its content:
-# `ls ~/.ssh` lists, it does not read a key (access "list").
-_LISTERS = frozenset(["ls", "dir", "vdir", "tree", "stat", "du", "file", "exa", "eza", "lsd",
-                     "find",
-                     # they use a key without printing it (`ssh -i ~/.ssh/id_ed25519 host`)
-                     "ssh", "ssh-add", "ssh-copy-id", "autossh", "mosh"])  # fmt: skip
-# Wrappers whose words are another command (recorded by shell.py as a command of its own).
-_WRAPPERS = frozenset(VALUE_OPTIONS) | frozenset(["xargs", "watch", "doas"])
+__all__ = ["accesses", "match_path", "normalize", "shell_accesses"]
+
 _HOME = re.compile(r"^(?:\$HOME|\$\{HOME\}|/home/[^/]+|/Users/[^/]+|/root)(?=/|$)")
 
 
 def normalize(path: str) -> str:
     path = path.strip().strip("'\"")
-    path = _HOME.sub("~", path)
+    if "\0" in path:  # the walker's "some files under a folder" (path_reasoning.UNDER)
+        head, _, name = path.partition("/\0*")
+        path = f"{head}/**/{name or '*'}".replace("\0", "")
+    # (`/home/*/.ssh`: every user's is the user's; `/home/**/x`: under any home, any depth)
+    path = _HOME.sub(lambda m: "~/**" if "**" in m.group(0) else "~", path)
     while "//" in path:
         path = path.replace("//", "/")
-    return path
-
-
-def _path_like(arg: str) -> bool:
-    if "://" in arg or not arg or arg.startswith("-") or "\n" in arg or len(arg) > 4096:
-        return False
-    return "/" in arg or arg.startswith(("~", ".", "$HOME", "${HOME}")) or "." in arg
-
-
-def shell_accesses(command: str) -> list[tuple[str, str]]:
-    from wukong_lint.shell.parse import WRITE_REDIRECTS, parse, split_options
-
-    try:
-        script = parse(command)
-    except Exception:
-        return []
-    found: list[tuple[str, str]] = []
-    for cmd in script.commands:
-        for op, target in cmd.redirects:
-            found.append((target, "write" if op in WRITE_REDIRECTS else "read"))
-        name = cmd.name
-        if name in _NOT_FILES or name in _WRAPPERS:
-            continue  # (a wrapper's command is recorded on its own: `env ls ~/.ssh` lists)
-        options, positional = split_options(cmd.argv)
-        if name == "git":
-            if not positional or positional[0] not in ("add", "rm", "mv", "checkout", "restore"):
-                continue
-            if positional[0] == "rm" and "--cached" in options:
-                continue  # untracks, the file stays as it is (the fix for a committed .env)
-            positional = positional[1:]
-        if name == "sed" and any(o.startswith("-i") or o == "--in-place" for o in options):
-            found += [(a, "write") for a in positional[1:] if _path_like(a)]
-            continue
-        if name == "dd":
-            for arg in positional:
-                if arg.startswith("of="):
-                    found.append((arg[3:], "write"))
-                elif arg.startswith("if="):
-                    found.append((arg[3:], "read"))
-            continue
-        for index, arg in enumerate(positional):
-            if not _path_like(arg):
-                continue
-            writes = name in _WRITERS_ALL or (
-                name in _WRITERS_LAST and index == len(positional) - 1 and index > 0
-            )
-            mode = "write" if writes else "list" if name in _LISTERS else "read"
-            found.append((arg, mode))
-    return found
+    return tidy(path)
 
 
 # command line -> its accesses: a transcript runs the same commands many times
@@ -158,15 +65,24 @@ def accesses(unit: Unit) -> list[tuple[str, str]]:
     known = getattr(unit, "accesses", None)
     if known is not None:
         return known
+    tool = event.tool
     if event.command is not None:
         found = _SHELL_ACCESSES.get(event.command)
         if found is None:
             if len(_SHELL_ACCESSES) >= 4096:
                 _SHELL_ACCESSES.clear()
             found = _SHELL_ACCESSES[event.command] = shell_accesses(event.command)
-    else:
-        mode = "write" if event.tool in EDIT_TOOLS else "read"
+        if not builtin(tool):  # an MCP tool's other fields may name files too
+            found = found + tool_accesses(tool, event.input, event.ctx.cwd)
+    elif builtin(tool) and tool_kind(tool) not in (SEARCH, FIND, LIST):
+        mode = "write" if tool in EDIT_TOOLS else "read"
+        if tool_kind(tool) == EDIT and tool not in EDIT_TOOLS:  # an editor tool's `view`
+            viewing = isinstance(event.input, dict) and event.input.get("command") == "view"
+            mode = "read" if viewing else "write"
         found = [(p, mode) for p in event_paths(event)]
+        found += [(p, m) for p, m in tool_accesses(tool, event.input) if (p, mode) not in found]
+    else:  # searches, listings, MCP and unknown tools: what their input says they touch
+        found = tool_accesses(tool, event.input, event.ctx.cwd)
     unit.accesses = found  # type: ignore[attr-defined]  # an EventUnit has a __dict__
     return found
 
@@ -216,21 +132,102 @@ def _normalized(unit: Unit) -> list[tuple[str, str, str]]:
         return []
     known = getattr(unit, "normalized_accesses", None)
     if known is None:
-        known = [(raw, normalize(raw), mode) for raw, mode in accesses(unit)]
+        cwd = unit.event.ctx.cwd  # type: ignore[attr-defined]
+        known = [(raw, normalize(_above(raw, cwd)), mode) for raw, mode in accesses(unit)]
         unit.normalized_accesses = known  # type: ignore[attr-defined]
     return known
+
+
+def _mode_wanted(mode: str, params: dict[str, Any]) -> bool:
+    """Whether a rule asks about an access of this mode. A change of mode or owner (`meta`:
+    chmod, chown) is a write unless the rule says `permissions: false`."""
+    wanted = params["access"]
+    if mode in wanted:
+        return True
+    return mode == "meta" and "write" in wanted and params.get("permissions", True)
+
+
+def _reaches(patterns: list[str], access: str) -> bool:
+    """Whether a glob access (`~/.ss*/id_*`, a search's `~/**/id_*`: a `*` within a name,
+    `**` any depth) can reach a path of `patterns` (rule globs: the whole path, the last
+    name for a glob without `/`, the folder itself for `folder/*`)."""
+    last = access.rstrip("/").rsplit("/", 1)[-1]
+    if access.startswith(("/**", "/*/**")) and not access.startswith("/**/~"):
+        # a search from the root reaches the home folders too (`find / -name id_rsa`)
+        return _reaches(patterns, "~/**" + access[access.index("**") + 2 :]) or any(
+            globs_overlap(access, p, True) for p in patterns if p.startswith("/")
+        )
+    searched = "/**/" in access
+    # (`DIR/**/NAME` is NAME at any depth under DIR, DIR itself included)
+    forms = (access, access.replace("/**/", "/", 1)) if searched else (access,)
+    for pattern in patterns:
+        if "/" in pattern:
+            if any(globs_overlap(form, pattern, True) for form in forms):
+                return True
+            if pattern.endswith("/*") and globs_overlap(access, pattern[:-2], True):
+                return True
+        elif last in ("*", "**"):
+            continue  # a bare `*` names every file: the name globs say nothing of it
+        elif searched:
+            if fnmatchcase(last, pattern):  # a search for `*.json` is not one for
+                return True  # `credentials.json`; one for `credentials` is
+        elif globs_overlap(last, pattern, True):
+            return True
+    return False
+
+
+def _finds(patterns: list[str], access: str) -> bool:
+    """Whether a search by name (`find DIR -name GLOB`, the Glob tool: `DIR/**/GLOB`) looks
+    for one of `patterns`: the name it asks for, read as written, is one of the pattern's
+    names (`id_*` for `~/.ssh/id_*`; `*.bak` is none, though a key could end so), and its
+    folder reaches the pattern's."""
+    if access.startswith("/**"):  # (from the root: the home folders too)
+        access = "~" + access[access.index("**") - 1 :]
+    base, _, name = access.rpartition("/")
+    for pattern in patterns:
+        folder, _, wanted = pattern.rpartition("/")
+        if not fnmatchcase(name, wanted):
+            continue
+        if not folder or globs_overlap(base.rstrip("/") + "/**", folder + "/**", True):
+            return True
+    return False
+
+
+def _hits_path(params: dict[str, Any], path: str, mode: str = "read") -> bool:
+    targets, excepted = _tests(params)
+    if mode == "find":
+        return not excepted(path) and _finds(params["targets"], path)
+    if not has_glob(path):
+        return targets(path) and not excepted(path)
+    if excepted(path):  # `cat ~/.ssh/*.pub`: every file it names is excepted
+        return False
+    base = path.split("/**/", 1)[0] if "/**/" in path else None
+    if base is not None and not has_glob(base) and excepted(base):
+        return False  # a search in an excepted file or folder (Grep of ~/.ssh/config)
+    return _reaches(params["targets"], path)
+
+
+_LABELS = {"meta": "change the mode of", "find": "search for"}
+
+
+def _above(path: str, cwd: Any) -> str:
+    """A relative path that leaves the project (`../.aws/credentials`) as the absolute one
+    it names from the project folder (the call's `cwd`); other relative paths stay as they
+    are (rules name project files relatively: `.env`, `.git/hooks/*`)."""
+    if not path.startswith("../") or not isinstance(cwd, str) or not cwd.startswith("/"):
+        return path
+    return cwd.rstrip("/") + "/" + path
 
 
 def match_path(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit]:
     params = rule.params or {}
     if "scope" in params and not in_scope(params["scope"], unit):
         return
-    targets, excepted = _tests(params)
     seen = set()
     for raw, path, mode in _normalized(unit):
-        if mode not in params["access"] or not targets(path):
+        if not _mode_wanted(mode, params) or (path, mode) in seen:
             continue
-        if excepted(path) or (path, mode) in seen:
+        if not _hits_path(params, path, mode):
             continue
         seen.add((path, mode))
         start = unit.text.find(raw)
@@ -238,7 +235,7 @@ def match_path(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit]:
             start, end = 0, 0
         else:
             end = start + len(raw)
-        yield Hit(start, end, start, end, f"{mode} {path}")
+        yield Hit(start, end, start, end, f"{_LABELS.get(mode, mode)} {path}")
 
 
 def _accesses_any(unit: Unit) -> bool:
@@ -258,9 +255,10 @@ def _memo_key(unit: Unit) -> tuple[Any, ...] | None:
     event = getattr(unit, "event", None)
     if event is None or len(unit.text) > 2048:
         return None
-    if event.command is not None:
-        return (event.command, unit.text)
-    return (unit.text, tuple(event_paths(event)))
+    if event.command is not None and builtin(event.tool):
+        return (event.command, unit.text, event.ctx.cwd)
+    # (what a search or an MCP tool touches comes from fields the text may not show whole)
+    return (unit.text, tuple(accesses(unit)), event.ctx.cwd)
 
 
 match_path.memo_key = _memo_key  # type: ignore[attr-defined]

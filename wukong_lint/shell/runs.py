@@ -4,7 +4,7 @@ shell or an interpreter, a process substitution given to one as its script
 (`sh <(echo ...)`, `source <(...)`, `python3 <(...)`), and what a command substitution
 prints when that can be told (`$(echo ~)`, `$(printf '\\x72\\x6d')`, `$(which rm)`,
 `$(cd ~ && pwd)`). Also what the line does not show of it (shell/unknown.py): code read from
-an unknown pipe, a file fetched from the network run later on the line.
+a pipe of unknown content.
 
 `Runs` is a base class of `_Walker`: its methods read the walker's state (`env`, `cwd`,
 `depth`, the budgets).
@@ -28,18 +28,20 @@ from wukong_lint.shell.model import (
     program_name,
 )
 from wukong_lint.shell.path_reasoning import STDIN, UNDER
+from wukong_lint.shell.runners import lines_run
 from wukong_lint.shell.unwrap import (
     CODE,
     SCRIPT,
     SHELLS,
+    UNSEEN,
     find_parts,
     interpreter,
-    interpreter_code,
     parallel_parts,
     runs_stdin,
     unwrap,
     xargs_parts,
 )
+from wukong_lint.shell.words import literal
 
 MAX_DEPTH = 6  # nested `bash -c` / heredoc-to-shell / interpreter levels followed
 MAX_PRINTED = 256  # command substitutions whose output is worked out, per parse
@@ -64,7 +66,6 @@ class Runs:
     cwd: str
     depth: int
     printing: list[int]
-    downloads: shell_unknown.Downloads
 
     def inner(
         self, name: str, argv: tuple[str, ...], producer: _Producer | None, heredoc: str | None
@@ -93,41 +94,32 @@ class Runs:
             if arg_file is not None:  # xargs -a <(echo /): the file's words
                 printed = self.printed_by("$" + arg_file[1:]) if arg_file[:2] == "<(" else None
                 targets = printed.split() if printed is not None else [STDIN]
+            fed = lines_run(command, replace, producer.argv if producer else None)
             if replace:
-                return [_replace(command, replace, targets)]
-            return [command + tuple(targets)]
+                return [_replace(command, replace, targets), *fed]
+            return [command + tuple(targets), *fed]
         if name == "parallel":
             command, tail, dry = parallel_parts(args)
+            if not command and tail and not dry:  # `parallel ::: CMD...`: each is a command
+                return [
+                    (SCRIPT, t) if literal(t) else (UNSEEN, "command-output", "parallel")
+                    for t in tail[:MAX_PRODUCER_WORDS]
+                ]
             if dry or not command:
                 return []
             targets = tail if tail is not None else self.targets_from(producer)
             if any("{" in w for w in command):
                 return [_replace(command, "{}", targets)]
             return [command + tuple(targets)]
-        items = unwrap(argv)
-        lang = interpreter(name)
-        if name in SHELLS or name in _SOURCES or lang is not None:
-            # `sh <(echo ...)`, `source <(...)`, `python3 <(...)`: the script is what the
-            # process substitution prints
-            script = shell_unknown.script_argument(name, argv, lang is not None)
-            if script is not None and script.startswith("<(") and script.endswith(")"):
-                printed = self.printed_by("$" + script[1:])
-                if printed is not None:
-                    items.append((SCRIPT, printed) if lang is None else (CODE, lang, printed))
-            elif (
-                name in _SOURCES
-                and script in ("/dev/stdin", "/proc/self/fd/0", "-")
-                and heredoc is not None
-            ):
-                items.append((SCRIPT, heredoc))
-        if heredoc is not None:
-            if (name in SHELLS and runs_stdin(argv)) or name in _SCHEDULERS:
-                items.append((SCRIPT, heredoc))  # (`at now <<< 'cmd'`: run later, still run)
-            if lang is not None:
-                code, reads = interpreter_code(lang, args)
-                if code is None and reads:
-                    items.append((CODE, lang, heredoc))
+        # (the registry reads stdin and `<(...)` for shells, interpreters, make, ed...)
+        items = unwrap(argv, heredoc, self.resolve)
+        if heredoc is not None and name in _SCHEDULERS:
+            items.append((SCRIPT, heredoc))  # (`at now <<< 'cmd'`: run later, still run)
         return items
+
+    def resolve(self, word: str) -> str | None:
+        """What a process substitution `<(...)` prints, when the line tells it."""
+        return self.printed_by("$" + word[1:]) if word.startswith("<(") else None
 
     def unknown_of(
         self,
@@ -137,13 +129,11 @@ class Runs:
     ) -> tuple[str, ...]:
         """What the line does not show of a command that may run more (see shell/unknown.py):
         code a shell or an interpreter reads from a pipe of unknown content (`fed`) or a file
-        the line does not name (`< "$f"`, `< <(cat x)`), code that is one expansion, a file
-        the network sent."""
+        the line does not name (`< "$f"`, `< <(cat x)`), code that is one expansion."""
         name = command.name
         lang = interpreter(name)
         runs_code = name in SHELLS or name in _SOURCES or lang is not None
-        downloads = self.downloads
-        if not (runs_code or items or downloads.files or downloads.folders):
+        if not (runs_code or items):
             return ()  # (`sudo ls`, `docker ps`: nothing it runs is unseen)
         found: list[str] = []
         fed = fed or any(
@@ -151,7 +141,7 @@ class Runs:
             for op, target in command.redirects
         )
         reads_stdin = (name in SHELLS and runs_stdin(command.argv)) or (
-            lang is not None and interpreter_code(lang, command.argv[1:]) == (None, True)
+            lang is not None and shell_unknown.reads_code_from_stdin(name, command.argv[1:])
         )
         if command.heredoc is None and fed and reads_stdin:
             found.append(shell_unknown.marker(shell_unknown.CODE, "its stdin"))
@@ -165,14 +155,6 @@ class Runs:
                 found.append(shell_unknown.marker(shell_unknown.CODE, "its stdin"))
             elif item[0] == CODE and shell_unknown.whole_expansion(code):
                 found.append(shell_unknown.marker(shell_unknown.CODE, code.strip()))
-        if runs_code:
-            path = shell_unknown.script_argument(name, command.argv, lang is not None)
-        else:
-            path = command.argv[0] if "/" in command.argv[0] else None
-        if path is not None and (downloads.files or downloads.folders):
-            kind = downloads.runs(path, command.cwd)
-            if kind is not None:
-                found.append(shell_unknown.marker(kind, path))
         return tuple(found)
 
     def printed_by(self, word: str) -> str | None:

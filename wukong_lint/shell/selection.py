@@ -6,6 +6,7 @@ statement seen before in the same state instead of walking it again.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from wukong_lint.shell.nodes import _command_name, list_parts
@@ -109,3 +110,41 @@ def _track_unselected(walker: _Walker, node: Any) -> None:
             ]
             if words:
                 walker.track(tuple(words))
+
+
+# -- functions that call themselves in a pipe (a fork bomb): such a statement is walked whole -
+
+_FUNCTION_NAME = re.compile(r"([^\s(){}|&;]+)\s*$")
+_EMPTY_PARENS = re.compile(r"\([ \t]*\)")
+
+
+def _may_call_itself(piece: str) -> bool:
+    """A function defined in `piece` whose name comes before a `|` or `&` or after a `|`."""
+    if "|" not in piece and "&" not in piece:
+        return False
+    if "function" not in piece and _EMPTY_PARENS.search(piece) is None:
+        return False  # no function defined in it
+    names = [m.group(1) for m in re.finditer(r"\bfunction\s+([^\s(){}|&;]+)", piece)]
+    at = piece.find("(")
+    while at >= 0:
+        close = at + 1
+        while close < len(piece) and piece[close] in " \t":
+            close += 1
+        if close < len(piece) and piece[close] == ")":
+            found = _FUNCTION_NAME.search(piece, max(0, at - 200), at)
+            if found:
+                names.append(found.group(1))
+        at = piece.find("(", at + 1)
+    return any(_calls_itself(piece, name) for name in names)
+
+
+def _calls_itself(piece: str, name: str) -> bool:
+    """`name` followed by `|` or `&`, or after a `|` (spaces between allowed)."""
+    at = piece.find(name)
+    while at >= 0:
+        after = piece[at + len(name) :].lstrip(" \t")
+        before = piece[:at].rstrip(" \t")
+        if after[:1] in ("|", "&") or before.endswith("|"):
+            return True
+        at = piece.find(name, at + 1)
+    return False

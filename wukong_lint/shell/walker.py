@@ -35,7 +35,9 @@ from wukong_lint.shell.nodes import (  # (re-exported: the older home of these h
     _self_call,
     list_parts,
 )
-from wukong_lint.shell.path_reasoning import change_dir
+from wukong_lint.shell.path_reasoning import change_dir, known_path
+from wukong_lint.shell.runner_registry import ENVIRONMENT
+from wukong_lint.shell.runners import assignment_runs
 from wukong_lint.shell.runs import _RUNS_MORE, MAX_DEPTH, MAX_PRINTED, Runs, listed
 from wukong_lint.shell.unwrap import CODE, SCRIPT, git_normalised, interpreter
 from wukong_lint.shell.words import joined_by_continuation, literal, unescape
@@ -75,8 +77,7 @@ class _Walker(Runs):
         self.last_top: Command | None = None  # the last command recorded by command()
         self.error = False
         self.deep = False  # nested deeper than followed somewhere (read flat, or not at all)
-        # what the whole line shares: its downloads, the substitutions left to work out
-        self.downloads = parent.downloads if parent else shell_unknown.Downloads()
+        # (what the whole line shares: the command substitutions left to work out)
         self.printing = parent.printing if parent else [MAX_PRINTED]
         # the commands of each function's body as walked where it is defined, before `$1`
         # is known (dropped once a call walks it again with its arguments)
@@ -165,7 +166,7 @@ class _Walker(Runs):
             variable is None
             or body is None
             or not 0 < len(values) <= MAX_LOOP_VALUES
-            or not all(literal(v) for v in values)
+            or not all(literal(v) or known_path(v) for v in values)
         ):
             if variable is not None:
                 forget(self.env, variable.text.decode("utf-8", "replace"))
@@ -239,6 +240,7 @@ class _Walker(Runs):
         name_node = node.child_by_field_name("name")
         if name_node is None:
             return
+        self.assignment_runs(node)
         index = None
         if name_node.type == "subscript":  # a[1]=x
             inner = name_node.child_by_field_name("name")
@@ -297,6 +299,20 @@ class _Walker(Runs):
             elif child.type == "variable_name" and not nameref:
                 pass  # `local x`: declared, its value unchanged
         return names
+
+    def assignment_runs(self, node: Any) -> None:
+        """A variable some program runs as a command (`GIT_SSH_COMMAND=...`, `PAGER=...`,
+        the code-runner registry's `environment`): its value is judged where it is set."""
+        name_node = node.child_by_field_name("name")
+        value_node = node.child_by_field_name("value")
+        if name_node is None or value_node is None:
+            return
+        name = name_node.text.decode("utf-8", "replace")
+        if name not in ENVIRONMENT:
+            return
+        start, end = self.where(node)
+        for item in assignment_runs(name, _word(value_node, self.env)):
+            self.nested(item[1], start, end, (name,), ())
 
     def function(self, node: Any) -> list[str]:
         name_node = node.child_by_field_name("name") or node.children[0]
@@ -451,6 +467,7 @@ class _Walker(Runs):
             if kind == "variable_assignment":
                 subs += self.substitutions_in(child)
                 prefix.append(child)
+                self.assignment_runs(child)
                 continue
             if kind == "file_redirect":
                 op, target, first = "", "", True
@@ -575,6 +592,7 @@ class _Walker(Runs):
             return []
         name = program_name(argv[0])
         cwd = self.cwd
+        given = argv  # (what `inner` reads: git's `-c` values run too)
         if name == "git":
             argv, folder = git_normalised(argv)
             if folder is not None:
@@ -584,20 +602,12 @@ class _Walker(Runs):
         stdin_args = (producer.words if producer is not None else ()) + fed
         program = shell_unknown.program_marker(argv[0]) if _SUSPECT(argv[0]) else None
         unknown: tuple[str, ...] = (program,) if program is not None else ()
-        downloads = self.downloads
-        if (downloads.files or downloads.folders) and "/" in argv[0]:
-            kind = downloads.runs(argv[0], cwd)  # `./setup.sh` after `wget .../setup.sh`
-            if kind is not None:
-                unknown += (shell_unknown.marker(kind, argv[0]),)
         index = len(self.commands)
         self.commands.append(
             Command(argv, start, end, redirects, stdin_from, subs, via, heredoc, cwd,
                     stdin_args, unknown) if unknown else
             Command(argv, start, end, redirects, stdin_from, subs, via, heredoc, cwd, stdin_args)
         )  # fmt: skip
-        if name in _FETCHING or (stdin_from and name in _FED_WRITERS):
-            for path, folder in shell_unknown.fetched(name, argv, redirects, stdin_from):
-                self.downloads.add(path, folder, cwd)
         names = [name]
         if (
             heredoc is None
@@ -609,7 +619,7 @@ class _Walker(Runs):
         ):
             return names  # (most commands: nothing more runs)
         if self.depth >= MAX_DEPTH:
-            if self.inner(name, argv, producer, heredoc):
+            if self.inner(name, given, producer, heredoc):
                 self.error = self.deep = True  # it runs more than is followed
             return names
         inner_via = (*via, name)
@@ -629,7 +639,7 @@ class _Walker(Runs):
         if default is not None:  # `${CMD:-rm} -rf ~`: rm, when CMD is empty
             names += self.emit((default.group(1), *argv[1:]), start, end, redirects,
                                stdin_from, subs, via, heredoc, producer, fed)  # fmt: skip
-        items = self.inner(name, argv, producer, heredoc)
+        items = self.inner(name, given, producer, heredoc)
         more = self.unknown_of(self.commands[index], _unseen_stdin(producer, stdin_from), items)
         if more:
             self.commands[index] = self.commands[index]._replace(unknown=unknown + more)
@@ -737,9 +747,6 @@ def _quoted(word: str) -> str:
 
 _TRACKED = frozenset(["cd", "pushd", "popd", "alias", "unset"])
 _POSITIONAL = frozenset(["@[]", "@", "*", "#", *map(str, range(1, 10))])
-# programs that may write what the network sends to a file (shell/unknown.py: fetched)
-_FETCHING = shell_unknown.NETWORK | {"git"}
-_FED_WRITERS = frozenset(["tee", "sponge", "tar", "bsdtar", "gtar", "unzip", "cpio", "7z"])
 # a program word that may not name its program (an expansion, a glob, an empty word)
 _SUSPECT = re.compile(r"[^\w./+:@%,=~-]|^$").search
 _DEFAULT_PROGRAM = re.compile(r"\$\{[A-Za-z_]\w*:?-([A-Za-z0-9_./+-]+)\}$")

@@ -219,3 +219,25 @@ def stdout_to_devnull() -> None:
         os.close(devnull)
     except (OSError, ValueError):
         pass
+
+
+def read_regular(path: str, limit: int) -> bytes | None:
+    """The bytes of a regular file, at most `limit` + 1 of them (more than `limit`: too
+    large), or None when `path` is not a regular file. Opened without blocking: a FIFO put in
+    the file's place between a check and the open does not hang the reader (the hook reads
+    scripts an agent may have planted). Raises OSError when it cannot be read."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        chunks = []
+        size = 0
+        while size <= limit:
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)

@@ -151,15 +151,19 @@ def claude_units(
         agent = "main" if is_main else f"{agent_type or 'subagent'}:{agent_id}"
         content = message.get("content")
         if kind == "user":
+            extra = record.get("toolUseResult")
             if isinstance(content, str):
                 session.new_turn(agent)
                 unit = session.message(number, "user", content, agent, agent_type, is_main)
                 if unit is not None:  # (most: a unit no rule reaches, counted by the session)
                     yield unit
+                if extra is not None:  # (no tool_result block to attach it to)
+                    yield from _stray_result(session, number, extra, agent, agent_type, is_main)
                 continue
             if not isinstance(content, list):
+                if extra is not None:
+                    yield from _stray_result(session, number, extra, agent, agent_type, is_main)
                 continue
-            extra = record.get("toolUseResult")
             for block in content:
                 if not isinstance(block, dict):
                     continue
@@ -193,6 +197,8 @@ def claude_units(
                         yield session.message(
                             number, "user", "\n".join(parts), agent, agent_type, is_main
                         )
+            if extra is not None:  # a toolUseResult no tool_result block took
+                yield from _stray_result(session, number, extra, agent, agent_type, is_main)
             continue
         # assistant
         if not isinstance(content, list) or not content or _blank_texts(content):
@@ -275,3 +281,22 @@ def subagent_identity(session: Session, path: str) -> tuple[str, str | None]:
             if isinstance(tool_use, str):
                 agent_type = session.spawn_types.get(tool_use, agent_type)
     return agent_id, agent_type
+
+
+def _stray_result(
+    session: Session,
+    number: int,
+    extra: Any,
+    agent: str,
+    agent_type: str | None,
+    is_main: bool,
+) -> Iterator[EventUnit | None]:
+    """A record's `toolUseResult` that no `tool_result` block carries (a failed call's error
+    string beside a plain-text content, an interrupted call): still a tool's output, scanned
+    as one (role `tool`: no turn or protocol effect), so that what `redact` masks in it is
+    what `check` reports."""
+    parts: list[str] = []
+    strings(extra, parts)
+    text = "\n".join(part for part in parts if part)
+    if text:
+        yield session.message(number, "tool", text, agent, agent_type, is_main)
