@@ -26,6 +26,7 @@ PathClass = Literal[
     "temp",
     "cache",
     "unknown",
+    "argument",
 ]
 
 

@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 
 from wukong_lint.shell.parse import WRITE_REDIRECTS, Command, split_options
 from wukong_lint.shell.path_reasoning import (
+    ARGUMENT,
     STDIN,
     UNDER,
     classify,
@@ -198,7 +199,8 @@ def _unresolved(command: Command, block: dict[str, Any], where: Where | None) ->
 
 def _shown(word: str) -> str:
     """A word as a finding shows it: short, without the model's stand-ins."""
-    word = word.replace(STDIN, "(stdin)").replace(UNDER, "/…").replace("\0", "")
+    word = word.replace(STDIN, "(stdin)").replace(UNDER, "/…").replace(ARGUMENT, "$N")
+    word = word.replace("\0", "")
     return word if len(word) <= 60 else word[:57] + "…"
 
 
@@ -224,7 +226,7 @@ def _describe(command: Command, block: dict[str, Any] | None = None) -> str:
             shown.append(word)
             shows_lead = False
         elif word in paths:
-            shown.append(word.replace(UNDER, "/…").replace(STDIN, "(stdin)")[:60])
+            shown.append(_shown(word))
     if block and block.get("redirect_targets_any"):
         shown += [f"{op} {t[:60]}" for op, t in command.redirects if op in WRITE_REDIRECTS][:2]
     text = " ".join(shown)

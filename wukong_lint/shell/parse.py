@@ -99,7 +99,7 @@ def parse_script(
         if flat is not None and flat.commands:
             walker = flat
     error = walker.error or tree.root_node.has_error
-    commands = walker.finish()
+    commands = walker.commands
     if (
         tree.root_node.has_error
         and select is None  # (a file scan's script: bash would stop at the error too)
@@ -124,7 +124,7 @@ def _rescued(text: str, depth: int, span: tuple[int, int] | None, found: list[Co
     seen = {command.argv for command in found}
     return [
         command._replace(unknown=())
-        for command in flat.finish()
+        for command in flat.commands
         if command.argv not in seen and not command.unknown
     ]
 

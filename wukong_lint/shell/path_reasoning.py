@@ -34,6 +34,10 @@ DISPOSABLE = "disposable"  # build output, dependencies, caches inside the proje
 TEMP = "temp"  # /tmp, /var/tmp, $TMPDIR, mktemp
 CACHE = "cache"  # ~/.cache, /var/cache, apt lists: rebuilt on demand
 UNKNOWN = "unknown"  # depends on a value the line does not give
+# a function's argument where the function is defined (`f() { rm -rf "$1"; }`): the value a
+# call passes, judged where it is called (the class: the word holds ARGUMENT)
+ARGUMENT_CLASS = "argument"
+ARGUMENT = "\x1farg\x1f"
 ENVIRON = "/proc/self/environ"  # what `env`, `printenv`, `set`, `export -p` print
 
 UNDER = "/\0*"  # some of the files under a folder (a -name pattern may follow)
@@ -243,6 +247,8 @@ def classify(word: str, cwd: str = ".", root: str | None = None) -> str:
     """The class of the place a path word names (see the module docstring)."""
     if word == STDIN or not word:
         return UNKNOWN
+    if ARGUMENT in word:
+        return ARGUMENT_CLASS
     if word.startswith("@"):  # curl -d @file, -T: the file is sent
         word = word[1:]
     elif "=@" in word:  # curl -F name=@file

@@ -110,7 +110,6 @@ def parse_pieces(text: str, select: Any = None) -> Script:
     walked: dict[tuple[Any, ...], tuple[str, tuple[tuple[str, str], ...]]] = {}
     functions: list[Function] = []
     error = partial = deep = False
-    definitions: list[tuple[str, list[Command]]] = []
     previous: _Walker | None = None
     function_pieces = 0
     start = chars = 0  # the piece's offset in bytes and in characters
@@ -164,8 +163,6 @@ def parse_pieces(text: str, select: Any = None) -> Script:
             walker.error = walker.deep = True
         error = error or walker.error or any(c.has_error for c in kept)
         deep = deep or walker.deep
-        # (a function body walked where defined, in case no later piece calls it)
-        definitions += [(name, walker.commands[a:b]) for name, (a, b) in walker.defined.items()]
         for command in walker.commands:
             # (a file scan reports each place: only a tool call's command keeps one of each)
             key = _key(command) if select is None else command
@@ -187,8 +184,4 @@ def parse_pieces(text: str, select: Any = None) -> Script:
         previous = walker
         chars += len(piece[:stop].decode("utf-8", "surrogatepass")) if not ascii_text else stop
         start += stop
-    called = previous.called if previous is not None else set()
-    gone = {id(c) for name, found in definitions if name in called for c in found}
-    if gone:
-        commands = [c for c in commands if id(c) not in gone]
     return Script(tuple(commands), tuple(functions[:4096]), error, partial, deep)

@@ -35,7 +35,7 @@ from wukong_lint.shell.nodes import (  # (re-exported: the older home of these h
     _self_call,
     list_parts,
 )
-from wukong_lint.shell.path_reasoning import change_dir, known_path
+from wukong_lint.shell.path_reasoning import ARGUMENT, change_dir, known_path
 from wukong_lint.shell.runner_registry import ENVIRONMENT
 from wukong_lint.shell.runners import assignment_runs
 from wukong_lint.shell.runs import _RUNS_MORE, MAX_DEPTH, MAX_PRINTED, Runs, listed
@@ -79,10 +79,6 @@ class _Walker(Runs):
         self.deep = False  # nested deeper than followed somewhere (read flat, or not at all)
         # (what the whole line shares: the command substitutions left to work out)
         self.printing = parent.printing if parent else [MAX_PRINTED]
-        # the commands of each function's body as walked where it is defined, before `$1`
-        # is known (dropped once a call walks it again with its arguments)
-        self.defined: dict[str, tuple[int, int]] = {}
-        self.called: set[str] = parent.called if parent else set()  # (the line's calls)
 
     def pos(self, byte: int) -> int:
         if self.ascii:
@@ -331,28 +327,16 @@ class _Walker(Runs):
         self.bodies[name] = body
         self.expanding.add(name)
         saved = self.cwd, dict(self.env)
-        before = len(self.commands)
-        for key in [k for k in self.env if k in _POSITIONAL]:  # (its own `$1`, not the line's)
-            del self.env[key]
+        # its `$1`... are what a call passes: where it is defined, arguments the rules do not
+        # take for paths the line does not give (a call walks the body again with them)
+        set_array(self.env, "@", [ARGUMENT])
+        for number in range(2, 10):
+            self.env[str(number)] = ARGUMENT
         try:
             return self.visit(body)
         finally:
             self.cwd, self.env = saved
             self.expanding.discard(name)
-            self.defined[name] = (before, len(self.commands))
-
-    def finish(self) -> list[Command]:
-        """The commands recorded, without those of a function body walked where it was
-        defined when a call walked it again with its arguments (`f() { rm -rf "$1"; }; f
-        build` removes `build`, not an unknown `$1`)."""
-        gone = self.definitions(self.called)
-        if not gone:
-            return self.commands
-        return [c for i, c in enumerate(self.commands) if i not in gone]
-
-    def definitions(self, names: set[str]) -> set[int]:
-        """The indexes of the commands of these functions' bodies walked where defined."""
-        return {i for name in names if name in self.defined for i in range(*self.defined[name])}
 
     def redirected(self, node: Any, stdin_from: tuple[str, ...]) -> list[str]:
         body = node.child_by_field_name("body")
@@ -694,7 +678,7 @@ class _Walker(Runs):
         self.error = self.error or walker.error
         self.deep = self.deep or walker.deep
         names = []
-        for cmd in walker.finish():
+        for cmd in walker.commands:
             self.commands.append(
                 cmd._replace(via=via + cmd.via, stdin_from=stdin_from + cmd.stdin_from)
             )
@@ -727,7 +711,6 @@ class _Walker(Runs):
         env = dict(self.env)
         set_array(env, "@", list(argv[1:]))
         self.env, self.span = env, (start, end)
-        self.called.add(name)
         self.expanding.add(name)
         before = len(self.commands)
         try:
