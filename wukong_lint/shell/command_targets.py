@@ -189,12 +189,17 @@ def _unresolved(command: Command, block: dict[str, Any], where: Where | None) ->
             positional = positional[1:]
         for word in _targets(block, positional):
             if (where or _NOWHERE).classify(word, command.cwd) == "unknown":
-                if command.cwd == "?" and not word.startswith(("/", "~", "$")):
-                    said.append(f"cannot tell which folder `{_shown(word)}` is in")
+                if not word.startswith(("/", "~", "$")) and _unknown_folder(command.cwd):
+                    folder = "" if command.cwd == "?" else f" (`cd {_shown(command.cwd)}`)"
+                    said.append(f"cannot tell which folder `{_shown(word)}` is in{folder}")
                 else:
                     said.append(f"cannot tell what `{_shown(word)}` names")
                 break
     return "; ".join(said[:2])
+
+
+def _unknown_folder(cwd: str) -> bool:
+    return cwd == "?" or "$" in cwd or "`" in cwd
 
 
 def _shown(word: str) -> str:

@@ -186,7 +186,7 @@ def _parts(node: Any, walker: Any, fields: _Fields, quoted: bool) -> bool:
     if kind == "word":
         text = unescape(node.text.decode("utf-8", "replace"))
         fields.text(text)
-        return not quoted and "{" in text and ("," in text or ".." in text)
+        return not quoted and "{" in text  # (`~/{a,b}`: its braces are parts of their own)
     if kind == "concatenation":
         braces = False
         for child in node.children:
