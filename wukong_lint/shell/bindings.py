@@ -148,11 +148,9 @@ def _set(env: dict[str, str], args: tuple[str, ...]) -> None:
         if arg == "--":
             set_array(env, "@", list(args[i + 1 :]))
             return
-        if arg in ("-o", "+o"):
-            i += 2
-            continue
         if arg.startswith(("-", "+")) and arg not in ("-", "+"):
-            i += 1
+            # (`set -euo pipefail`: `o` takes the next word, an option's name)
+            i += 2 if "o" in arg[1:] else 1
             continue
         set_array(env, "@", list(args[i:]))
         return

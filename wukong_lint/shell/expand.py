@@ -204,8 +204,6 @@ def _parts(node: Any, walker: Any, fields: _Fields, quoted: bool) -> bool:
                 if index:
                     fields.end()
                 fields.text(value)
-            if not values:
-                fields.started = True
         else:
             for index, value in enumerate(values):
                 if index:
@@ -229,22 +227,37 @@ def _parts(node: Any, walker: Any, fields: _Fields, quoted: bool) -> bool:
 
 def _string(node: Any, walker: Any, fields: _Fields) -> None:
     """A double-quoted string: its text, its expansions unsplit (`"$@"` and `"${a[@]}"` are
-    still one word per element)."""
+    still one word per element, and no word at all when there is none)."""
     raw = node.text
     text = raw.decode("utf-8", "replace")
-    fields.started = True
     if not (text.endswith('"') and len(text) >= 2) or text.startswith('$"'):
         fields.text(plain_word(node, walker.env))
         return
     base = node.start_byte
     pos = 1
+    started = fields.started
     for child in node.children:
         if child.type in _EXPANDED:
             before = raw[pos : child.start_byte - base].decode("utf-8", "replace")
-            fields.text(unescape_double(before))
+            if before:
+                fields.text(unescape_double(before))
             _parts(child, walker, fields, quoted=True)
             pos = child.end_byte - base
-    fields.text(unescape_double(raw[pos:-1].decode("utf-8", "replace")))
+    tail = raw[pos:-1].decode("utf-8", "replace")
+    if tail or raw == b'""':
+        fields.text(unescape_double(tail))
+    elif not fields.started and not started and not _all_elements(node):
+        fields.started = True  # (`"$x"` of an empty value is still a word)
+
+
+def _all_elements(node: Any) -> bool:
+    """Is a string only `"$@"` / `"${a[@]}"` expansions (no word when they are empty)?"""
+    named = [c for c in node.children if c.is_named and c.type != "string_content"]
+    return bool(named) and all(
+        c.type in EXPANSIONS and ("[@]" in (t := c.text.decode("utf-8", "replace")) or t in
+                                  ("$@", "${@}"))
+        for c in named
+    )  # fmt: skip
 
 
 def _sequence(text: str) -> list[str] | None:
@@ -350,6 +363,8 @@ def _lookup(
     if name == "0":
         return [env.get("0", "bash")]
     value = env.get(name)
+    if value is None and name.isdigit() and POSITIONAL in env:
+        return [""]  # (`set --` told them all: one not given is empty)
     if value is None and name in SHELL_VARIABLES:
         return [SHELL_VARIABLES[name]]
     return None if value is None else [value]
@@ -358,10 +373,15 @@ def _lookup(
 def _operate(values: list[str] | None, op: str, name: str, env: dict[str, str]) -> list[str] | None:
     """`${x:-default}`, `${x%/}`, `${x/a/b}`, `${x:1:2}`, `${x^^}` of known values."""
     if op[:2] in (":-", ":=") or op[:1] in ("-", "="):
+        default = _literal_default(op[2:] if op[:1] == ":" else op[1:])
         if values is None:
-            return None  # (its source text stays: the path reasoning reads a `/` default)
+            # not set on the line: the value the line gives for when it is not set at all
+            # (`${OUT:-dist}`, `${PYTHON:-python3}`; set, it is the caller's input)
+            if default and "$" not in default and "`" not in default:
+                return [default]
+            return None
         if op[:1] == ":" and not any(values):
-            return [_literal_default(op[2:])]
+            return [default]
         return values
     if values is None:
         return None

@@ -182,8 +182,15 @@ def _expand(word: str, cwd: str, home: str) -> str | None:
                 return cwd + rest
             if name == "OLDPWD":
                 return None
-            if default is not None and default.startswith(("/", "~")) and "$" not in default:
-                return _expand(default, cwd, home) if default else None
+            if default and "$" not in default and "`" not in default and op in ("-", "="):
+                # `${OUT:-dist}`: the value the line gives for when the variable is not set
+                # (set, it is the caller's: a script's input, like its arguments)
+                default = default.strip("'\"")
+                if not default:
+                    return None
+                if default.startswith(("/", "~")):
+                    return _expand(default, cwd, home)
+                return default + rest
             return None
         match = _rx(_SUBST).match(word)
         if match:

@@ -12,6 +12,7 @@ from wukong_lint.shell import unwrap as shell_unwrap
 from wukong_lint.shell.bindings import BINDERS, bind
 from wukong_lint.shell.expand import (
     MAX_VALUE,
+    POSITIONAL,
     expand,
     expand_one,
     forget,
@@ -158,6 +159,14 @@ class _Walker(Runs):
                     values += listing
                     continue
             values += expand(value, self)
+        if not value_nodes and b" in " not in node.text[:200]:  # `for f; do`: over "$@"
+            values = get_array(self.env, "@") or []
+            if POSITIONAL not in self.env:
+                values = ["$@"]
+        if not values and variable is not None:
+            # a loop over nothing (`for f in "$@"` with no argument): its body never runs,
+            # what its list runs does (`for f in $(rm -rf ~)`)
+            return [name for value in value_nodes for name in self.substitutions_in(value)]
         if (
             variable is None
             or body is None
@@ -277,6 +286,8 @@ class _Walker(Runs):
         else:
             self.env.pop(name + "[]", None)
             self.env[name] = old_value + value
+            if name == "BASH_ARGV0":  # (bash 5: assigning it sets `$0`)
+                self.env["0"] = old_value + value
 
     def declare(self, node: Any) -> list[str]:
         """`declare`, `local`, `export`, `readonly`, `typeset`: their assignments (`-n`
