@@ -15,6 +15,7 @@ run time but the interpreter they were built for.
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -135,7 +136,7 @@ class NativeBuildHook(BuildHookInterface):  # type: ignore[misc,valid-type]
         else:
             self._work = tempfile.mkdtemp(prefix="wukong-native-wheel-")
             dest = Path(self._work) / "_native"
-            why = compile_native(dest)
+            why = None if reuse_in_tree(dest) else compile_native(dest)
         if why is not None:
             self.app.display_warning(f"wukong-lint: pure-Python build (slower): {why}")
             return
@@ -150,6 +151,37 @@ class NativeBuildHook(BuildHookInterface):  # type: ignore[misc,valid-type]
         work = getattr(self, "_work", None)
         if work:
             shutil.rmtree(work, ignore_errors=True)
+
+
+def reuse_in_tree(dest: Path) -> bool:
+    """Copy the in-tree build (an editable install's) into `dest` when it was compiled for
+    this interpreter from the sources as they are now: a wheel built beside a checkout that
+    is already compiled then takes seconds, not a minute of mypyc. Any doubt compiles."""
+    native = _native()
+    if native["pure_requested"]() or os.environ.get("WUKONG_LINT_REBUILD"):
+        return False
+    folder = PACKAGE / native["FOLDER"]
+    group = native["GROUP"] + "__mypyc"
+    try:
+        suffix, modules = native["read_manifest"](
+            (folder / native["MANIFEST"]).read_text(encoding="utf-8")
+        )
+        if suffix != EXTENSION_SUFFIXES[0] or set(modules) != {*native["MODULES"], group}:
+            return False
+        for name in native["MODULES"]:
+            if modules[name][1] != native["digest"](native["source_path"](name)):
+                return False
+        files = [folder / file for file, _ in modules.values()] + [folder / native["MANIFEST"]]
+        if not all(path.is_file() for path in files):
+            return False
+        dest.mkdir(parents=True)
+        for path in files:
+            shutil.copy2(path, dest / path.name)
+    except (OSError, ValueError, KeyError):
+        if dest.exists():
+            shutil.rmtree(dest)
+        return False
+    return True
 
 
 def build_in_tree() -> str | None:

@@ -40,7 +40,7 @@ def _selector():
 def _selected_pieces(selector, text: str) -> list[str]:
     """The top-level statements `search` selects, as shell.parse_script walks them."""
     source = text.encode("utf-8", "surrogatepass")
-    tree = shell._parser().parse(source)
+    tree = shell.parse_source(source)
     found = []
     for child in tree.root_node.children:
         piece = source[child.start_byte : child.end_byte].decode("utf-8", "replace")
@@ -154,7 +154,7 @@ def test_span_search_answers_as_the_statement_search(parts):
         assert not text.isascii()
         return
     source = text.encode("utf-8")
-    for node in _nodes(shell._parser().parse(source).root_node):
+    for node in _nodes(shell.parse_source(source).root_node):
         piece = source[node.start_byte : node.end_byte].decode("utf-8")
         expected = selector.search(piece.replace("\\\n", "").translate(shell._JOINED))
         assert search_span(node.start_byte, node.end_byte) == expected, piece

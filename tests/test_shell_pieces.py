@@ -20,15 +20,15 @@ def small_pieces(monkeypatch):
 
 
 class _Recorder:
-    """The real parser, recording the size of every text it is given."""
+    """The real parse, recording the size of every text it is given."""
 
-    def __init__(self, parser):
-        self.parser = parser
+    def __init__(self, parse):
+        self.parse = parse
         self.sizes: list[int] = []
 
-    def parse(self, source):
+    def __call__(self, source):
         self.sizes.append(len(source))
-        return self.parser.parse(source)
+        return self.parse(source)
 
 
 def _text() -> str:
@@ -51,8 +51,8 @@ def _keys(script):
 def test_pieces_find_the_commands_of_a_whole_parse(small_pieces, monkeypatch):
     text = _text()
     assert len(text) > shell.PIECES_FROM
-    recorder = _Recorder(shell._parser())
-    monkeypatch.setattr(shell_pieces, "_parser", lambda: recorder)
+    recorder = _Recorder(shell_pieces.parse_source)
+    monkeypatch.setattr(shell_pieces, "parse_source", recorder)
     pieces = shell.parse_script(text)
     assert len(recorder.sizes) > 10 and max(recorder.sizes) <= 16 << 10
     monkeypatch.setattr(shell, "PIECES_FROM", 1 << 30)

@@ -114,6 +114,7 @@ def note_unknown_tool(tool: str) -> None:
     commands and paths its input holds), once per name: a session calls the same MCP tool
     many times, and the log is for a person to read (which tools to add to the table)."""
     from wukong_lint.engine.patterns import cache_dir
+    from wukong_lint.util.fsutil import append_log
 
     folder = cache_dir()
     if not folder or "\n" in tool or len(tool) > 200:
@@ -131,8 +132,7 @@ def note_unknown_tool(tool: str) -> None:
         return
     try:
         os.makedirs(folder, exist_ok=True)
-        with open(path, "a", encoding="utf-8") as handle:
-            handle.write(tool + "\n")
+        append_log(path, [tool], LOG_MAX)
     except OSError:
         pass
 

@@ -288,7 +288,7 @@ def looks_like_command(text: str) -> bool:
     if not text or len(text) > MAX_FIELD or "\0" in text:
         return False
     match = _FIRST_WORD.match(text)
-    if match is not None:
+    if match is not None and not text.startswith(":", match.end()):  # (`http://…`: a URL)
         word = match.group(1).rsplit("/", 1)[-1]
         if word in _PROGRAMS or (word.startswith("mkfs.") and len(word) < 16):
             return True

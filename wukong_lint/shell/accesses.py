@@ -80,8 +80,8 @@ _SED_SUBST_WRITE = re.compile(
 _NAME_TESTS = frozenset(["-name", "-iname"])
 # Interpreter one-liners (`node -e CODE`) and the calls in their code that write or read a
 # file named by a literal: what they touch is touched as by a shell command
-# (`open('/dev/sda','wb')`, `readFileSync(os.homedir() + '/.npmrc')`; what the code runs is
-# interpreters.py's).
+# (a Python open of /dev/sda for writing, `readFileSync(os.homedir() + '/.npmrc')`; what
+# the code runs is interpreters.py's).
 _INTERPRETERS = frozenset(["python", "python2", "python3", "node", "nodejs", "deno", "bun",
                            "perl", "ruby", "php"])  # fmt: skip
 _CODE_OPTIONS = frozenset(["-c", "-e", "-E", "-r", "--eval", "-p", "--print"])

@@ -554,8 +554,9 @@ class Selector:
         pairs = [m.start() for m in _CONTINUATION.finditer(text)]
         removed = sorted(removed + [at + 1 for at in pairs])
         joined = text.replace("\\\n", "").translate(_JOINED)
-        # where a removed line break joined two lines (offsets in `joined`)
-        joins = frozenset(at - bisect_left(removed, at) for at in pairs)
+        # where a removed character joined two words (offsets in `joined`): a line break, or
+        # a quote, where tree-sitter's error recovery may start a statement (`a'git clean`)
+        joins = frozenset(at - bisect_left(removed, at) for at in removed)
         found: list[tuple[int, int, int]] | None = []
         if self.automaton is not None:
             try:
@@ -663,7 +664,7 @@ class _Whole(NamedTuple):
     text: str
     joined: str  # the text without quotes, backslashes and line continuations
     removed: list[int]  # offsets (in the text) of the characters removed, ascending
-    joins: frozenset[int]  # offsets (in `joined`) where a line continuation was removed
+    joins: frozenset[int]  # offsets (in `joined`) where a character was removed
     found: list[tuple[int, int, int]] | None  # (key, start, end) in `joined`, by start
     starts: list[int]  # their starts
     defined: list[tuple[int, int]]  # spans of `function` and `()` in `joined`, by start

@@ -39,7 +39,7 @@ from wukong_lint.shell.model import (  # the records, re-exported: shell.Command
     Command,
     Function,
     Script,
-    _parser,
+    parse_source,
     program_name,
 )
 from wukong_lint.shell.nodes import _JOINED, _piece_search, split_options
@@ -77,7 +77,7 @@ def parse_script(
 
         return parse_pieces(text, select)  # (memory bounded whatever the size)
     source = text.encode("utf-8", "surrogatepass")
-    tree = _parser().parse(source)
+    tree = parse_source(source)
     walker = _Walker(source, text, depth, span)
     try:
         if select is None:

@@ -23,7 +23,7 @@ from __future__ import annotations
 from itertools import pairwise
 from typing import Any
 
-from wukong_lint.shell.model import Command, Function, Script, _parser
+from wukong_lint.shell.model import Command, Function, Script, parse_source
 from wukong_lint.shell.nodes import _piece_search, list_parts
 from wukong_lint.shell.walker import _Walker
 
@@ -114,7 +114,6 @@ def parse_pieces(text: str, select: Any = None) -> Script:
     function_pieces = 0
     start = chars = 0  # the piece's offset in bytes and in characters
     size = PIECE
-    parser = _parser()
     while start < len(source) and not partial:
         end = min(start + size, len(source))
         if end < len(source):
@@ -122,7 +121,7 @@ def parse_pieces(text: str, select: Any = None) -> Script:
             if cut > start:
                 end = cut + 1
         piece = source[start:end]
-        tree = parser.parse(piece)
+        tree = parse_source(piece)
         last = end >= len(source)
         children = _statements(tree.root_node)
         kept = _cut(children, last, piece)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from wukong_lint.shell.model import _parser
+from wukong_lint.shell.model import parse_source
 from wukong_lint.shell.nodes import _command_name, _piece_search, list_parts
 
 _STATE_COMMANDS = frozenset(["cd", "pushd", "popd", "alias", "unalias", "set", "shopt",
@@ -42,7 +42,7 @@ def _changes_state(node: Any) -> bool:
 def reduce(text: str, selector: Any) -> str:
     """`text` with only the statements worth judging (see the module docstring)."""
     source = text.encode("utf-8", "surrogatepass")
-    tree = _parser().parse(source)
+    tree = parse_source(source)
     root = tree.root_node
     search_span = selector.spans(text) if len(source) == len(text) else None
     if search_span is None:

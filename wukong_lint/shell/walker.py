@@ -26,10 +26,10 @@ from wukong_lint.shell.model import (  # the records, re-exported: shell.Command
     Function,
     _dumped,
     _fed,
-    _parser,
     _printed,
     _Producer,
     _tree,
+    parse_source,
     program_name,
 )
 from wukong_lint.shell.nodes import (  # (re-exported: the older home of these helpers)
@@ -758,7 +758,7 @@ def flat_walk(text: str, depth: int, span: tuple[int, int] | None,
     walker = _Walker(source, flat, depth, span, parent)
     walker.error = walker.deep = True
     try:
-        walker.visit(_parser().parse(source).root_node)
+        walker.visit(parse_source(source).root_node)
     except RecursionError:
         return None
     return walker
