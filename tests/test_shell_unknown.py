@@ -257,3 +257,52 @@ def test_nesting_deeper_than_the_walk_asks_even_when_harmless():
     script = parse_script("eval " * 9 + "ls")
     assert script.deep and script.error
     assert not parse_script("if true; then ls; fi").deep
+
+
+# -- what the parser loses, coproc, climbs and listings -------------------------------------
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "[ -d ~ ] && rm -rf ~",
+        "[[ -d ~ ]] && rm -rf ~",
+        "[[ $x == ~ ]] || shred -u ~/.bashrc",
+        "bash -c '[ -d ~ ] && rm -rf ~'",
+        "coproc rm -rf ~",
+        "coproc x { rm -rf ~; }",
+        "rm -rf /tmp/$x/..",
+        'rm -rf build/"$NAME"/../..',
+        'cat "$(ls ~/.ssh/id_* | head -1)"',
+        "cat $(find ~/.aws -type f)",
+        "echo `echo \\`rm -rf ~\\``",
+        "x=`echo \\`shred -u ~/.bashrc\\``",
+    ],
+)  # fmt: skip
+def test_what_a_parse_error_a_coprocess_a_climb_a_listing_or_backquotes_hide_is_denied(line):
+    verdict, findings = _verdict(line)
+    assert verdict == "deny", [f.message for f in findings]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "[ -f ~ ] && ls",
+        "[ -d ~ ] && echo 'rm -rf ~'",
+        "coproc cat",
+        "rm -rf ./build/../dist",
+        'rm -rf "$TMPDIR/x/.."',
+        "cat $(ls src/*.py | head -3)",
+        "wc -l $(find src -name '*.py')",
+        "v=`git rev-parse \\`echo HEAD\\``; echo $v",
+    ],
+)  # fmt: skip
+def test_their_everyday_forms_stay_allowed(line):
+    verdict, findings = _verdict(line)
+    assert verdict == "allow", [f.message for f in findings]
+
+
+def test_each_command_of_a_line_that_does_not_parse_is_read_alone():
+    assert flat_text("[ -d ~ ] && rm -rf ~").count("rm -rf ~") == 1
+    argvs = _argvs("[ -d ~ ] && rm -rf ~")
+    assert ("rm", "-rf", "~") in argvs or any(a[:2] == ("rm", "-rf") for a in argvs)

@@ -86,3 +86,15 @@ def _without_keywords(text: str) -> str:
 
 def flat_text(text: str) -> str:
     return _NESTING.sub(_flatten, _without_keywords(text))
+
+
+MAX_SEGMENTED = 1 << 16  # characters: a longer text that does not parse is not cut up
+# a command's end where the flat text has no nesting left: a separator outside single quotes
+_SEGMENT = re.compile(r"(?:[^'\\;&|\n]|\\.|\$?'[^']*')+", re.S)
+
+
+def segments(flat: str) -> list[tuple[int, str]]:
+    """The commands of a flat text one by one (their offsets and text), for a text whose
+    parse fails: tree-sitter's error recovery may swallow the rest of a line into one error
+    (`[ -d ~ ] && rm -rf ~`), which a command parsed alone escapes."""
+    return [(m.start(), m.group()) for m in _SEGMENT.finditer(flat) if not m.group().isspace()]

@@ -44,7 +44,7 @@ from wukong_lint.shell.model import (  # the records, re-exported: shell.Command
 )
 from wukong_lint.shell.nodes import _JOINED, _piece_search, split_options
 from wukong_lint.shell.unwrap import SHELLS, unwrap
-from wukong_lint.shell.walker import _Walker, flat_walk
+from wukong_lint.shell.walker import _Walker, flat_walk, rescued
 
 __all__ = [
     "SHELLS",
@@ -106,27 +106,11 @@ def parse_script(
         and not walker.deep
         and len(text) <= _RESCUE_UP_TO
     ):
-        commands = commands + _rescued(text, depth, span, commands)
+        commands = commands + rescued(text, depth, span, commands)
     return Script(tuple(commands), tuple(walker.functions), error, deep=walker.deep)
 
 
 _RESCUE_UP_TO = 1 << 20  # characters: a longer text that does not parse is not read twice
-
-
-def _rescued(text: str, depth: int, span: tuple[int, int] | None, found: list[Command]
-             ) -> list[Command]:  # fmt: skip
-    """The commands of a text that does not parse as shell which its flat reading shows and
-    the walk of its error-ridden tree lost (`((((rm -rf ~))))`, a group left open): their
-    programs named (a word of a broken line is no unknown program)."""
-    flat = flat_walk(text, depth, span)
-    if flat is None:
-        return []
-    seen = {command.argv for command in found}
-    return [
-        command._replace(unknown=())
-        for command in flat.commands
-        if command.argv not in seen and not command.unknown
-    ]
 
 
 def parse(text: str, select: Any = None) -> Script:

@@ -204,6 +204,9 @@ def _expand(word: str, cwd: str, home: str) -> str | None:
     return word
 
 
+_CLIMB_AFTER_UNKNOWN = re.compile(r"[$`].*?(?:^|/)\.\.(?:/|$)")
+
+
 @functools.lru_cache(maxsize=8192)
 def resolve(word: str, cwd: str, root: str | None) -> str | None:
     """The absolute, normalised path a word names, with stand-ins for an unknown project root
@@ -218,6 +221,8 @@ def resolve(word: str, cwd: str, root: str | None) -> str | None:
     expanded = _expand(word, base, home)
     if expanded is None:
         return None
+    if ".." in expanded and _CLIMB_AFTER_UNKNOWN.search(expanded):
+        return None  # `/tmp/$x/..`: `..` climbs from a depth the line does not give
     if not expanded.startswith("/"):
         expanded = base + "/" + expanded
     path = posixpath.normpath(expanded)

@@ -125,6 +125,11 @@ def _wrapper(
             more = scan(spec, rest)
             items += more.items
             rest = rest[more.index :]
+    groups = spec.get("groups")
+    if groups and rest:  # coproc [NAME] { CMD; }: the parser reads the group's words as ours
+        at = 1 if len(rest) > 1 and rest[1] in groups and rest[0] not in groups else 0
+        if rest[at] in groups:
+            rest = rest[at + 1 :]
     if rest and rest[-1] == ";":  # sem ... ";"
         rest = rest[:-1]
     if rest:

@@ -16,6 +16,7 @@ import re
 
 from wukong_lint.shell import unknown as shell_unknown
 from wukong_lint.shell import unwrap as shell_unwrap
+from wukong_lint.shell.expand import set_array
 from wukong_lint.shell.model import (
     _DELETERS,
     MAX_PRODUCER_WORDS,
@@ -41,7 +42,7 @@ from wukong_lint.shell.unwrap import (
     unwrap,
     xargs_parts,
 )
-from wukong_lint.shell.words import literal
+from wukong_lint.shell.words import backquoted, literal
 
 MAX_DEPTH = 6  # nested `bash -c` / heredoc-to-shell / interpreter levels followed
 MAX_PRINTED = 256  # command substitutions whose output is worked out, per parse
@@ -52,8 +53,10 @@ _SOURCES = frozenset(["source", "."])
 _PRINTING = re.compile(
     r"(?:\$\(|`)\s*(?:[A-Za-z_]\w*=\S*\s+)*(?:builtin\s+|command\s+(?!-))?"
     r"(?:echo|printf|which|command|type|cat|cd|pushd|pwd|realpath|readlink|dirname|basename"
-    r"|whereis|\$|'|\")"
+    r"|whereis|ls|find|\$|'|\")"
 )
+# stages after a listing that print some of its lines (`ls ~/.ssh/id_* | head -1`)
+_SUBSET_FILTERS = frozenset(["head", "tail", "sort", "uniq", "shuf", "grep", "egrep", "fgrep"])
 _LOOKUPS = frozenset(["which", "whereis"])
 _PATH_OF = frozenset(["realpath", "readlink", "dirname", "basename"])
 
@@ -161,14 +164,16 @@ class Runs:
         """What a command substitution prints, when its commands say: one echo/printf of
         known words, a lookup of a program (`which rm`, `command -v rm`: the program), the
         path of a known path (`realpath ../..`, `dirname ~/x`), `pwd` after `cd` (`cd ~ &&
-        pwd`), `cat` of a here-string or heredoc."""
+        pwd`), `cat` of a here-string or heredoc; for a listing of one place (`ls ~/.ssh/id_*
+        | head -1`, `find ~/.aws -type f`), the files it may list (a glob, or the place with
+        path_reasoning.UNDER)."""
         if not _PRINTING.match(word) or self.depth >= MAX_DEPTH or self.printing[0] <= 0:
             return None
         self.printing[0] -= 1
         if word.startswith("$(") and word.endswith(")"):
             inner = word[2:-1]
         elif word.startswith("`") and word.endswith("`") and len(word) > 1:
-            inner = word[1:-1]
+            inner = backquoted(word)
         else:
             return None
         source = inner.encode("utf-8", "surrogatepass")
@@ -181,10 +186,15 @@ class Runs:
         commands = [c for c in walker.commands if not c.via]
         if not commands:
             return None
-        *before, last = commands
-        if any(c.name not in ("cd", "pushd", "popd", "true", ":") for c in before):
+        while commands[0].name in ("cd", "pushd", "popd", "true", ":") and len(commands) > 1:
+            commands = commands[1:]
+        first, *after = commands
+        if all(c.name in _SUBSET_FILTERS for c in after) and first.name in ("ls", "find"):
+            paths = listed(first.argv)  # some of the paths it lists: one place, or unknown
+            return paths[0] if len(paths) == 1 else None
+        if after:
             return None
-        return _prints(last)
+        return _prints(first)
 
     def targets_from(self, producer: _Producer | None) -> list[str]:
         """The arguments xargs or parallel reads from its producer: literal words, the start
@@ -194,6 +204,47 @@ class Runs:
         if producer.text is not None:
             return producer.text.replace("\0", " ").split()[:MAX_PRODUCER_WORDS]
         return listed(producer.argv) or [STDIN]
+
+    def expand_alias(
+        self, name: str, argv: tuple[str, ...], start: int, end: int, via: tuple[str, ...],
+        stdin_from: tuple[str, ...],
+    ) -> list[str]:  # fmt: skip
+        if self.budget[0] <= 0:
+            return []
+        self.budget[0] -= 1
+        self.expanding.add(name)
+        try:
+            text = self.aliases[name] + " " + " ".join(_quoted(a) for a in argv[1:])
+            return self.nested(text, start, end, via, stdin_from)
+        finally:
+            self.expanding.discard(name)
+
+    def expand_function(
+        self, name: str, argv: tuple[str, ...], start: int, end: int, via: tuple[str, ...]
+    ) -> list[str]:
+        """A call of a function defined earlier: its body again, with `$1`... bound."""
+        if self.budget[0] <= 0:
+            return []
+        self.budget[0] -= 1
+        saved = self.env, self.span, self.cwd
+        env = dict(self.env)
+        set_array(env, "@", list(argv[1:]))
+        self.env, self.span = env, (start, end)
+        self.expanding.add(name)
+        before = len(self.commands)
+        try:
+            names = self.visit(self.bodies[name])
+        finally:
+            self.expanding.discard(name)
+            self.env, self.span, self.cwd = saved
+        for index in range(before, len(self.commands)):
+            cmd = self.commands[index]
+            self.commands[index] = cmd._replace(via=via + cmd.via)
+        return names
+
+
+def _quoted(word: str) -> str:
+    return "'" + word.replace("'", "'\\''") + "'"
 
 
 def listed(argv: tuple[str, ...]) -> list[str]:

@@ -19,6 +19,7 @@ import posixpath
 import re
 
 from wukong_lint.shell.expand import unresolved
+from wukong_lint.shell.model import _Producer, program_name
 from wukong_lint.shell.runner_registry import STDIN_WORDS, scan, spec_of
 
 PROGRAM = "program"
@@ -73,4 +74,17 @@ def reads_code_from_stdin(name: str, args: tuple[str, ...]) -> bool:
         spec.get("stdin_code", False)
         or name in spec.get("stdin_code_names", ())
         or any(a in spec.get("stdin_code_when", ()) for a in args)
+    )
+
+
+def unseen_stdin(producer: _Producer | None, stdin_from: tuple[str, ...]) -> bool:
+    """Is a command fed by a pipe whose content the line does not show? (`cat FILE |` and
+    `< FILE` name the file: the rules judge where it lies, as for `bash FILE`.)"""
+    if producer is None:
+        return bool(stdin_from)
+    if producer.text is not None:
+        return False
+    args = [a for a in producer.argv[1:] if not a.startswith("-")]
+    return not (
+        program_name(producer.argv[0]) == "cat" and args and all(not unresolved(a) for a in args)
     )

@@ -8,7 +8,6 @@ import re
 from typing import Any
 
 from wukong_lint.shell import unknown as shell_unknown
-from wukong_lint.shell import unwrap as shell_unwrap
 from wukong_lint.shell.bindings import BINDERS, bind
 from wukong_lint.shell.expand import (
     MAX_VALUE,
@@ -19,7 +18,7 @@ from wukong_lint.shell.expand import (
     get_array,
     set_array,
 )
-from wukong_lint.shell.flat import flat_text
+from wukong_lint.shell.flat import MAX_SEGMENTED, flat_text, segments
 from wukong_lint.shell.model import (  # the records, re-exported: shell.Command...
     MAX_PRODUCER_WORDS,
     Command,
@@ -39,9 +38,10 @@ from wukong_lint.shell.nodes import (  # (re-exported: the older home of these h
 from wukong_lint.shell.path_reasoning import ARGUMENT, change_dir, known_path
 from wukong_lint.shell.runner_registry import ENVIRONMENT
 from wukong_lint.shell.runners import assignment_runs
-from wukong_lint.shell.runs import _RUNS_MORE, MAX_DEPTH, MAX_PRINTED, Runs, listed
+from wukong_lint.shell.runs import _RUNS_MORE, MAX_DEPTH, MAX_PRINTED, Runs, _quoted, listed
+from wukong_lint.shell.unknown import unseen_stdin
 from wukong_lint.shell.unwrap import CODE, SCRIPT, git_normalised, interpreter
-from wukong_lint.shell.words import joined_by_continuation, literal, unescape
+from wukong_lint.shell.words import backquoted, joined_by_continuation, literal, unescape
 from wukong_lint.shell.words import word as _word
 
 MAX_FEEDERS = 256  # distinct programs of a pipeline's earlier stages handed to a stage
@@ -125,6 +125,10 @@ class _Walker(Runs):
             start, end = self.where(node)
             line = " ".join(expand_braces(head)) + (" " + rest if rest else "")
             names += self.nested(line, start, end, (), stdin_from)
+        if kind == "command_substitution" and node.text[:1] == b"`" and b"\\" in node.text:
+            start, end = self.where(node)  # `...\`...\`...`: bash removes the escapes first
+            text = backquoted(node.text.decode("utf-8", "replace"))
+            return names + self.nested(text, start, end, (), stdin_from)
         if kind == "subshell":  # its cd and assignments stay inside it
             saved = self.cwd, dict(self.env)
             for child in node.children:
@@ -436,8 +440,7 @@ class _Walker(Runs):
             current = stack.pop()
             if current.type in ("command_substitution", "process_substitution"):
                 saved, self.producer = self.producer, None
-                for child in current.children:
-                    names += self.visit(child)
+                names += self.visit(current)
                 self.producer = saved
                 continue
             stack.extend(reversed(current.children))
@@ -532,7 +535,7 @@ class _Walker(Runs):
                 if stdin is None:  # `find . | while read f`: the paths it lists
                     stdin = "\n".join(listed(producer.argv)) or None
             bind(self.env, argv, stdin, self.assignments(prefix))
-        return names
+        return names + subs  # (`cat <(curl URL) | sh`: what its substitutions run feeds on)
 
     def assignments(self, nodes: list[Any]) -> dict[str, str]:
         """The values of the assignments written before a command (`IFS=, read ...`)."""
@@ -635,7 +638,7 @@ class _Walker(Runs):
             names += self.emit((default.group(1), *argv[1:]), start, end, redirects,
                                stdin_from, subs, via, heredoc, producer, fed)  # fmt: skip
         items = self.inner(name, given, producer, heredoc)
-        more = self.unknown_of(self.commands[index], _unseen_stdin(producer, stdin_from), items)
+        more = self.unknown_of(self.commands[index], unseen_stdin(producer, stdin_from), items)
         if more:
             self.commands[index] = self.commands[index]._replace(unknown=unknown + more)
         for item in items:
@@ -686,6 +689,9 @@ class _Walker(Runs):
         except RecursionError:  # deeper than the stack: its flat reading
             walker = flat_walk(text, self.depth + 1, (start, end), self) or walker
             walker.error = walker.deep = True
+        else:
+            if tree.root_node.has_error and not walker.deep and len(text) <= MAX_SEGMENTED:
+                walker.commands += rescued(text, self.depth + 1, (start, end), walker.commands)
         self.error = self.error or walker.error
         self.deep = self.deep or walker.deep
         names = []
@@ -697,47 +703,6 @@ class _Walker(Runs):
         self.functions.extend(walker.functions)
         return names
 
-    def expand_alias(
-        self, name: str, argv: tuple[str, ...], start: int, end: int, via: tuple[str, ...],
-        stdin_from: tuple[str, ...],
-    ) -> list[str]:  # fmt: skip
-        if self.budget[0] <= 0:
-            return []
-        self.budget[0] -= 1
-        self.expanding.add(name)
-        try:
-            text = self.aliases[name] + " " + " ".join(_quoted(a) for a in argv[1:])
-            return self.nested(text, start, end, via, stdin_from)
-        finally:
-            self.expanding.discard(name)
-
-    def expand_function(
-        self, name: str, argv: tuple[str, ...], start: int, end: int, via: tuple[str, ...]
-    ) -> list[str]:
-        """A call of a function defined earlier: its body again, with `$1`... bound."""
-        if self.budget[0] <= 0:
-            return []
-        self.budget[0] -= 1
-        saved = self.env, self.span, self.cwd
-        env = dict(self.env)
-        set_array(env, "@", list(argv[1:]))
-        self.env, self.span = env, (start, end)
-        self.expanding.add(name)
-        before = len(self.commands)
-        try:
-            names = self.visit(self.bodies[name])
-        finally:
-            self.expanding.discard(name)
-            self.env, self.span, self.cwd = saved
-        for index in range(before, len(self.commands)):
-            cmd = self.commands[index]
-            self.commands[index] = cmd._replace(via=via + cmd.via)
-        return names
-
-
-def _quoted(word: str) -> str:
-    return "'" + word.replace("'", "'\\''") + "'"
-
 
 _TRACKED = frozenset(["cd", "pushd", "popd", "alias", "unset"])
 _POSITIONAL = frozenset(["@[]", "@", "*", "#", *map(str, range(1, 10))])
@@ -745,7 +710,6 @@ _POSITIONAL = frozenset(["@[]", "@", "*", "#", *map(str, range(1, 10))])
 _SUSPECT = re.compile(r"[^\w./+:@%,=~-]|^$").search
 _DEFAULT_PROGRAM = re.compile(r"\$\{[A-Za-z_]\w*:?-([A-Za-z0-9_./+-]+)\}$")
 _INTERPRETER_INITIALS = frozenset("pnbdr")  # python, pypy, perl, php, node, bun, deno, ruby
-_VALUE_OPTIONS = shell_unwrap.VALUE_OPTIONS
 
 
 def flat_walk(text: str, depth: int, span: tuple[int, int] | None,
@@ -758,22 +722,37 @@ def flat_walk(text: str, depth: int, span: tuple[int, int] | None,
     walker = _Walker(source, flat, depth, span, parent)
     walker.error = walker.deep = True
     try:
-        walker.visit(parse_source(source).root_node)
+        tree = parse_source(source)
+        walker.visit(tree.root_node)
     except RecursionError:
         return None
+    if tree.root_node.has_error and len(source) <= MAX_SEGMENTED:
+        # the parser's error recovery can swallow the commands after an error whole
+        # (`[ -d ~ ] && rm -rf ~` is one ERROR): each command of the flat text alone
+        seen = {command.argv for command in walker.commands}
+        for at, segment in segments(flat):
+            part = _Walker(segment.encode("utf-8", "surrogatepass"), segment, depth, span, walker)
+            part.base = walker.base + at
+            try:
+                part.visit(parse_source(part.source).root_node)
+            except RecursionError:
+                continue
+            walker.commands += [c for c in part.commands if c.argv not in seen]
     return walker
 
 
-def _unseen_stdin(producer: _Producer | None, stdin_from: tuple[str, ...]) -> bool:
-    """Is a command fed by a pipe whose content the line does not show? (`cat FILE |` and
-    `< FILE` name the file: the rules judge where it lies, as for `bash FILE`.)"""
-    if producer is None:
-        return bool(stdin_from)
-    if producer.text is not None:
-        return False
-    args = [a for a in producer.argv[1:] if not a.startswith("-")]
-    return not (
-        program_name(producer.argv[0]) == "cat"
-        and args
-        and all(not shell_unknown.unresolved(a) for a in args)
-    )
+def rescued(text: str, depth: int, span: tuple[int, int] | None, found: list[Command],
+            parent: _Walker | None = None) -> list[Command]:  # fmt: skip
+    """The commands of a text that does not parse as shell which its flat reading shows and
+    the walk of its error-ridden tree lost (`((((rm -rf ~))))`, a group left open, a test
+    the parser misreads): their programs named (a word of a broken line is no unknown
+    program)."""
+    flat = flat_walk(text, depth, span, parent)
+    if flat is None:
+        return []
+    seen = {command.argv for command in found}
+    return [
+        command._replace(unknown=())
+        for command in flat.commands
+        if command.argv not in seen and not command.unknown
+    ]
