@@ -277,6 +277,8 @@ def test_nesting_deeper_than_the_walk_asks_even_when_harmless():
         "cat $(find ~/.aws -type f)",
         "echo `echo \\`rm -rf ~\\``",
         "x=`echo \\`shred -u ~/.bashrc\\``",
+        'cd "$D" && rm -rf src',
+        'cd "$D" && rm -rf build/../..',
     ],
 )  # fmt: skip
 def test_what_a_parse_error_a_coprocess_a_climb_a_listing_or_backquotes_hide_is_denied(line):
@@ -295,6 +297,8 @@ def test_what_a_parse_error_a_coprocess_a_climb_a_listing_or_backquotes_hide_is_
         "cat $(ls src/*.py | head -3)",
         "wc -l $(find src -name '*.py')",
         "v=`git rev-parse \\`echo HEAD\\``; echo $v",
+        "cd - && rm -rf .pytest_cache",
+        'cd "$D" && rm -rf node_modules dist',
     ],
 )  # fmt: skip
 def test_their_everyday_forms_stay_allowed(line):

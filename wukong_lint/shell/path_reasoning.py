@@ -245,6 +245,14 @@ def _relative_disposable(rel: str) -> bool:
     return False
 
 
+def _named_build_output(word: str) -> bool:
+    """A relative path of build output by its names alone (`.pytest_cache`, `dist/app.js`):
+    no expansion, glob or `..` that could reach elsewhere."""
+    if word[:1] in ("/", "~", "-") or any(c in word for c in "$`*?[{\\") or not word.strip("./"):
+        return False
+    return ".." not in word.split("/") and _relative_disposable(word)
+
+
 def secret_name(name: str) -> bool:
     """Is a file name one that usually holds secrets (`.env`, `prod.env`, `server.key`)?"""
     return _rx(_SECRET_NAME).fullmatch(name) is not None
@@ -274,6 +282,8 @@ def classify(word: str, cwd: str = ".", root: str | None = None) -> str:
         word, name = word[:at] or "/", word[at + len(UNDER) :]
     path = resolve(word, cwd, root)
     if path is None:
+        if not some and _named_build_output(word):
+            return DISPOSABLE  # `cd - && rm -rf .pytest_cache`: whichever folder, its output
         return UNKNOWN
     found = _classify_path(path, root)
     if found in _SECRET_CLASSES and not some and secret_name(path.rsplit("/", 1)[-1]):
