@@ -160,6 +160,7 @@ def test_a_known_program_is_not_marked(word):
         ('eval "$BUILD_CMD"', "ask", "cannot tell what `$BUILD_CMD` runs"),
         ('"$(< /tmp/next)" --yes', "ask", "runs"),
         ("some-generator | sh", "ask", "cannot see the code `sh` reads from its stdin"),
+        ("exec 3< <(./gen.sh); bash <&3", "ask", "cannot see the code `bash` reads from its stdin"),
         ('python3 -c "$CODE"', "ask", "cannot tell what code `$CODE` holds"),
         ('bash "$SETUP"', "ask", "cannot tell what `$SETUP` names"),
         ("bash /tmp/run.sh", "ask", ""),
@@ -279,6 +280,10 @@ def test_nesting_deeper_than_the_walk_asks_even_when_harmless():
         "x=`echo \\`shred -u ~/.bashrc\\``",
         'cd "$D" && rm -rf src',
         'cd "$D" && rm -rf build/../..',
+        "X=rm bash -c '$X -rf ~'",
+        "env X=/ sh -c 'rm -rf \"$X\"'",
+        ": ${x:=rm}; $x -rf ~",
+        ": ${x=shred}; $x -u ~/.bashrc",
     ],
 )  # fmt: skip
 def test_what_a_parse_error_a_coprocess_a_climb_a_listing_or_backquotes_hide_is_denied(line):
@@ -299,6 +304,8 @@ def test_what_a_parse_error_a_coprocess_a_climb_a_listing_or_backquotes_hide_is_
         "v=`git rev-parse \\`echo HEAD\\``; echo $v",
         "cd - && rm -rf .pytest_cache",
         'cd "$D" && rm -rf node_modules dist',
+        "D=build bash -c 'rm -rf \"$D\"'",
+        ': ${OUT:=dist}; rm -rf "$OUT"',
     ],
 )  # fmt: skip
 def test_their_everyday_forms_stay_allowed(line):

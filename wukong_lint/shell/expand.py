@@ -378,9 +378,13 @@ def _operate(values: list[str] | None, op: str, name: str, env: dict[str, str]) 
             # not set on the line: the value the line gives for when it is not set at all
             # (`${OUT:-dist}`, `${PYTHON:-python3}`; set, it is the caller's input)
             if default and "$" not in default and "`" not in default:
+                if "=" in op[:2]:  # `: ${x:=rm}`: x is set from here on
+                    env[name] = default
                 return [default]
             return None
         if op[:1] == ":" and not any(values):
+            if "=" in op[:2] and "$" not in default and "`" not in default:
+                env[name] = default
             return [default]
         return values
     if values is None:

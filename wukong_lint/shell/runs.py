@@ -140,7 +140,8 @@ class Runs:
             return ()  # (`sudo ls`, `docker ps`: nothing it runs is unseen)
         found: list[str] = []
         fed = fed or any(
-            op == "<" and (shell_unknown.unresolved(target) or not target)
+            (op == "<" and (shell_unknown.unresolved(target) or not target))
+            or (op == "<&" and target not in ("-", "0"))  # `bash <&3`: another descriptor
             for op, target in command.redirects
         )
         reads_stdin = (name in SHELLS and runs_stdin(command.argv)) or (

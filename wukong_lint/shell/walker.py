@@ -36,7 +36,7 @@ from wukong_lint.shell.nodes import (  # (re-exported: the older home of these h
     list_parts,
 )
 from wukong_lint.shell.path_reasoning import ARGUMENT, change_dir, known_path
-from wukong_lint.shell.runner_registry import ENVIRONMENT
+from wukong_lint.shell.runner_registry import ENVIRONMENT, spec_of
 from wukong_lint.shell.runners import assignment_runs
 from wukong_lint.shell.runs import _RUNS_MORE, MAX_DEPTH, MAX_PRINTED, Runs, _quoted, listed
 from wukong_lint.shell.unknown import unseen_stdin
@@ -521,9 +521,15 @@ class _Walker(Runs):
         # what its substitutions read is data it takes in, as from a pipe: `curl -d "$(env)"`,
         # `wget --post-data="$(cat .env)"`
         fed = _fed(self.commands[inside:index]) if subs and index > inside else ()
-        names = self.emit(
-            argv, start, end, redirects, stdin_from, tuple(subs), (), heredoc, producer, fed
-        )
+        env = self.env
+        if prefix:  # `X=rm bash -c '$X -rf ~'`: what it runs has them in its environment
+            self.env = {**env, **self.assignments(prefix)}
+        try:
+            names = self.emit(
+                argv, start, end, redirects, stdin_from, tuple(subs), (), heredoc, producer, fed
+            )
+        finally:
+            self.env = env
         if len(self.commands) > index:
             self.last_top = self.commands[index]
         if argv[0] in _TRACKED:
@@ -638,9 +644,28 @@ class _Walker(Runs):
             names += self.emit((default.group(1), *argv[1:]), start, end, redirects,
                                stdin_from, subs, via, heredoc, producer, fed)  # fmt: skip
         items = self.inner(name, given, producer, heredoc)
+        spec = spec_of(name) if items else None
         more = self.unknown_of(self.commands[index], unseen_stdin(producer, stdin_from), items)
         if more:
             self.commands[index] = self.commands[index]._replace(unknown=unknown + more)
+        env = self.env
+        if spec is not None and spec.get("assignments"):  # `env X=rm sh -c '$X -rf ~'`
+            self.env = dict(env)
+            for word in argv[1:]:
+                if _ASSIGNED(word):
+                    self.env.__setitem__(*word.split("=", 1))
+                elif not word.startswith("-"):
+                    break
+        try:
+            names += self.run_items(items, start, end, stdin_from, subs, inner_via)
+        finally:
+            self.env = env
+        return names
+
+    def run_items(self, items: list[Any], start: int, end: int, stdin_from: tuple[str, ...],
+                  subs: tuple[str, ...], inner_via: tuple[str, ...]) -> list[str]:  # fmt: skip
+        """Walk what a command runs besides itself (its registry items)."""
+        names: list[str] = []
         for item in items:
             if item and item[0] == SCRIPT:
                 names += self.nested(item[1], start, end, inner_via, stdin_from, item[2:])
@@ -707,6 +732,7 @@ class _Walker(Runs):
 _TRACKED = frozenset(["cd", "pushd", "popd", "alias", "unset"])
 _POSITIONAL = frozenset(["@[]", "@", "*", "#", *map(str, range(1, 10))])
 # a program word that may not name its program (an expansion, a glob, an empty word)
+_ASSIGNED = re.compile(r"[A-Za-z_]\w*=").match  # `NAME=value`
 _SUSPECT = re.compile(r"[^\w./+:@%,=~-]|^$").search
 _DEFAULT_PROGRAM = re.compile(r"\$\{[A-Za-z_]\w*:?-([A-Za-z0-9_./+-]+)\}$")
 _INTERPRETER_INITIALS = frozenset("pnbdr")  # python, pypy, perl, php, node, bun, deno, ruby
