@@ -284,6 +284,9 @@ def test_nesting_deeper_than_the_walk_asks_even_when_harmless():
         "env X=/ sh -c 'rm -rf \"$X\"'",
         ": ${x:=rm}; $x -rf ~",
         ": ${x=shred}; $x -u ~/.bashrc",
+        "$(true) rm -rf ~",
+        "$(cd build) && rm -rf ./*",
+        "x=$(cd ~ && pwd); rm -rf \"$x\"",
     ],
 )  # fmt: skip
 def test_what_a_parse_error_a_coprocess_a_climb_a_listing_or_backquotes_hide_is_denied(line):
@@ -306,6 +309,9 @@ def test_what_a_parse_error_a_coprocess_a_climb_a_listing_or_backquotes_hide_is_
         'cd "$D" && rm -rf node_modules dist',
         "D=build bash -c 'rm -rf \"$D\"'",
         ': ${OUT:=dist}; rm -rf "$OUT"',
+        'ROOT="$(cd "$(dirname "$0")/.." && pwd)"; rm -rf build/tmp-1',
+        "x=$(cd ..); rm -rf build/x",
+        "$(cd /); rm -rf dist",
     ],
 )  # fmt: skip
 def test_their_everyday_forms_stay_allowed(line):

@@ -53,10 +53,11 @@ _SOURCES = frozenset(["source", "."])
 _PRINTING = re.compile(
     r"(?:\$\(|`)\s*(?:[A-Za-z_]\w*=\S*\s+)*(?:builtin\s+|command\s+(?!-))?"
     r"(?:echo|printf|which|command|type|cat|cd|pushd|pwd|realpath|readlink|dirname|basename"
-    r"|whereis|ls|find|\$|'|\")"
+    r"|whereis|ls|find|true\b|:|\$|'|\")"
 )
 # stages after a listing that print some of its lines (`ls ~/.ssh/id_* | head -1`)
 _SUBSET_FILTERS = frozenset(["head", "tail", "sort", "uniq", "shuf", "grep", "egrep", "fgrep"])
+_QUIET = frozenset(["cd", "pushd", "popd", "true", ":"])  # (cd prints nothing: no CDPATH)
 _LOOKUPS = frozenset(["which", "whereis"])
 _PATH_OF = frozenset(["realpath", "readlink", "dirname", "basename"])
 
@@ -187,8 +188,10 @@ class Runs:
         commands = [c for c in walker.commands if not c.via]
         if not commands:
             return None
-        while commands[0].name in ("cd", "pushd", "popd", "true", ":") and len(commands) > 1:
+        while commands[0].name in _QUIET and len(commands) > 1:
             commands = commands[1:]
+        if commands[0].name in _QUIET and commands[0].name not in ("pushd", "popd"):
+            return ""  # `$(cd build)`: nothing (pushd and popd print the stack)
         first, *after = commands
         if all(c.name in _SUBSET_FILTERS for c in after) and first.name in ("ls", "find"):
             paths = listed(first.argv)  # some of the paths it lists: one place, or unknown

@@ -439,9 +439,11 @@ class _Walker(Runs):
         while stack:
             current = stack.pop()
             if current.type in ("command_substitution", "process_substitution"):
-                saved, self.producer = self.producer, None
+                # (a subshell: its cd and assignments do not outlive it)
+                saved = self.producer, self.cwd, dict(self.env)
+                self.producer = None
                 names += self.visit(current)
-                self.producer = saved
+                self.producer, self.cwd, self.env = saved
                 continue
             stack.extend(reversed(current.children))
         return names
