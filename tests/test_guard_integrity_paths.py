@@ -338,8 +338,13 @@ def test_files_found_by_name_and_changed(command: str, rule: str | None) -> None
         assert label == "deny" and f"guard-integrity.{rule}" in rules, (command, rules)
 
 
-@pytest.mark.parametrize("command", ["{rm,-rf,~}", "((((rm -rf ~))))", ""])
-def test_a_line_with_no_simple_command_has_no_accesses(command: str) -> None:
-    """(The folder bookkeeping of `cd` once failed on a line whose parse holds no command:
-    an internal error, which the hook turned into an ask that hid the real verdict.)"""
-    assert shell_accesses(command) == []
+@pytest.mark.parametrize(
+    ("command", "accesses"),
+    [("{rm,-rf,~}", [("~", "write")]), ("((((rm -rf ~))))", [("~", "write")]), ("", [])],
+)
+def test_a_line_without_a_plain_simple_command_is_read(command: str, accesses: list) -> None:
+    """(The folder bookkeeping of `cd` once failed on a line whose parse holds no plain
+    command: an internal error, which the hook turned into an ask that hid the real verdict.
+    A brace expansion is expanded, and bash runs `((cmd))` that is no arithmetic as nested
+    subshells.)"""
+    assert shell_accesses(command) == accesses

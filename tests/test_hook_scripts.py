@@ -92,6 +92,35 @@ def test_a_script_run_is_judged_by_its_commands(project: Path, command: str) -> 
     assert "cleanup.sh" in reason and "run by this call" in reason
 
 
+def test_a_script_is_judged_with_the_arguments_and_defaults_the_line_gives(project: Path) -> None:
+    """Unknown is not safe (issue 26), and a script's `$1`... are the words the call passes:
+    `"$@"` without arguments is nothing, `${OUT:-dist}` is `dist` when OUT is not set,
+    `cd "$(dirname "$0")"` is the script's folder; what stays unknown is asked about."""
+    write(project / "scripts/clean.sh", '#!/usr/bin/env bash\nset -euo pipefail\n'
+          'cd "$(dirname "$0")/.."\nOUT="${OUT:-dist}"\nrm -rf "$OUT" build\n'
+          'for f in "$@"; do rm -rf "$f"; done\n"${PYTHON:-python3}" -m pytest -q "$@"\n',
+          0o755)  # fmt: skip
+    assert bash(project, "bash scripts/clean.sh")[0] == "allow"
+    assert bash(project, "./scripts/clean.sh build .cache")[0] == "allow"
+    verdict, reason = bash(project, "bash scripts/clean.sh ~")
+    assert verdict == "deny" and "rm-rf-root" in reason, reason
+    write(project / "scripts/env.sh", '#!/bin/sh\nrm -rf "$BUILD_ROOT"\n"$TOOL" --reset\n', 0o755)
+    verdict, reason = bash(project, "sh scripts/env.sh")
+    assert verdict == "deny" and "cannot tell what `$BUILD_ROOT` names" in reason, reason
+    # written, its values are not known yet: judged when it runs
+    assert (
+        judge(
+            project,
+            "Write",
+            {
+                "file_path": str(project / "scripts/new.sh"),
+                "content": '#!/bin/sh\nrm -rf "$1" "$OUT"\n',
+            },
+        )[0]
+        == "allow"
+    )
+
+
 def test_a_harmless_script_runs(project: Path) -> None:
     write(project / "scripts/setup.sh", "#!/usr/bin/env bash\nset -euo pipefail\npip install -e .\n"
           "rm -rf build dist\nnpm ci\n", 0o755)  # fmt: skip

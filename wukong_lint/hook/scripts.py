@@ -413,8 +413,11 @@ class Judge:
             return
         text = self.reduced(text)
         label = f"in the new content of {self.shown(path)}"
+        runtime = _runtime_rules(self.ruleset)
         for finding in self.scan(text, self.cwd, label, _WRITE_KINDS):
-            if finding.severity >= Severity.HIGH:
+            # (a rule tagged `runtime` judges values known only when the script runs:
+            # its arguments, its environment; it is judged again then)
+            if finding.severity >= Severity.HIGH and finding.rule_id not in runtime:
                 self.findings.append(finding)
 
     def new_content(self, tool: str, data: dict[str, Any], path: str) -> str | None:
@@ -555,6 +558,16 @@ def _guard_words(ruleset: Any) -> tuple[str, ...]:
 
 
 _SUBSETS: dict[tuple[int, tuple[str, ...]], Any] = {}
+
+
+def _runtime_rules(ruleset: Any) -> frozenset[str]:
+    """The ids of the rules tagged `runtime` (not applied to a script when it is written)."""
+    key = (id(ruleset), "runtime")
+    found = _SUBSETS.get(key)
+    if found is None or found[0] is not ruleset:
+        ids = frozenset(rule.id for rule in ruleset.rules if "runtime" in (rule.tags or ()))
+        found = _SUBSETS[key] = (ruleset, ids)
+    return found[1]  # type: ignore[no-any-return]
 
 
 def _subset(ruleset: Any, kinds: tuple[str, ...]) -> Any:

@@ -26,6 +26,7 @@ PathClass = Literal[
     "temp",
     "cache",
     "unknown",
+    "argument",
 ]
 
 
@@ -93,6 +94,17 @@ class Block(_Strict):
     parse_error: bool = False
     # a huge command line whose walk stopped early (shell/pieces.py)
     partial: bool = False
+    # what the line does not tell of the command (shell/unknown.py): its program
+    # (`program`: `$x`, `"${a[@]}"`, `$(cat f)`), the code a shell or interpreter reads
+    # (`code`: `some-tool | sh`, `python3 -c "$C"`)
+    unresolved: list[Literal["program", "code"]] = Field(default_factory=list)
+    # not a hit when every program its substitutions run is one of these (tools that print
+    # shell set-up code: `eval "$(ssh-agent -s)"`, `eval "$(pyenv init -)"`)
+    except_substitutions: list[str] = Field(default_factory=list)
+    # the command line nests deeper than the walk follows (read flat, or not at all)
+    too_deep: bool = False
+    # regexes searched in the words of its pipeline's earlier stages (`printf '\x72...' |`)
+    stdin_words_any: list[str] = Field(default_factory=list)
     # more words that select a long script's statement for this block (the functions of an
     # interpreter one-liner that delete files, say)
     selected_by: list[str] = Field(default_factory=list)
@@ -103,7 +115,7 @@ class Block(_Strict):
     secret_values: Literal["foreign", "named", "any", "words"] | None = None
 
     _regexes = field_validator(
-        "args_any", "args_none", "redirect_to", "text_any", "http_paths_any"
+        "args_any", "args_none", "redirect_to", "text_any", "http_paths_any", "stdin_words_any"
     )(_check_regexes)
 
 

@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 
 from wukong_lint.shell.parse import WRITE_REDIRECTS, Command, split_options
 from wukong_lint.shell.path_reasoning import (
+    ARGUMENT,
     STDIN,
     UNDER,
     classify,
@@ -169,10 +170,60 @@ def _describe_rx(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern, re.S)
 
 
-def describe(command: Command, block: dict[str, Any] | None = None) -> str:
+def describe(command: Command, block: dict[str, Any] | None = None,
+             where: Where | None = None) -> str:  # fmt: skip
     """The command that runs, for a finding's message, in its own order: its program, its
     flags (without attached values), its subcommand (or the program a wrapper runs) and, for
-    a block about paths, its path arguments; never other words (they may hold values)."""
+    a block about paths, its path arguments; never other words (they may hold values). A
+    finding on what the line does not tell says first, in one line, what could not be
+    resolved (`cannot tell what `$x` runs`)."""
+    runs = _describe(command, block)
+    unknown = _unresolved(command, block, where) if block else ""
+    return f"{unknown}; {runs}" if unknown else runs
+
+
+def _unresolved(command: Command, block: dict[str, Any], where: Where | None) -> str:
+    """What the line does not tell that the block's finding rests on, in one line."""
+    said: list[str] = []
+    wanted = block.get("unresolved") or ()
+    for entry in command.unknown:
+        kind, _, what = entry.partition(":")
+        if kind not in wanted:
+            continue
+        what = _shown(what)
+        if kind == "program":
+            said.append(f"cannot tell what `{what}` runs")
+        elif kind == "code" and what == "its stdin":
+            said.append(f"cannot see the code `{command.name}` reads from its stdin")
+        elif kind == "code":
+            said.append(f"cannot tell what code `{what}` holds")
+    if "unknown" in (block.get("targets_any") or ()):
+        _, positional = _split(command.argv, block["value_options"])
+        if block["subcommand"]:
+            positional = positional[1:]
+        for word in _targets(block, positional):
+            if (where or _NOWHERE).classify(word, command.cwd) == "unknown":
+                if not word.startswith(("/", "~", "$")) and _unknown_folder(command.cwd):
+                    folder = "" if command.cwd == "?" else f" (`cd {_shown(command.cwd)}`)"
+                    said.append(f"cannot tell which folder `{_shown(word)}` is in{folder}")
+                else:
+                    said.append(f"cannot tell what `{_shown(word)}` names")
+                break
+    return "; ".join(said[:2])
+
+
+def _unknown_folder(cwd: str) -> bool:
+    return cwd == "?" or "$" in cwd or "`" in cwd
+
+
+def _shown(word: str) -> str:
+    """A word as a finding shows it: short, without the model's stand-ins."""
+    word = word.replace(STDIN, "(stdin)").replace(UNDER, "/…").replace(ARGUMENT, "$N")
+    word = word.replace("\0", "")
+    return word if len(word) <= 60 else word[:57] + "…"
+
+
+def _describe(command: Command, block: dict[str, Any] | None = None) -> str:
     _, positional = _split(command.argv, block["value_options"] if block else [])
     lead = positional[0] if positional else None
     shows_lead = lead is not None and (
@@ -194,7 +245,7 @@ def describe(command: Command, block: dict[str, Any] | None = None) -> str:
             shown.append(word)
             shows_lead = False
         elif word in paths:
-            shown.append(word.replace(UNDER, "/…").replace(STDIN, "(stdin)")[:60])
+            shown.append(_shown(word))
     if block and block.get("redirect_targets_any"):
         shown += [f"{op} {t[:60]}" for op, t in command.redirects if op in WRITE_REDIRECTS][:2]
     text = " ".join(shown)

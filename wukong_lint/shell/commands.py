@@ -148,6 +148,12 @@ def block_matches(block: dict[str, Any], command: Command, where: Where | None =
         or (block["via"] and not command.via)
         or (block.get("redirect_targets_any") and not command.redirects)
         or (block.get("stdin_targets_any") and not (command.stdin_args or command.redirects))
+        or (block.get("unresolved") and not command.unknown)
+        or (block.get("stdin_words_any") and not command.stdin_args)
+    ):
+        return False
+    if block.get("unresolved") and not any(
+        entry.split(":", 1)[0] in block["unresolved"] for entry in command.unknown
     ):
         return False
     name = command.name
@@ -201,6 +207,16 @@ def block_matches(block: dict[str, Any], command: Command, where: Where | None =
 
         if not http_matches(block, command.name, command.argv, _compiled):
             return False
+    if (
+        block.get("except_substitutions")
+        and command.substitutions
+        and all(p in block["except_substitutions"] for p in command.substitutions)
+    ):
+        return False
+    if block.get("stdin_words_any") and not any(
+        _compiled(p).search(w) for p in block["stdin_words_any"] for w in command.stdin_args
+    ):
+        return False
     if block.get("secret_values"):
         from wukong_lint.shell import secret_values
 
@@ -300,8 +316,10 @@ def _run(rules: list[CompiledRule], unit: Unit) -> dict[str, list[Hit]]:
                     results[rule.id].append(
                         Hit(base + span[0], base + span[1], base + span[0], base + span[1])
                     )
-        if (script.error and any(block.get("parse_error") for block in blocks)) or (
-            script.partial and any(block.get("partial") for block in blocks)
+        if (
+            (script.error and any(block.get("parse_error") for block in blocks))
+            or (script.partial and any(block.get("partial") for block in blocks))
+            or (script.deep and any(block.get("too_deep") for block in blocks))
         ):
             end = len(text.rstrip())
             results[rule.id].append(Hit(base, base + end, base, base + end))
@@ -368,7 +386,7 @@ def _hits(
                 continue
             seen[rule_id].add(span)
             start, end = base + command.start, base + command.end
-            results[rule_id].append(Hit(start, end, start, end, describe(command, block)))
+            results[rule_id].append(Hit(start, end, start, end, describe(command, block, where)))
 
 
 _BY_NAME: list[Any] = [None, {}]  # (script, its commands by program name) of the last script
@@ -407,7 +425,8 @@ def _shape(command: Command, where: Where) -> int:
     Dockerfiles repeat the same commands (`rm -rf /var/lib/apt/lists/*`) many times, and a
     command is asked about by several blocks."""
     key = (command.argv, command.redirects, command.stdin_from, command.substitutions,
-           command.via, command.cwd, command.heredoc, command.stdin_args, where)  # fmt: skip
+           command.via, command.cwd, command.heredoc, command.stdin_args, command.unknown,
+           where)  # fmt: skip
     found = _SHAPES.get(key)
     if found is None:
         if len(_SHAPES) >= 8192:
@@ -422,7 +441,7 @@ def _verdict(block: dict[str, Any], command: Command, where: Where | None = None
     Dockerfiles repeat the same commands (`rm -rf /var/lib/apt/lists/*`) many times."""
     key = (id(block), command.argv, command.redirects, command.stdin_from,
            command.substitutions, command.via, command.cwd, command.heredoc,
-           command.stdin_args, where)  # fmt: skip
+           command.stdin_args, command.unknown, where)  # fmt: skip
     found = _VERDICTS.get(key)
     if found is None or found[0] is not block:  # (the block kept: its id is not reused)
         if len(_VERDICTS) >= 8192:
@@ -445,7 +464,12 @@ def _blocks_by_program(rules: list[CompiledRule]) -> tuple[dict, tuple]:
         other = []
         for rule in rules:
             for block in (rule.params or {})["match"]:
-                if block["recursive_function"] or block.get("parse_error") or block.get("partial"):
+                if (
+                    block["recursive_function"]
+                    or block.get("parse_error")
+                    or block.get("partial")
+                    or block.get("too_deep")
+                ):
                     continue
                 names = block["program"]
                 if names and not any(c in p for p in names for c in "*?["):
@@ -528,8 +552,9 @@ class Selector:
         pairs = [m.start() for m in _CONTINUATION.finditer(text)]
         removed = sorted(removed + [at + 1 for at in pairs])
         joined = text.replace("\\\n", "").translate(_JOINED)
-        # where a removed line break joined two lines (offsets in `joined`)
-        joins = frozenset(at - bisect_left(removed, at) for at in pairs)
+        # where a removed character joined two words (offsets in `joined`): a line break, or
+        # a quote, where tree-sitter's error recovery may start a statement (`a'git clean`)
+        joins = frozenset(at - bisect_left(removed, at) for at in removed)
         found: list[tuple[int, int, int]] | None = []
         if self.automaton is not None:
             try:
@@ -637,7 +662,7 @@ class _Whole(NamedTuple):
     text: str
     joined: str  # the text without quotes, backslashes and line continuations
     removed: list[int]  # offsets (in the text) of the characters removed, ascending
-    joins: frozenset[int]  # offsets (in `joined`) where a line continuation was removed
+    joins: frozenset[int]  # offsets (in `joined`) where a character was removed
     found: list[tuple[int, int, int]] | None  # (key, start, end) in `joined`, by start
     starts: list[int]  # their starts
     defined: list[tuple[int, int]]  # spans of `function` and `()` in `joined`, by start
@@ -665,7 +690,7 @@ def _block_needs(block: dict[str, Any]) -> tuple[dict[str, str], set[str], bool]
     None when any statement may."""
     if block["recursive_function"]:
         return {}, set(), True
-    if block.get("parse_error") or block.get("partial"):
+    if block.get("parse_error") or block.get("partial") or block.get("too_deep"):
         return {}, set(), False  # (asked of the whole text, not of statements)
     extra = set(block.get("selected_by") or ())
     if block.get("words"):

@@ -32,6 +32,9 @@ class Command(NamedTuple):
     heredoc: str | None = None  # its stdin when known: heredoc, here-string, `echo X |`
     cwd: str = "."  # the folder it runs in: "." the project root, "?" unknown, or a path word
     stdin_args: tuple[str, ...] = ()  # the words of the earlier stages of its pipeline
+    # what the line does not tell of it, each "kind:what" (kind `program`: the program word,
+    # `code`: the script or code a shell or interpreter runs): see shell/unknown.py
+    unknown: tuple[str, ...] = ()
 
     @property
     def name(self) -> str:
@@ -50,6 +53,7 @@ class Script(NamedTuple):
     functions: tuple[Function, ...]
     error: bool = False  # the text does not parse as shell, or was not walked whole
     partial: bool = False  # a huge text whose walk stopped early (see shell_pieces.py)
+    deep: bool = False  # nested deeper than the walk follows: read flat, or not followed
 
 
 @functools.lru_cache(maxsize=4096)
@@ -122,16 +126,12 @@ class _Producer(NamedTuple):
 
 def _printed(command: Command) -> str | None:
     """What a pipeline stage writes, when its words say it literally: `echo ...`,
-    `printf ...`, `cat <<EOF ... EOF`."""
+    `printf ...` (formats and escapes read, shell/printf.py), `cat <<EOF ... EOF`."""
     name = command.name
     if name in _PRINTERS:
-        args = list(command.argv[1:])
-        while args and args[0] in ("-n", "-e", "-E", "-ne", "-en", "--"):
-            args.pop(0)
-        text = " ".join(args)  # (an unknown value stays as written: `$HOME`)
-        if name == "printf" or "-e" in command.argv[1:2]:
-            text = text.replace("\\n", "\n").replace("\\t", "\t")
-        return text
+        from wukong_lint.shell.printf import printed
+
+        return printed((name, *command.argv[1:]))  # (an unknown value stays as written)
     if name == "cat" and command.heredoc is not None and len(command.argv) == 1:
         return command.heredoc
     return None

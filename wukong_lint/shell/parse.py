@@ -42,8 +42,9 @@ from wukong_lint.shell.model import (  # the records, re-exported: shell.Command
     parse_source,
     program_name,
 )
+from wukong_lint.shell.nodes import _JOINED, _piece_search, split_options
 from wukong_lint.shell.unwrap import SHELLS, unwrap
-from wukong_lint.shell.walker import _JOINED, _flat_walk, _piece_search, _Walker, split_options
+from wukong_lint.shell.walker import _Walker, flat_walk, rescued
 
 __all__ = [
     "SHELLS",
@@ -93,12 +94,23 @@ def parse_script(
             for child in tree.root_node.children:
                 walk_selected(walker, child, search_span)
     except RecursionError:  # nested deeper than the stack: a parse error, and a flat reading
-        walker.error = True
-        flat = _flat_walk(text, depth, span)
+        walker.error = walker.deep = True
+        flat = flat_walk(text, depth, span)
         if flat is not None and flat.commands:
             walker = flat
     error = walker.error or tree.root_node.has_error
-    return Script(tuple(walker.commands), tuple(walker.functions), error)
+    commands = walker.commands
+    if (
+        tree.root_node.has_error
+        and select is None  # (a file scan's script: bash would stop at the error too)
+        and not walker.deep
+        and len(text) <= _RESCUE_UP_TO
+    ):
+        commands = commands + rescued(text, depth, span, commands)
+    return Script(tuple(commands), tuple(walker.functions), error, deep=walker.deep)
+
+
+_RESCUE_UP_TO = 1 << 20  # characters: a longer text that does not parse is not read twice
 
 
 def parse(text: str, select: Any = None) -> Script:

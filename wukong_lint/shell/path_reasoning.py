@@ -34,6 +34,10 @@ DISPOSABLE = "disposable"  # build output, dependencies, caches inside the proje
 TEMP = "temp"  # /tmp, /var/tmp, $TMPDIR, mktemp
 CACHE = "cache"  # ~/.cache, /var/cache, apt lists: rebuilt on demand
 UNKNOWN = "unknown"  # depends on a value the line does not give
+# a function's argument where the function is defined (`f() { rm -rf "$1"; }`): the value a
+# call passes, judged where it is called (the class: the word holds ARGUMENT)
+ARGUMENT_CLASS = "argument"
+ARGUMENT = "\x1farg\x1f"
 ENVIRON = "/proc/self/environ"  # what `env`, `printenv`, `set`, `export -p` print
 
 UNDER = "/\0*"  # some of the files under a folder (a -name pattern may follow)
@@ -159,6 +163,8 @@ def _expand(word: str, cwd: str, home: str) -> str | None:
         if head == "~":
             return home + rest
         return "/home/" + head[1:] + rest  # ~user: another user's home
+    if word.startswith(("<(", ">(")):
+        return None  # a process substitution: a pipe whose content the word does not give
     if word.startswith(("$", "`")):
         match = _rx(_VAR).match(word)
         if match:
@@ -176,8 +182,15 @@ def _expand(word: str, cwd: str, home: str) -> str | None:
                 return cwd + rest
             if name == "OLDPWD":
                 return None
-            if default is not None and default.startswith(("/", "~")) and "$" not in default:
-                return _expand(default, cwd, home) if default else None
+            if default and "$" not in default and "`" not in default and op in ("-", "="):
+                # `${OUT:-dist}`: the value the line gives for when the variable is not set
+                # (set, it is the caller's: a script's input, like its arguments)
+                default = default.strip("'\"")
+                if not default:
+                    return None
+                if default.startswith(("/", "~")):
+                    return _expand(default, cwd, home)
+                return default + rest
             return None
         match = _rx(_SUBST).match(word)
         if match:
@@ -189,6 +202,9 @@ def _expand(word: str, cwd: str, home: str) -> str | None:
                 return "/tmp/\0mktemp" + rest
         return None
     return word
+
+
+_CLIMB_AFTER_UNKNOWN = re.compile(r"[$`].*?(?:^|/)\.\.(?:/|$)")
 
 
 @functools.lru_cache(maxsize=8192)
@@ -205,6 +221,8 @@ def resolve(word: str, cwd: str, root: str | None) -> str | None:
     expanded = _expand(word, base, home)
     if expanded is None:
         return None
+    if ".." in expanded and _CLIMB_AFTER_UNKNOWN.search(expanded):
+        return None  # `/tmp/$x/..`: `..` climbs from a depth the line does not give
     if not expanded.startswith("/"):
         expanded = base + "/" + expanded
     path = posixpath.normpath(expanded)
@@ -227,6 +245,14 @@ def _relative_disposable(rel: str) -> bool:
     return False
 
 
+def _named_build_output(word: str) -> bool:
+    """A relative path of build output by its names alone (`.pytest_cache`, `dist/app.js`):
+    no expansion, glob or `..` that could reach elsewhere."""
+    if word[:1] in ("/", "~", "-") or any(c in word for c in "$`*?[{\\") or not word.strip("./"):
+        return False
+    return ".." not in word.split("/") and _relative_disposable(word)
+
+
 def secret_name(name: str) -> bool:
     """Is a file name one that usually holds secrets (`.env`, `prod.env`, `server.key`)?"""
     return _rx(_SECRET_NAME).fullmatch(name) is not None
@@ -241,6 +267,8 @@ def classify(word: str, cwd: str = ".", root: str | None = None) -> str:
     """The class of the place a path word names (see the module docstring)."""
     if word == STDIN or not word:
         return UNKNOWN
+    if ARGUMENT in word:
+        return ARGUMENT_CLASS
     if word.startswith("@"):  # curl -d @file, -T: the file is sent
         word = word[1:]
     elif "=@" in word:  # curl -F name=@file
@@ -254,6 +282,8 @@ def classify(word: str, cwd: str = ".", root: str | None = None) -> str:
         word, name = word[:at] or "/", word[at + len(UNDER) :]
     path = resolve(word, cwd, root)
     if path is None:
+        if not some and _named_build_output(word):
+            return DISPOSABLE  # `cd - && rm -rf .pytest_cache`: whichever folder, its output
         return UNKNOWN
     found = _classify_path(path, root)
     if found in _SECRET_CLASSES and not some and secret_name(path.rsplit("/", 1)[-1]):

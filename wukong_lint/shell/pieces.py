@@ -24,7 +24,8 @@ from itertools import pairwise
 from typing import Any
 
 from wukong_lint.shell.model import Command, Function, Script, parse_source
-from wukong_lint.shell.walker import _piece_search, _Walker, list_parts
+from wukong_lint.shell.nodes import _piece_search, list_parts
+from wukong_lint.shell.walker import _Walker
 
 PIECE = 256 << 10  # bytes parsed at a time
 MAX_PIECE = 4 << 20  # a statement longer than this ends the cutting: the rest is one piece
@@ -108,7 +109,7 @@ def parse_pieces(text: str, select: Any = None) -> Script:
     seen: set[tuple[Any, ...]] = set()
     walked: dict[tuple[Any, ...], tuple[str, tuple[tuple[str, str], ...]]] = {}
     functions: list[Function] = []
-    error = partial = False
+    error = partial = deep = False
     previous: _Walker | None = None
     function_pieces = 0
     start = chars = 0  # the piece's offset in bytes and in characters
@@ -158,8 +159,9 @@ def parse_pieces(text: str, select: Any = None) -> Script:
                 else:
                     _walk_once(walker, child, piece, walked)
         except RecursionError:
-            walker.error = True
+            walker.error = walker.deep = True
         error = error or walker.error or any(c.has_error for c in kept)
+        deep = deep or walker.deep
         for command in walker.commands:
             # (a file scan reports each place: only a tool call's command keeps one of each)
             key = _key(command) if select is None else command
@@ -181,4 +183,4 @@ def parse_pieces(text: str, select: Any = None) -> Script:
         previous = walker
         chars += len(piece[:stop].decode("utf-8", "surrogatepass")) if not ascii_text else stop
         start += stop
-    return Script(tuple(commands), tuple(functions[:4096]), error, partial)
+    return Script(tuple(commands), tuple(functions[:4096]), error, partial, deep)

@@ -52,7 +52,8 @@ DATA = _load()
 PROGRAMS: dict[str, dict[str, Any]] = {}
 for _spec in DATA["programs"]:
     for _name in _spec["names"]:
-        PROGRAMS.setdefault(_name, _spec)
+        # (keyed in lower case, as shell/model.program_name gives names: `Rscript`)
+        PROGRAMS.setdefault(_name.lower(), _spec)
 _PATTERNS = [(re.compile(s["name_regex"]), s) for s in DATA["programs"] if s.get("name_regex")]
 ENVIRONMENT: dict[str, dict[str, Any]] = {
     name: var for var in DATA["environment"] for name in var["names"]
@@ -62,8 +63,16 @@ _SPEC_CACHE: dict[str, dict[str, Any] | None] = {}
 
 
 def spec_of(name: str) -> dict[str, Any] | None:
-    """The registry entry of a program name, or None (most programs)."""
+    """The registry entry of a program name, or None (most programs). Names are compared
+    as shell/model.program_name gives them: in lower case, without `.exe` (`Rscript`,
+    `bash.EXE`)."""
     found = PROGRAMS.get(name)
+    if found is None and not name.islower():
+        name = name.lower()
+        found = PROGRAMS.get(name)
+    if found is None and name.endswith((".exe", ".cmd", ".bat", ".com")):
+        name = name[:-4]
+        found = PROGRAMS.get(name)
     if found is not None or not _PATTERNS:
         return found
     if name in _SPEC_CACHE:

@@ -75,6 +75,7 @@ class Spec(_Strict):
     skip: int = Field(default=0, ge=0, le=4)
     assignments: bool = False
     script_anywhere: bool = False  # its script options may follow its positional words
+    groups: list[str] = Field(default_factory=list)  # `coproc [NAME] {`: openers dropped
     first: bool = False
     keys: bool = False
     source: bool = False

@@ -125,6 +125,11 @@ def _wrapper(
             more = scan(spec, rest)
             items += more.items
             rest = rest[more.index :]
+    groups = spec.get("groups")
+    if groups and rest:  # coproc [NAME] { CMD; }: the parser reads the group's words as ours
+        at = 1 if len(rest) > 1 and rest[1] in groups and rest[0] not in groups else 0
+        if rest[at] in groups:
+            rest = rest[at + 1 :]
     if rest and rest[-1] == ";":  # sem ... ";"
         rest = rest[:-1]
     if rest:
@@ -178,7 +183,8 @@ def _shell(
             continue
         if arg.startswith("-") and not arg.startswith("--") and "c" in arg[1:]:
             rest = _after(args[i + 1 :], frozenset({"-o", "-O", "+o", "+O"}))
-            return [(SCRIPT, rest[0])] if rest else []
+            # the words after the script are its $0, $1... (`sh -c 'rm -rf "$1"' _ ~`)
+            return [(SCRIPT, rest[0], *rest[1:])] if rest else []
         if arg in ("-s", "--", "-"):
             return _script_of("-", name, stdin, resolve)
         if not arg.startswith(("-", "+")):

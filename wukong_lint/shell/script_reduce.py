@@ -20,7 +20,7 @@ import re
 from typing import Any
 
 from wukong_lint.shell.model import parse_source
-from wukong_lint.shell.walker import _command_name, _piece_search, list_parts
+from wukong_lint.shell.nodes import _command_name, _piece_search, list_parts
 
 _STATE_COMMANDS = frozenset(["cd", "pushd", "popd", "alias", "unalias", "set", "shopt",
                              "export", "declare", "typeset", "local", "readonly"])  # fmt: skip

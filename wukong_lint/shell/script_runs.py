@@ -57,6 +57,7 @@ class Run(NamedTuple):
     content: str | None = None  # the text the same line wrote into the file
     unseen: str | None = None  # why its text cannot be seen (the same line downloaded it)
     extra: tuple[str, ...] = ()  # xargs -a: the command; git: the hooks folder; alias args
+    args: tuple[str, ...] | None = None  # a script's `$1`...: the words the line passes it
 
 
 def runs(script: Any) -> list[Run]:
@@ -103,7 +104,7 @@ def _runs_of(command: Any) -> list[Run]:
     if "/" in argv[0] and not argv[0].startswith(_SYSTEM_DIRS) and spec is None:
         if argv[0].startswith(("$", "`")):
             return []  # (a program read from a value: the shell model's)
-        return [Run("exec", argv[0], cwd, (), *span, name)]
+        return [Run("exec", argv[0], cwd, (), *span, name, args=argv[1:])]
     if how == "interpreter":
         return _interpreter_runs(command, spec, cwd, span)
     if how == "make":
@@ -125,7 +126,7 @@ def _shell_runs(command: Any, spec: Any, cwd: str, span: tuple[int, int]) -> lis
     if spec.get("source"):
         target = argv[1] if len(argv) > 1 else ""
         if target and target not in STDIN_WORDS and not target.startswith("<("):
-            return [Run("sh", target, cwd, (), *span, name)]
+            return [Run("sh", target, cwd, (), *span, name, args=argv[2:])]
         return []
     args = argv[1:]
     i = 0
@@ -141,7 +142,7 @@ def _shell_runs(command: Any, spec: Any, cwd: str, span: tuple[int, int]) -> lis
         if not arg.startswith(("-", "+")):
             if arg in STDIN_WORDS or arg.startswith("<("):
                 break
-            return [Run("sh", arg, cwd, (), *span, name)]
+            return [Run("sh", arg, cwd, (), *span, name, args=args[i + 1 :])]
         i += 1
     # reading its script from stdin: a file redirected into it (`bash < x.sh`)
     return [Run("sh", t, cwd, (), *span, name) for op, t in command.redirects if op == "<"]
@@ -418,7 +419,7 @@ def judged_text(run: Run, text: str) -> str:
     if kind == "exec":
         kind = shebang_kind(text)
     if kind == "sh":
-        return text
+        return prologue(run.path, run.args) + text
     if kind == "make":
         return runner_tools.make_recipes(text, list(run.names))
     if kind == "just":
@@ -430,6 +431,20 @@ def judged_text(run: Run, text: str) -> str:
     if kind in ("binary", "trusted"):
         return ""
     return items_text([(CODE, kind, text)], program=True)
+
+
+def prologue(path: str, args: tuple[str, ...] | None) -> str:
+    """What a shell script's text is judged after: its `$0` is its path and its `$1`... the
+    words the line passes it (`BASH_ARGV0=x.sh; set -- ARGS`), so that `rm -rf "$1"` in `bash
+    clean.sh build` removes `build`, `cd "$(dirname "$0")"` is the script's folder, and `"$@"`
+    without arguments is nothing (the command model's unknown-is-not-safe rules ask about
+    what the line does not tell)."""
+    if args is None:
+        return ""
+    from wukong_lint.shell.runner_tools import shell_join
+
+    head = f"BASH_ARGV0={shell_join([path])}; " if path else ""
+    return f"{head}set -- {shell_join(list(args[:64]))}\n" if args else f"{head}set --\n"
 
 
 def shebang_kind(text: str) -> str:

@@ -9,7 +9,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from wukong_lint.shell.walker import _command_name, _Walker, list_parts
+from wukong_lint.shell.nodes import _command_name, list_parts
+from wukong_lint.shell.walker import _Walker
 from wukong_lint.shell.words import word as _word
 
 

@@ -7,47 +7,49 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from wukong_lint.shell import unwrap as shell_unwrap
+from wukong_lint.shell import unknown as shell_unknown
+from wukong_lint.shell.bindings import BINDERS, bind
+from wukong_lint.shell.expand import (
+    MAX_VALUE,
+    POSITIONAL,
+    expand,
+    expand_one,
+    forget,
+    get_array,
+    set_array,
+)
+from wukong_lint.shell.flat import MAX_SEGMENTED, flat_text, segments
 from wukong_lint.shell.model import (  # the records, re-exported: shell.Command...
-    _DELETERS,
     MAX_PRODUCER_WORDS,
     Command,
     Function,
     _dumped,
     _fed,
-    _has_glob,
     _printed,
     _Producer,
-    _replace,
     _tree,
     parse_source,
     program_name,
 )
-from wukong_lint.shell.path_reasoning import STDIN, UNDER, change_dir, known_path
-from wukong_lint.shell.runner_registry import ENVIRONMENT
-from wukong_lint.shell.runners import assignment_runs, lines_run
-from wukong_lint.shell.unwrap import (
-    CODE,
-    SCRIPT,
-    UNSEEN,
-    find_parts,
-    git_normalised,
-    interpreter,
-    parallel_parts,
-    runs_stdin,
-    unwrap,
-    xargs_parts,
+from wukong_lint.shell.nodes import (  # (re-exported: the older home of these helpers)
+    _self_call,
+    list_parts,
 )
-from wukong_lint.shell.words import joined_by_continuation, literal
+from wukong_lint.shell.path_reasoning import ARGUMENT, change_dir, known_path
+from wukong_lint.shell.runner_registry import ENVIRONMENT, spec_of
+from wukong_lint.shell.runners import assignment_runs
+from wukong_lint.shell.runs import _RUNS_MORE, MAX_DEPTH, MAX_PRINTED, Runs, _quoted, listed
+from wukong_lint.shell.unknown import unseen_stdin
+from wukong_lint.shell.unwrap import CODE, SCRIPT, git_normalised, interpreter
+from wukong_lint.shell.words import backquoted, joined_by_continuation, literal, unescape
 from wukong_lint.shell.words import word as _word
 
-MAX_DEPTH = 6  # nested `bash -c` / heredoc-to-shell / interpreter levels followed
 MAX_FEEDERS = 256  # distinct programs of a pipeline's earlier stages handed to a stage
 MAX_EXPANSIONS = 64  # function and alias calls expanded per parse
 MAX_LOOP_VALUES = 16  # a `for` loop's body is walked once per literal value, up to these
 
 
-class _Walker:
+class _Walker(Runs):
     def __init__(
         self,
         source: bytes,
@@ -75,6 +77,9 @@ class _Walker:
         self.producer: _Producer | None = None  # what feeds the next command's stdin
         self.last_top: Command | None = None  # the last command recorded by command()
         self.error = False
+        self.deep = False  # nested deeper than followed somewhere (read flat, or not at all)
+        # (what the whole line shares: the command substitutions left to work out)
+        self.printing = parent.printing if parent else [MAX_PRINTED]
 
     def pos(self, byte: int) -> int:
         if self.ascii:
@@ -107,7 +112,23 @@ class _Walker:
         if kind == "variable_assignment":
             self.assign(node)
             return self.substitutions_in(node)
+        if kind == "declaration_command":
+            return self.declare(node)
         names: list[str] = []
+        if kind == "ERROR" and node.text[:1] == b"{" and node.text[1:2] not in b" \t\n}":
+            # `{rm,-rf,~}`: not a group (no blank after `{`) but a word bash brace-expands;
+            # the parser gives up on it where a command starts
+            from wukong_lint.shell.path_reasoning import expand_braces
+
+            text = node.text.decode("utf-8", "replace")
+            head, _, rest = text.partition(" ")
+            start, end = self.where(node)
+            line = " ".join(expand_braces(head)) + (" " + rest if rest else "")
+            names += self.nested(line, start, end, (), stdin_from)
+        if kind == "command_substitution" and node.text[:1] == b"`" and b"\\" in node.text:
+            start, end = self.where(node)  # `...\`...\`...`: bash removes the escapes first
+            text = backquoted(node.text.decode("utf-8", "replace"))
+            return names + self.nested(text, start, end, (), stdin_from)
         if kind == "subshell":  # its cd and assignments stay inside it
             saved = self.cwd, dict(self.env)
             for child in node.children:
@@ -128,11 +149,28 @@ class _Walker:
         return names
 
     def loop(self, node: Any, stdin_from: tuple[str, ...]) -> list[str]:
-        """`for d in /usr /var; do rm -rf "$d"; done`: the body once per literal value (a
-        few of them), the variable bound to it; else once with the variable unknown."""
+        """`for d in /usr /var; do rm -rf "$d"; done`: the body once per value (a few of
+        them: the words of the list, expanded; what a `$(find ...)` or `$(ls ...)` lists), the
+        variable bound to it; else once with the variable unknown."""
         variable = node.child_by_field_name("variable")
         body = node.child_by_field_name("body")
-        values = [_word(v, self.env) for v in node.children_by_field_name("value")]
+        value_nodes = node.children_by_field_name("value")
+        values: list[str] = []
+        for value in value_nodes:
+            if value.type == "command_substitution":
+                listing = self.listing(value)
+                if listing is not None:
+                    values += listing
+                    continue
+            values += expand(value, self)
+        if not value_nodes and b" in " not in node.text[:200]:  # `for f; do`: over "$@"
+            values = get_array(self.env, "@") or []
+            if POSITIONAL not in self.env:
+                values = ["$@"]
+        if not values and variable is not None:
+            # a loop over nothing (`for f in "$@"` with no argument): its body never runs,
+            # what its list runs does (`for f in $(rm -rf ~)`)
+            return [name for value in value_nodes for name in self.substitutions_in(value)]
         if (
             variable is None
             or body is None
@@ -140,19 +178,37 @@ class _Walker:
             or not all(literal(v) or known_path(v) for v in values)
         ):
             if variable is not None:
-                self.env.pop(variable.text.decode("utf-8", "replace"), None)
+                forget(self.env, variable.text.decode("utf-8", "replace"))
             names: list[str] = []
             for child in node.children:
                 names += self.visit(child, stdin_from)
             return names
         name = variable.text.decode("utf-8", "replace")
         names = []
-        for value in node.children_by_field_name("value"):
+        for value in value_nodes:
             names += self.substitutions_in(value)
-        for value in values:
-            self.env[name] = value
+        for one in values:
+            self.env.pop(name + "[]", None)
+            self.env[name] = one
             names += self.visit(body, stdin_from)
         return names
+
+    def listing(self, node: Any) -> list[str] | None:
+        """The paths a `$(find ...)`, `$(ls ...)`, `$(git ls-files)` substitution lists (as
+        the path reasoning reads them: `./\0*` for some files under `.`), or None."""
+        text = node.text.decode("utf-8", "replace")
+        if not text.startswith("$(") or not text.endswith(")"):
+            return None
+        inner = text[2:-1]
+        source = inner.encode("utf-8", "surrogatepass")
+        walker = _Walker(source, inner, MAX_DEPTH, (0, 0), self)
+        try:
+            walker.visit(_tree(source).root_node)
+        except RecursionError:
+            return None
+        if len(walker.commands) != 1:
+            return None
+        return listed(walker.commands[0].argv) or None
 
     def pipeline(self, node: Any, stdin_from: tuple[str, ...]) -> list[str]:
         names: list[str] = []
@@ -186,18 +242,74 @@ class _Walker:
             producer = _Producer(top.argv, _printed(top), words)
         return names
 
-    def assign(self, node: Any) -> None:
+    def assign(self, node: Any, nameref: bool = False) -> None:
+        """`X=value`, `a=(x y)`, `a+=(z)`, `a[1]=x`, `declare -n r=HOME`: the value as far
+        as the line tells it (an unknown part keeps its source text, `$(date)`, which reads
+        as unknown wherever it is used)."""
         name_node = node.child_by_field_name("name")
         if name_node is None:
             return
         self.assignment_runs(node)
+        index = None
+        if name_node.type == "subscript":  # a[1]=x
+            inner = name_node.child_by_field_name("name")
+            found = name_node.child_by_field_name("index")
+            index = found.text.decode("utf-8", "replace") if found is not None else None
+            name_node = inner if inner is not None else name_node
         name = name_node.text.decode("utf-8", "replace")
         value_node = node.child_by_field_name("value")
-        value = "" if value_node is None else _word(value_node, self.env)
-        if literal(value) and len(value) < 4096:
-            self.env[name] = value
+        operator = name_node.next_sibling if name_node.type != "subscript" else None
+        append = (operator is not None and operator.type == "+=") or (
+            index is not None and b"+=" in node.text
+        )
+        if value_node is not None and value_node.type == "array":
+            items = [w for child in value_node.children if child.is_named
+                     for w in expand(child, self)]  # fmt: skip
+            old = get_array(self.env, name) if append else None
+            set_array(self.env, name, (old or []) + items)
+            return
+        value = "" if value_node is None else expand_one(value_node, self)
+        if nameref and literal(value) and value:
+            value = "$" + value  # `$r` is `$HOME`: its value, whatever it is
+        if index is not None:
+            # (arrays are never exported: one the line did not set starts empty)
+            items = get_array(self.env, name)
+            if items is None:
+                items = [self.env[name]] if name in self.env else []
+            if not index.isdigit() or int(index) > len(items) + 64:
+                forget(self.env, name)
+                return
+            at = int(index)
+            items = items + [""] * (at + 1 - len(items))
+            items[at] = value
+            set_array(self.env, name, items)
+            return
+        old_value = self.env.get(name) if append else ""
+        if old_value is None or len(old_value) + len(value) >= MAX_VALUE:
+            forget(self.env, name)  # (appended to a value the line does not give)
         else:
-            self.env.pop(name, None)
+            self.env.pop(name + "[]", None)
+            self.env[name] = old_value + value
+            if name == "BASH_ARGV0":  # (bash 5: assigning it sets `$0`)
+                self.env["0"] = old_value + value
+
+    def declare(self, node: Any) -> list[str]:
+        """`declare`, `local`, `export`, `readonly`, `typeset`: their assignments (`-n`
+        makes a name a reference to another variable)."""
+        nameref = any(
+            child.type == "word" and child.text.startswith(b"-") and b"n" in child.text
+            for child in node.children
+        )
+        names: list[str] = []
+        for child in node.children:
+            if child.type == "variable_assignment":
+                self.assign(child, nameref)
+                names += self.substitutions_in(child)
+            elif child.type in ("command_substitution", "process_substitution"):
+                names += self.substitutions_in(child)
+            elif child.type == "variable_name" and not nameref:
+                pass  # `local x`: declared, its value unchanged
+        return names
 
     def assignment_runs(self, node: Any) -> None:
         """A variable some program runs as a command (`GIT_SSH_COMMAND=...`, `PAGER=...`,
@@ -230,6 +342,11 @@ class _Walker:
         self.bodies[name] = body
         self.expanding.add(name)
         saved = self.cwd, dict(self.env)
+        # its `$1`... are what a call passes: where it is defined, arguments the rules do not
+        # take for paths the line does not give (a call walks the body again with them)
+        set_array(self.env, "@", [ARGUMENT])
+        for number in range(2, 10):
+            self.env[str(number)] = ARGUMENT
         try:
             return self.visit(body)
         finally:
@@ -269,10 +386,12 @@ class _Walker:
             elif child.type == "herestring_redirect":
                 for part in child.children:
                     if part.is_named:
-                        heredoc = _word(part, self.env)
+                        heredoc = expand_one(part, self)
                         words_with_subs.append(part)
             elif child.is_named:
                 after.append(child)
+        if heredoc is None and redirects:
+            heredoc = self.stdin_file(redirects)
         names: list[str] = []
         self.last_top = None
         if body is None:
@@ -320,10 +439,11 @@ class _Walker:
         while stack:
             current = stack.pop()
             if current.type in ("command_substitution", "process_substitution"):
-                saved, self.producer = self.producer, None
-                for child in current.children:
-                    names += self.visit(child)
-                self.producer = saved
+                # (a subshell: its cd and assignments do not outlive it)
+                saved = self.producer, self.cwd, dict(self.env)
+                self.producer = None
+                names += self.visit(current)
+                self.producer, self.cwd, self.env = saved
                 continue
             stack.extend(reversed(current.children))
         return names
@@ -339,12 +459,14 @@ class _Walker:
         producer, self.producer = self.producer, None
         words: list[str] = []
         subs: list[str] = []
+        prefix: list[Any] = []  # `IFS=, read ...`: assignments for this command only
         prev_end = -1
         inside = len(self.commands)  # the commands of its $(...) are recorded from here
         for child in node.children:
             kind = child.type
             if kind == "variable_assignment":
                 subs += self.substitutions_in(child)
+                prefix.append(child)
                 self.assignment_runs(child)
                 continue
             if kind == "file_redirect":
@@ -353,6 +475,8 @@ class _Walker:
                     if not part.is_named:
                         op = part.type
                     elif part.type != "file_descriptor":
+                        if part.type != "word":  # (`> "$(mktemp)"`: what it runs)
+                            subs += self.substitutions_in(part)
                         if first:
                             target, first = _word(part, self.env), False
                         else:
@@ -362,41 +486,83 @@ class _Walker:
             if kind == "herestring_redirect":
                 for part in child.children:
                     if part.is_named:
-                        heredoc = _word(part, self.env)
+                        subs += self.substitutions_in(part)
+                        heredoc = expand_one(part, self)
                 continue
             if kind == "comment":
                 continue
             if kind == "command_name":
                 child = child.children[0] if child.children else child
+                kind = child.type
             subs += self.substitutions_in(child)
-            value = _word(child, self.env)
-            if self.nul:
-                value = value.replace("\0", "")
-            if not self.continued:
-                words.append(value)
-                continue
-            if words and joined_by_continuation(self.source, prev_end, child.start_byte):
-                words[-1] += value  # `re\<newline>set`
+            if kind == "word":  # (most words: as written; a node's text is costly, read once)
+                raw = child.text
+                if b"{" in raw:
+                    values = expand(child, self)
+                else:
+                    values = [unescape(raw.decode("utf-8", "replace"))]
             else:
-                words.append(value)
+                values = expand(child, self)
+            if self.nul:
+                values = [value.replace("\0", "") for value in values]
+            if not self.continued:
+                words += values
+                continue
+            if words and values and joined_by_continuation(self.source, prev_end, child.start_byte):
+                words[-1] += values.pop(0)  # `re\<newline>set`
+            words += values
             prev_end = child.end_byte
         words += extra
         if not words:
             return subs
+        if heredoc is None and redirects:
+            heredoc = self.stdin_file(redirects)
         start, end = self.where(node)
         index = len(self.commands)
         argv = tuple(words)
         # what its substitutions read is data it takes in, as from a pipe: `curl -d "$(env)"`,
         # `wget --post-data="$(cat .env)"`
         fed = _fed(self.commands[inside:index]) if subs and index > inside else ()
-        names = self.emit(
-            argv, start, end, redirects, stdin_from, tuple(subs), (), heredoc, producer, fed
-        )
+        env = self.env
+        if prefix:  # `X=rm bash -c '$X -rf ~'`: what it runs has them in its environment
+            self.env = {**env, **self.assignments(prefix)}
+        try:
+            names = self.emit(
+                argv, start, end, redirects, stdin_from, tuple(subs), (), heredoc, producer, fed
+            )
+        finally:
+            self.env = env
         if len(self.commands) > index:
             self.last_top = self.commands[index]
         if argv[0] in _TRACKED:
             self.track(argv)
-        return names
+        elif argv[0] in BINDERS:
+            stdin = heredoc
+            if stdin is None and producer is not None:
+                stdin = producer.text
+                if stdin is None:  # `find . | while read f`: the paths it lists
+                    stdin = "\n".join(listed(producer.argv)) or None
+            bind(self.env, argv, stdin, self.assignments(prefix))
+        return names + subs  # (`cat <(curl URL) | sh`: what its substitutions run feeds on)
+
+    def assignments(self, nodes: list[Any]) -> dict[str, str]:
+        """The values of the assignments written before a command (`IFS=, read ...`)."""
+        found: dict[str, str] = {}
+        for node in nodes:
+            name_node = node.child_by_field_name("name")
+            value_node = node.child_by_field_name("value")
+            if name_node is not None:
+                value = "" if value_node is None else expand_one(value_node, self)
+                found[name_node.text.decode("utf-8", "replace")] = value
+        return found
+
+    def stdin_file(self, redirects: tuple[tuple[str, str], ...] | list[tuple[str, str]]
+                   ) -> str | None:  # fmt: skip
+        """What a `< <(echo ...)` redirection feeds a command, when the line tells."""
+        for op, target in redirects:
+            if op == "<" and target.startswith("<(") and target.endswith(")"):
+                return self.printed_by("$" + target[1:])
+        return None
 
     def track(self, argv: tuple[str, ...]) -> None:
         """What a command changes for the rest of the line: its folder, its aliases."""
@@ -440,22 +606,27 @@ class _Walker:
         if heredoc is None and producer is not None:
             heredoc = producer.text
         stdin_args = (producer.words if producer is not None else ()) + fed
+        program = shell_unknown.program_marker(argv[0]) if _SUSPECT(argv[0]) else None
+        unknown: tuple[str, ...] = (program,) if program is not None else ()
+        index = len(self.commands)
         self.commands.append(
+            Command(argv, start, end, redirects, stdin_from, subs, via, heredoc, cwd,
+                    stdin_args, unknown) if unknown else
             Command(argv, start, end, redirects, stdin_from, subs, via, heredoc, cwd, stdin_args)
-        )
+        )  # fmt: skip
         names = [name]
         if (
             heredoc is None
             and name not in _RUNS_MORE
             and not self.aliases
             and not self.bodies
-            and argv[0][:1] not in _SUBSTITUTED
+            and not program
             and (name[:1] not in _INTERPRETER_INITIALS or interpreter(name) is None)
         ):
             return names  # (most commands: nothing more runs)
         if self.depth >= MAX_DEPTH:
             if self.inner(name, given, producer, heredoc):
-                self.error = True  # it runs more than is followed: not judged whole
+                self.error = self.deep = True  # it runs more than is followed
             return names
         inner_via = (*via, name)
         if not via and name in self.aliases and name not in self.expanding:
@@ -470,9 +641,36 @@ class _Walker:
                 self.budget[0] -= 1
                 text = printed + " " + " ".join(_quoted(a) for a in argv[1:])
                 names += self.nested(text, start, end, inner_via, stdin_from)
-        for item in self.inner(name, given, producer, heredoc):
+        default = _DEFAULT_PROGRAM.match(argv[0]) if program else None
+        if default is not None:  # `${CMD:-rm} -rf ~`: rm, when CMD is empty
+            names += self.emit((default.group(1), *argv[1:]), start, end, redirects,
+                               stdin_from, subs, via, heredoc, producer, fed)  # fmt: skip
+        items = self.inner(name, given, producer, heredoc)
+        spec = spec_of(name) if items else None
+        more = self.unknown_of(self.commands[index], unseen_stdin(producer, stdin_from), items)
+        if more:
+            self.commands[index] = self.commands[index]._replace(unknown=unknown + more)
+        env = self.env
+        if spec is not None and spec.get("assignments"):  # `env X=rm sh -c '$X -rf ~'`
+            self.env = dict(env)
+            for word in argv[1:]:
+                if _ASSIGNED(word):
+                    self.env.__setitem__(*word.split("=", 1))
+                elif not word.startswith("-"):
+                    break
+        try:
+            names += self.run_items(items, start, end, stdin_from, subs, inner_via)
+        finally:
+            self.env = env
+        return names
+
+    def run_items(self, items: list[Any], start: int, end: int, stdin_from: tuple[str, ...],
+                  subs: tuple[str, ...], inner_via: tuple[str, ...]) -> list[str]:  # fmt: skip
+        """Walk what a command runs besides itself (its registry items)."""
+        names: list[str] = []
+        for item in items:
             if item and item[0] == SCRIPT:
-                names += self.nested(item[1], start, end, inner_via, stdin_from)
+                names += self.nested(item[1], start, end, inner_via, stdin_from, item[2:])
             elif item and item[0] == CODE:
                 from wukong_lint.shell.interpreters import commands as code_commands
 
@@ -492,110 +690,37 @@ class _Walker:
                 names += self.emit(item, start, end, (), stdin_from, subs, inner_via, None)
         return names
 
-    def inner(
-        self, name: str, argv: tuple[str, ...], producer: _Producer | None, heredoc: str | None
-    ) -> list[tuple[str, ...]]:
-        """What a command runs besides itself (see shell_unwrap.py)."""
-        if heredoc is None and name not in _RUNS_MORE and interpreter(name) is None:
-            return []  # (most commands run nothing else)
-        args = argv[1:]
-        if name == "find":
-            parts = find_parts(args)
-            targets = parts.targets(UNDER)
-            items = [_replace(run, "{}", targets) for run in parts.runs]
-            if not parts.filtered:  # every file below: `find . -exec rm {} \;` is rm -r
-                items = [
-                    (*run[:1], "-r", *run[1:]) if program_name(run[0]) in _DELETERS else run
-                    for run in items
-                ]
-            if parts.deletes:
-                items.append(("rm", "-f" if parts.filtered else "-r", *targets))
-            return items
-        if name == "xargs":
-            command, replace, _, arg_file = xargs_parts(args)
-            targets = self.targets_from(producer)
-            if producer is None and heredoc is not None:  # xargs rm -rf <<< '/ /home'
-                targets = heredoc.split()[:MAX_PRODUCER_WORDS] or [STDIN]
-            if arg_file is not None:  # xargs -a <(echo /): the file's words
-                printed = self.printed_by("$" + arg_file[1:]) if arg_file[:2] == "<(" else None
-                targets = printed.split() if printed is not None else [STDIN]
-            fed = lines_run(command, replace, producer.argv if producer else None)
-            if replace:
-                return [_replace(command, replace, targets), *fed]
-            return [command + tuple(targets), *fed]
-        if name == "parallel":
-            command, tail, dry = parallel_parts(args)
-            if not command and tail and not dry:  # `parallel ::: CMD...`: each is a command
-                return [
-                    (SCRIPT, t) if literal(t) else (UNSEEN, "command-output", "parallel")
-                    for t in tail[:MAX_PRODUCER_WORDS]
-                ]
-            if dry or not command:
-                return []
-            targets = tail if tail is not None else self.targets_from(producer)
-            if any("{" in w for w in command):
-                return [_replace(command, "{}", targets)]
-            return [command + tuple(targets)]
-        # (the registry reads stdin and `<(...)` for shells, interpreters, make, ed...)
-        items = unwrap(argv, heredoc, self.resolve)
-        if heredoc is not None and name in _SCHEDULERS:
-            items.append((SCRIPT, heredoc))  # (`at now <<< 'cmd'`: run later, still run)
-        return items
-
-    def resolve(self, word: str) -> str | None:
-        """What a process substitution `<(...)` prints, when it is literal."""
-        return self.printed_by("$" + word[1:]) if word.startswith("<(") else None
-
-    def printed_by(self, word: str) -> str | None:
-        """What a command substitution prints when it is one echo/printf of known words."""
-        inner = word[2:-1] if word.startswith("$(") and word.endswith(")") else word.strip("`")
-        source = inner.encode("utf-8", "surrogatepass")
-        walker = _Walker(source, inner, MAX_DEPTH, (0, 0), self)
-        try:
-            walker.visit(_tree(source).root_node)
-        except RecursionError:
-            return None
-        if len(walker.commands) != 1:
-            return None
-        return _printed(walker.commands[0])
-
-    def targets_from(self, producer: _Producer | None) -> list[str]:
-        """The arguments xargs or parallel reads from its producer: literal words, the start
-        paths of a find, what an ls lists; else a stand-in for unknown input."""
-        if producer is None:
-            return [STDIN]
-        if producer.text is not None:
-            return producer.text.replace("\0", " ").split()[:MAX_PRODUCER_WORDS]
-        pname = program_name(producer.argv[0])
-        if pname == "find":
-            parts = find_parts(producer.argv[1:])
-            return parts.targets(UNDER)
-        if pname in ("git", "grep", "rg", "ag", "fd", "fdfind", "locate"):
-            # `git ls-files | xargs rm`, `grep -l x | xargs rm`: some files of the project
-            return ["." + UNDER]
-        if pname == "ls":
-            folders = [a for a in producer.argv[1:] if not a.startswith("-")] or ["."]
-            return [a if _has_glob(a) else a.rstrip("/") + "/*" for a in folders]
-        return [STDIN]
-
     def nested(
-        self, text: str, start: int, end: int, via: tuple[str, ...], stdin_from: tuple[str, ...]
-    ) -> list[str]:
+        self, text: str, start: int, end: int, via: tuple[str, ...], stdin_from: tuple[str, ...],
+        args: tuple[str, ...] | None = None,
+    ) -> list[str]:  # fmt: skip
         """Walk a script string (`bash -c`, `eval`, a heredoc fed to a shell...) and record its
-        commands as run under `via`, at the span of the word it came from."""
+        commands as run under `via`, at the span of the word it came from; `args` are its
+        `$0 $1...` (`bash -c '"$@"' _ rm -rf ~`), None when it shares the line's."""
         if not text:
             return []
         if self.depth >= MAX_DEPTH:
-            self.error = True  # nested deeper than followed: not judged whole
+            self.error = self.deep = True  # nested deeper than followed: not judged whole
             return []
         source = text.encode("utf-8", "surrogatepass")
         walker = _Walker(source, text, self.depth + 1, (start, end), self)
+        if args is not None:
+            for key in [k for k in walker.env if k in _POSITIONAL]:
+                del walker.env[key]
+            if args:
+                walker.env["0"] = args[0]
+            set_array(walker.env, "@", list(args[1:]))
         tree = _tree(source)
         try:
             walker.visit(tree.root_node)
-        except RecursionError:
-            self.error = True
+        except RecursionError:  # deeper than the stack: its flat reading
+            walker = flat_walk(text, self.depth + 1, (start, end), self) or walker
+            walker.error = walker.deep = True
+        else:
+            if tree.root_node.has_error and not walker.deep and len(text) <= MAX_SEGMENTED:
+                walker.commands += rescued(text, self.depth + 1, (start, end), walker.commands)
         self.error = self.error or walker.error
+        self.deep = self.deep or walker.deep
         names = []
         for cmd in walker.commands:
             self.commands.append(
@@ -605,158 +730,57 @@ class _Walker:
         self.functions.extend(walker.functions)
         return names
 
-    def expand_alias(
-        self, name: str, argv: tuple[str, ...], start: int, end: int, via: tuple[str, ...],
-        stdin_from: tuple[str, ...],
-    ) -> list[str]:  # fmt: skip
-        if self.budget[0] <= 0:
-            return []
-        self.budget[0] -= 1
-        self.expanding.add(name)
-        try:
-            text = self.aliases[name] + " " + " ".join(_quoted(a) for a in argv[1:])
-            return self.nested(text, start, end, via, stdin_from)
-        finally:
-            self.expanding.discard(name)
 
-    def expand_function(
-        self, name: str, argv: tuple[str, ...], start: int, end: int, via: tuple[str, ...]
-    ) -> list[str]:
-        """A call of a function defined earlier: its body again, with `$1`... bound."""
-        if self.budget[0] <= 0:
-            return []
-        self.budget[0] -= 1
-        saved = self.env, self.span, self.cwd
-        env = dict(self.env)
-        for number, arg in enumerate(argv[1:10], 1):
-            env[str(number)] = arg
-        env["@"] = env["*"] = " ".join(argv[1:])
-        self.env, self.span = env, (start, end)
-        self.expanding.add(name)
-        before = len(self.commands)
-        try:
-            names = self.visit(self.bodies[name])
-        finally:
-            self.expanding.discard(name)
-            self.env, self.span, self.cwd = saved
-        for index in range(before, len(self.commands)):
-            cmd = self.commands[index]
-            self.commands[index] = cmd._replace(via=via + cmd.via)
-        return names
-
-
-def list_parts(node: Any) -> list[Any]:
-    """The children of a left-nested `list` node (`a && b || c`), in order, as one level."""
-    outers = []
-    while node.type == "list" and node.children and node.children[0].type == "list":
-        outers.append(node)
-        node = node.children[0]
-    parts = list(node.children)
-    for outer in reversed(outers):
-        parts += outer.children[1:]
-    return parts
-
-
-def _quoted(word: str) -> str:
-    return "'" + word.replace("'", "'\\''") + "'"
-
-
-def _self_call(body: Any, name: str) -> bool:
-    """Does a function body pipe into its own name or start itself in the background?"""
-    stack = [body]
-    while stack:
-        node = stack.pop()
-        if node.type == "pipeline":
-            calls = [c for c in node.children if c.type == "command"]
-            if any(_command_name(c) == name for c in calls):
-                return True
-        if node.type == "&" and any(
-            _command_name(sibling) == name
-            for sibling in (node.parent.children if node.parent else [])
-            if sibling.type == "command"
-        ):
-            return True
-        stack.extend(node.children)
-    return False
-
-
-def _command_name(node: Any) -> str:
-    for child in node.children:
-        if child.type == "command_name":
-            return child.text.decode("utf-8", "replace")
-    return ""
-
-
-_runs_stdin = runs_stdin  # (the older name)
-_RUNS_MORE = shell_unwrap._UNWRAPPED | {"find", "xargs", "parallel"}
 _TRACKED = frozenset(["cd", "pushd", "popd", "alias", "unset"])
-_SCHEDULERS = frozenset(["at", "batch"])  # they run the script on their stdin later
-_SUBSTITUTED = ("$", "`")
+_POSITIONAL = frozenset(["@[]", "@", "*", "#", *map(str, range(1, 10))])
+# a program word that may not name its program (an expansion, a glob, an empty word)
+_ASSIGNED = re.compile(r"[A-Za-z_]\w*=").match  # `NAME=value`
+_SUSPECT = re.compile(r"[^\w./+:@%,=~-]|^$").search
+_DEFAULT_PROGRAM = re.compile(r"\$\{[A-Za-z_]\w*:?-([A-Za-z0-9_./+-]+)\}$")
 _INTERPRETER_INITIALS = frozenset("pnbdr")  # python, pypy, perl, php, node, bun, deno, ruby
-_VALUE_OPTIONS = shell_unwrap.VALUE_OPTIONS
 
 
-# -- entry points --------------------------------------------------------------------------------
-
-_JOINED = str.maketrans("", "", "\\'\"")  # quotes and backslashes, removed
-
-
-# Grouping that nests: `$(` and `(`/`)`, backticks, `{ }` groups (not `${VAR}`), double
-# quotes; each character becomes a space or a newline, so offsets stay those of the original
-# text, and variables (`$HOME`, `${HOME}`) stay what they are.
-_NESTING = re.compile(r'\$\(|[()`"]|(?<!\$)\{(?=\s)|(?<=[\s;&|])\}')
-
-
-def _flatten(match: re.Match[str]) -> str:
-    found = match.group()
-    return " " * len(found) if found == '"' else " \n" if found == "$(" else "\n"
-
-
-def _flat_walk(text: str, depth: int, span: tuple[int, int] | None) -> _Walker | None:
-    """The commands of `text` with its nesting removed, for a text nested deeper than the
-    walk can follow: bash runs `( ( … rm -rf / … ) )` a thousand levels deep, so "too deep to
-    judge" must not mean "allowed". Reading every nested command as a top-level one may see
-    more than runs (a quoted word in the depths), never less."""
-    flat = _NESTING.sub(_flatten, text)
+def flat_walk(text: str, depth: int, span: tuple[int, int] | None,
+              parent: _Walker | None = None) -> _Walker | None:  # fmt: skip
+    """The commands of `text` read flat (shell/flat.py: its nesting and the reserved words
+    of compound commands removed), for a text nested deeper than the walk can follow; None
+    when even that reading is too deep."""
+    flat = flat_text(text)
     source = flat.encode("utf-8", "surrogatepass")
-    walker = _Walker(source, flat, depth, span)
-    walker.error = True
+    walker = _Walker(source, flat, depth, span, parent)
+    walker.error = walker.deep = True
     try:
-        walker.visit(parse_source(source).root_node)
+        tree = parse_source(source)
+        walker.visit(tree.root_node)
     except RecursionError:
         return None
+    if tree.root_node.has_error and len(source) <= MAX_SEGMENTED:
+        # the parser's error recovery can swallow the commands after an error whole
+        # (`[ -d ~ ] && rm -rf ~` is one ERROR): each command of the flat text alone
+        seen = {command.argv for command in walker.commands}
+        for at, segment in segments(flat):
+            part = _Walker(segment.encode("utf-8", "surrogatepass"), segment, depth, span, walker)
+            part.base = walker.base + at
+            try:
+                part.visit(parse_source(part.source).root_node)
+            except RecursionError:
+                continue
+            walker.commands += [c for c in part.commands if c.argv not in seen]
     return walker
 
 
-def _piece_search(source: bytes, search: Any) -> Any:
-    """`search` on the text of a byte span, its quotes, backslashes and line continuations
-    removed."""
-
-    def search_span(start: int, end: int) -> bool:
-        piece = source[start:end].decode("utf-8", "replace")
-        return search(piece.replace("\\\n", "").translate(_JOINED))  # type: ignore[no-any-return]
-
-    return search_span
-
-
-def split_options(
-    argv: tuple[str, ...], value_options: frozenset[str] = frozenset()
-) -> tuple[list[str], list[str]]:
-    """(options, positional arguments) of a command's words after the program name."""
-    options: list[str] = []
-    positional: list[str] = []
-    args = argv[1:]
-    i = 0
-    while i < len(args):
-        arg = args[i]
-        if arg == "--":
-            positional += args[i + 1 :]
-            break
-        if arg.startswith("-") and arg != "-":
-            options.append(arg)
-            if arg in value_options and i + 1 < len(args):
-                i += 1
-        else:
-            positional.append(arg)
-        i += 1
-    return options, positional
+def rescued(text: str, depth: int, span: tuple[int, int] | None, found: list[Command],
+            parent: _Walker | None = None) -> list[Command]:  # fmt: skip
+    """The commands of a text that does not parse as shell which its flat reading shows and
+    the walk of its error-ridden tree lost (`((((rm -rf ~))))`, a group left open, a test
+    the parser misreads): their programs named (a word of a broken line is no unknown
+    program)."""
+    flat = flat_walk(text, depth, span, parent)
+    if flat is None:
+        return []
+    seen = {command.argv for command in found}
+    return [
+        command._replace(unknown=())
+        for command in flat.commands
+        if command.argv not in seen and not command.unknown
+    ]

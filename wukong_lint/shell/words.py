@@ -126,3 +126,13 @@ def joined_by_continuation(source: bytes, end: int, start: int) -> bool:
 def literal(value: str) -> bool:
     """A value with no expansion left in it (safe to substitute)."""
     return "$" not in value and "`" not in value
+
+
+_BACKQUOTED_ESCAPE = re.compile(r"\\([\\`$])")
+
+
+def backquoted(text: str) -> str:
+    r"""The script inside a `` `...` `` substitution as bash runs it: a backslash before `` ` ``,
+    `$` or another backslash is removed first, so `` `echo \`rm -rf ~\`` `` runs `rm -rf ~`
+    (tree-sitter reads the escaped backticks as plain word characters)."""
+    return _BACKQUOTED_ESCAPE.sub(r"\1", text[1:-1] if text.endswith("`") else text[1:])
