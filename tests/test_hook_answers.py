@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import warm_cache
 from wukong_lint import cli
 
 
@@ -35,6 +36,7 @@ def _hook(tmp_path: Path, event: dict | str, *args: str) -> subprocess.Completed
         "XDG_STATE_HOME": str(home / ".state"),
     }
     env.pop("WUKONG_LINT_CACHE_DIR", None)
+    warm_cache(home / ".cache")  # (a temporary HOME, not a cache test: a user's second call)
     payload = event if isinstance(event, str) else json.dumps(event)
     return subprocess.run(
         [sys.executable, "-m", "wukong_lint", "hook", *args], input=payload,

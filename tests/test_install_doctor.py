@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.agent_fixtures import AGENTS, agent_events, run_hook
+from tests.conftest import warm_cache
 from wukong_lint.agents import adapter
 from wukong_lint.cli import main
 
@@ -28,6 +29,7 @@ def home(tmp_path, monkeypatch):
     monkeypatch.setenv("HOME", str(home))
     for name in ("XDG_CACHE_HOME", "XDG_STATE_HOME", "XDG_CONFIG_HOME"):
         monkeypatch.setenv(name, str(tmp_path / name.lower()))
+    warm_cache(tmp_path / "xdg_cache_home")  # (doctor runs the hook: not a cache test)
     monkeypatch.delenv("WUKONG_LINT_CACHE_DIR", raising=False)
     monkeypatch.delenv("WUKONG_LINT_AUDIT_DIR", raising=False)
     monkeypatch.chdir(project)
