@@ -273,6 +273,14 @@ def load_rules(
         states += _rule_file_states(directory)
     contents = _read_files(states)
     key = _cache_key(states, contents)
+    # the same rule files (by content) and the same cache file on disk as a load verified
+    # earlier in this process: its records again, without reading and checking the cache
+    # once more (a process that loads the rules many times: a test session, a long run). A
+    # cache file rewritten since (another process) has another stat and is checked again.
+    memo_key = (key, details, _cache_stat(key))
+    data = _VERIFIED.get(memo_key)
+    if data is not None:
+        return _ruleset(data)
     data = _read_cache(key, details)
     declared = -1
     if data is not None:
@@ -286,6 +294,7 @@ def load_rules(
             )
             _discard(key)
             data = None
+    from_cache = data is not None  # (read and verified: kept for the next load below)
     if data is None:
         data = [rule.to_data() for rule in validate_files([path for path, _, _ in states])]
         _write_cache(key, data)
@@ -298,6 +307,30 @@ def load_rules(
             f"the rule set holds {len(data)} rules but the rule files declare {declared}: "
             "not scanning with fewer rules (delete the cache folder and run again)"
         )
+    if len(_VERIFIED) >= 8:
+        _VERIFIED.clear()
+    memo_key = (key, details, _cache_stat(key))  # (the file as checked now)
+    if from_cache and memo_key[2] is not None:
+        _VERIFIED[memo_key] = data
+    return _ruleset(data)
+
+
+def _cache_stat(key: str) -> tuple[int, int, int, int] | None:
+    directory = cache_dir()
+    if directory is None:
+        return None
+    try:
+        info = os.stat(_cache_path(directory, key))
+    except OSError:
+        return None
+    return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
+
+
+_VERIFIED: dict[tuple[Any, ...], list[Any]] = {}
+
+
+def _ruleset(data: list[Any]) -> RuleSet:
+    """Fresh rule records (callers may override their settings) from verified data."""
     rules = [CompiledRule.from_data(d) for d in data]
     from wukong_lint.engine import patterns
     from wukong_lint.engine.masking.shapes import (
