@@ -397,6 +397,9 @@ class _GroupMemo:
             yield rule, _replay, hits
 
 
+_DECODE_GATES: dict[tuple[str, ...], Any] = {}
+
+
 class RuleSet:
     """The enabled rules and keyword prefilters over them (one per unit kind, so that the
     keywords of, say, memory-bank rules cost nothing on source files)."""
@@ -467,7 +470,13 @@ class RuleSet:
                 if r.category == "secret" and r.kind == "regex"
                 for k in r.keywords
             }
-            self._decode_gate = EncodedKeywords(sorted(words))
+            key = tuple(sorted(words))
+            gate = _DECODE_GATES.get(key)
+            if gate is None:  # (one per keyword set in a process: rule sets share it)
+                if len(_DECODE_GATES) >= 8:
+                    _DECODE_GATES.clear()
+                gate = _DECODE_GATES[key] = EncodedKeywords(key)
+            self._decode_gate = gate
         return self._decode_gate
 
     def prefilter(self, kind: str | None = None) -> Prefilter:
