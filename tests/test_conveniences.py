@@ -48,3 +48,74 @@ def test_a_string_is_a_one_item_list(repo: Path, monkeypatch, capsys):
     code = main(["check", "--format", "json"])
     out = capsys.readouterr().out
     assert code == 0 and json.loads(out)["findings"] == []
+
+
+OFF_RULE = """id: secret.zz-off-by-default
+category: secret
+severity: low
+kind: regex
+enabled: false
+message: a rule that is off unless selected
+keywords: [zzz-marker]
+regex: 'zzz-marker-[0-9]+'
+docs: Off by default.
+examples:
+  match: ['zzz-marker-12']
+  no_match: ['nothing']
+"""
+
+
+def _listed(capsys, *options: str) -> list[dict]:
+    assert main(["rules", "list", "--format", "json", *options]) == 0
+    return json.loads(capsys.readouterr().out)["rules"]
+
+
+def test_rules_list_filters(tmp_path: Path, capsys):
+    every = _listed(capsys)
+    secrets = _listed(capsys, "--category", "secret")
+    assert secrets and all(r["category"] == "secret" for r in secrets)
+    assert len(secrets) == sum(r["category"] == "secret" for r in every)
+    both = _listed(capsys, "--category", "secret,dangerous-command", "--kind", "regex")
+    assert {r["category"] for r in both} <= {"secret", "dangerous-command"}
+    assert all(r["kind"] == "regex" for r in both) and len(both) < len(every)
+    pack = tmp_path / "pack"
+    pack.mkdir()
+    (pack / "off.yaml").write_text(OFF_RULE)
+    off = _listed(capsys, "--rules", str(pack), "--disabled")
+    assert [r["id"] for r in off] == ["secret.zz-off-by-default"]
+    on = _listed(capsys, "--rules", str(pack), "--enabled")
+    assert "secret.zz-off-by-default" not in {r["id"] for r in on}
+    assert len(on) == len(every)  # the built-in rules are all on
+    assert main(["rules", "list", "--category", "secret", "--rules", str(pack)]) == 0
+    assert "secret.zz-off-by-default" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("options", "expected"),
+    [
+        (["--category", "secrt"], "no rule has category 'secrt' (did you mean 'secret'?)"),
+        (["--kind", "regx"], "no rule has kind 'regx' (did you mean 'regex'?)"),
+    ],
+)
+def test_rules_list_unknown_filter_is_one_line(capsys, options, expected):
+    assert main(["rules", "list", *options]) == 2
+    err = capsys.readouterr().err
+    assert expected in err and err.count("\n") == 1
+
+
+def test_rules_list_enabled_and_disabled_exclude_each_other(capsys):
+    assert main(["rules", "list", "--enabled", "--disabled"]) == 2
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_config_show_json(repo: Path, monkeypatch, capsys):
+    monkeypatch.chdir(repo)
+    assert main(["config", "show", "--format", "json"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert shown["source"] is None and shown["config"]["fail-on"] == "high"
+    (repo / ".wukong-lint.yaml").write_text("fail-on: medium\nselect: secret\n")
+    assert main(["config", "show", "--format", "json"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert shown["source"] == str(repo / ".wukong-lint.yaml")
+    assert shown["config"]["fail-on"] == "medium" and shown["config"]["select"] == ["secret"]
+    assert main(["config", "show", "--format", "xml"]) == 2

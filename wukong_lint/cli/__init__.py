@@ -265,6 +265,11 @@ def _add_rules(sub: argparse._SubParsersAction) -> None:
     )
     r_list = rules_sub.add_parser("list", help="table of rules, sorted by id")
     r_list.add_argument("--format", choices=("text", "json"), default="text")
+    r_list.add_argument("--category", action="append", default=[], help="only this category")
+    r_list.add_argument("--kind", action="append", default=[], help="only rules of this kind")
+    on_off = r_list.add_mutually_exclusive_group()
+    on_off.add_argument("--enabled", action="store_const", const=True, dest="enabled")
+    on_off.add_argument("--disabled", action="store_const", const=False, dest="enabled")
     r_show = rules_sub.add_parser("show", help="docs and examples of one rule")
     r_show.add_argument("rule_id")
     r_test = rules_sub.add_parser("test", help="run the examples of rules")
@@ -484,9 +489,10 @@ def _check(args: argparse.Namespace, started: StagedGit | None) -> int:
 
 def _cmd_rules(args: argparse.Namespace) -> int:
     if args.rules_command == "list":
-        from wukong_lint.cli.rules_list import render
+        from wukong_lint.cli.rules_list import filtered, render
 
-        sys.stdout.write(render(_load(args).rules, args.format))
+        rules = filtered(_load(args).rules, _split(args.category), _split(args.kind), args.enabled)
+        sys.stdout.write(render(rules, args.format))
         return 0
     if args.rules_command == "show":
         ruleset = _load(args)
