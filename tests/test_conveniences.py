@@ -5,6 +5,9 @@ warnings for inline suppressions that name no rule or suppress nothing."""
 from __future__ import annotations
 
 import json
+import shlex
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -119,3 +122,66 @@ def test_config_show_json(repo: Path, monkeypatch, capsys):
     assert shown["source"] == str(repo / ".wukong-lint.yaml")
     assert shown["config"]["fail-on"] == "medium" and shown["config"]["select"] == ["secret"]
     assert main(["config", "show", "--format", "xml"]) == 2
+
+
+def _bash_complete(script: str, *words: str) -> list[str]:
+    """COMPREPLY of the bash script for the command line `words` (the last one being typed)."""
+    quoted = " ".join(shlex.quote(w) for w in words)
+    program = (
+        f"{script}\nCOMP_WORDS=({quoted}); COMP_CWORD={len(words) - 1}\n"
+        '_wukong_lint; printf "%s\\n" "${COMPREPLY[@]}"\n'
+    )
+    done = subprocess.run(["bash", "-c", program], capture_output=True, text=True, check=True)
+    return [line for line in done.stdout.splitlines() if line]
+
+
+def _script(capsys, shell: str) -> str:
+    assert main(["completion", shell]) == 0
+    return capsys.readouterr().out
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
+def test_bash_completion_walks_the_parser(capsys):
+    script = _script(capsys, "bash")
+    subprocess.run(["bash", "-n"], input=script, text=True, check=True)
+    top = _bash_complete(script, "wukong-lint", "")
+    assert {"check", "rules", "config", "completion", "baseline"} <= set(top)
+    assert _bash_complete(script, "wukong-lint", "ru") == ["rules"]
+    assert set(_bash_complete(script, "wukong-lint", "rules", "")) >= {"list", "show", "test"}
+    listed = _bash_complete(script, "wukong-lint", "rules", "list", "--")
+    assert {"--category", "--kind", "--enabled", "--disabled", "--format"} <= set(listed)
+    assert _bash_complete(script, "wukong-lint", "rules", "list", "--format", "") == [
+        "text",
+        "json",
+    ]
+    assert _bash_complete(script, "wukong-lint", "check", "--fail-on", "h") == ["high"]
+    assert _bash_complete(script, "wukong-lint", "config", "show", "--format", "j") == ["json"]
+    # an option of `check`, after other options and a path
+    assert "--staged" in _bash_complete(script, "wukong-lint", "check", "-q", "src", "--st")
+
+
+@pytest.mark.parametrize("shell", ["zsh", "fish"])
+def test_zsh_and_fish_scripts_name_every_command_and_option(capsys, shell):
+    from wukong_lint.cli import _build_parser
+    from wukong_lint.cli.completion import commands
+
+    script = _script(capsys, shell)
+    tree = commands(_build_parser())
+    for command in tree:
+        assert command.path in script
+        for option in command.options:
+            for flag in option.flags:
+                assert (flag if shell == "zsh" else flag.lstrip("-")) in script
+    if shell == "zsh":
+        assert script.startswith("#compdef wukong-lint") and "compdef _wukong_lint" in script
+    else:
+        assert "-l fail-on -x -a 'low medium high critical'" in script
+    binary = shutil.which(shell)
+    if binary:  # a syntax check where the shell is installed
+        subprocess.run([binary, "-n"], input=script, text=True, check=True)
+
+
+def test_completion_of_an_unknown_shell_is_one_line(capsys):
+    assert main(["completion", "tcsh"]) == 2
+    err = capsys.readouterr().err
+    assert "invalid choice: 'tcsh'" in err and "Traceback" not in err

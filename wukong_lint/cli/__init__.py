@@ -33,6 +33,7 @@ _TRANSCRIPTS = "wukong_lint.sources.transcripts"
 COMMAND_MODULES: dict[str, str] = {
     "anchors": "wukong_lint.cli.anchors",
     "baseline": "wukong_lint.cli.baseline",
+    "completion": "wukong_lint.cli.completion",
     "config": "wukong_lint.cli.config_cmd",
     "doctor": "wukong_lint.cli.doctor_cmd",
     "explain": "wukong_lint.cli.explain_cmd",
@@ -268,8 +269,12 @@ def _add_rules(sub: argparse._SubParsersAction) -> None:
     r_list.add_argument("--category", action="append", default=[], help="only this category")
     r_list.add_argument("--kind", action="append", default=[], help="only rules of this kind")
     on_off = r_list.add_mutually_exclusive_group()
-    on_off.add_argument("--enabled", action="store_const", const=True, dest="enabled")
-    on_off.add_argument("--disabled", action="store_const", const=False, dest="enabled")
+    on_off.add_argument(
+        "--enabled", action="store_const", const=True, dest="enabled", help="only rules on"
+    )
+    on_off.add_argument(
+        "--disabled", action="store_const", const=False, dest="enabled", help="only rules off"
+    )
     r_show = rules_sub.add_parser("show", help="docs and examples of one rule")
     r_show.add_argument("rule_id")
     r_test = rules_sub.add_parser("test", help="run the examples of rules")
