@@ -185,3 +185,71 @@ def test_completion_of_an_unknown_shell_is_one_line(capsys):
     assert main(["completion", "tcsh"]) == 2
     err = capsys.readouterr().err
     assert "invalid choice: 'tcsh'" in err and "Traceback" not in err
+
+
+STALE = (
+    f'T = "{TOKEN}"  # wukong-lint: ignore[secret.github-pat]\n'
+    "x = 1  # wukong-lint: ignore[secrt]\n"
+    "y = 2  # wukong-lint: ignore\n"
+    "z = 3  # wukong-lint: ignore[secret.jwt]\n"
+)
+
+
+def _warnings(err: str) -> list[str]:
+    return [line for line in err.splitlines() if line.startswith("wukong-lint: warning:")]
+
+
+def test_stale_inline_ignores_are_warnings(repo: Path, monkeypatch, capsys):
+    monkeypatch.chdir(repo)
+    (repo / "a.py").write_text(STALE)
+    (repo / "clean.py").write_text("# wukong-lint: ignore[secret.github-pat] has its finding\n")
+    assert main(["check"]) == 0  # warnings never change the exit code by default
+    assert _warnings(capsys.readouterr().err) == [
+        "wukong-lint: warning: a.py:2: wukong-lint: ignore[secrt] matches no rule "
+        "(did you mean 'secret'?)",
+        "wukong-lint: warning: a.py:3: wukong-lint: ignore suppressed nothing (unused)",
+        "wukong-lint: warning: a.py:4: wukong-lint: ignore[secret.jwt] suppressed nothing (unused)",
+        "wukong-lint: warning: clean.py:1: wukong-lint: ignore[secret.github-pat] suppressed "
+        "nothing (unused)",
+    ]
+    assert main(["check", "--stale-ignores", "fail"]) == 1
+    assert main(["check", "--stale-ignores", "fail", "--exit-zero"]) == 0
+    capsys.readouterr()
+    assert main(["check", "--stale-ignores", "off"]) == 0
+    assert _warnings(capsys.readouterr().err) == []
+
+
+def test_stale_ignores_of_rules_that_did_not_run_are_not_called_unused(
+    repo: Path, monkeypatch, capsys
+):
+    monkeypatch.chdir(repo)
+    (repo / "a.py").write_text(STALE)
+    assert main(["check", "--select", "secret.github-pat"]) == 0
+    warned = _warnings(capsys.readouterr().err)
+    assert not any("a.py:4" in line for line in warned)  # secret.jwt did not run
+    assert any("a.py:2" in line and "did you mean 'secret'" in line for line in warned)
+
+
+def test_stale_ignores_in_a_staged_change_only_on_added_lines(repo: Path, monkeypatch, capsys):
+    from tests.conftest import git
+
+    monkeypatch.chdir(repo)
+    (repo / "old.py").write_text("w = 0  # wukong-lint: ignore\n")
+    git(repo, "add", ".")
+    git(repo, "commit", "-qm", "base")
+    (repo / "old.py").write_text(
+        "w = 0  # wukong-lint: ignore\nv = 1  # wukong-lint: ignore[jwt]\n"
+    )
+    git(repo, "add", ".")
+    assert main(["check", "--staged"]) == 0
+    assert _warnings(capsys.readouterr().err) == [
+        "wukong-lint: warning: old.py:2: wukong-lint: ignore[jwt] matches no rule "
+        "(did you mean 'secret.jwt'?)"
+    ]
+
+
+def test_a_used_ignore_gives_no_warning(repo: Path, monkeypatch, capsys):
+    monkeypatch.chdir(repo)
+    (repo / "a.py").write_text(f'T = "{TOKEN}"  # wukong-lint: ignore[secret]\n')
+    assert main(["check", "--stale-ignores", "fail"]) == 0
+    assert _warnings(capsys.readouterr().err) == []

@@ -81,6 +81,7 @@ _CHECK_DEFAULTS: dict[str, Any] = {
     "color": "auto",
     "stdin_filename": None,
     "allow_skipped": False,
+    "stale_ignores": "warn",
     "allow_rule_timeouts": False,
     "no_archives": False,
     "archive_depth": 2,
@@ -386,6 +387,9 @@ def _check(args: argparse.Namespace, started: StagedGit | None) -> int:
     excluded = common.exclude_filter(config, args) if config.exclude else None
     named = None
     history: list[tuple[str, str]] = []
+    from wukong_lint.suppression import stale
+
+    comments: list[stale.Comment] = []  # inline ignores (--stale-ignores)
     if not args.staged and config.path:
         common.warn_unmatched_globs(config)
     if args.staged:
@@ -396,6 +400,8 @@ def _check(args: argparse.Namespace, started: StagedGit | None) -> int:
             from wukong_lint.sources.precommit import only_files
 
             units = only_files(units, args.pre_commit_files)
+        if args.stale_ignores != "off":
+            units = stale.watch_units(units, comments)
         scanner.scan(common.without(units, excluded))
     elif args.diff:
         from wukong_lint.runner.ranges import scan_range
@@ -434,6 +440,8 @@ def _check(args: argparse.Namespace, started: StagedGit | None) -> int:
             named.close()
         scanner.errors += named.problems
         args.scanned_files = named.files  # -o never replaces one of them (common.emit)
+        if args.stale_ignores != "off":
+            comments = stale.comments_of_files(named.files)
         scanner.skipped += named.skipped
     report = common.postfilter(scanner.report(), config, args)
     if report.findings or report.errors:  # a file named after a secret, an error quoting one
@@ -452,6 +460,9 @@ def _check(args: argparse.Namespace, started: StagedGit | None) -> int:
 
         notes += session_notes(named.files, history, report.findings)
     common.emit(report, args, context, notes=notes)
+    stale_lines = stale.check_warnings(args, config, ruleset, report, comments)
+    for line in stale_lines:
+        print(f"wukong-lint: warning: {line}", file=sys.stderr)
     if named and named.problems and not args.allow_skipped:
         return 2  # a named input was not scanned: never a pass (--allow-skipped: a warning)
     if report.errors and not args.allow_skipped:
@@ -489,6 +500,8 @@ def _check(args: argparse.Namespace, started: StagedGit | None) -> int:
             return 2
     if args.exit_zero:
         return 0
+    if stale_lines and args.stale_ignores == "fail":
+        return 1
     return 1 if report.failing(Severity.parse(fail_on)) else 0
 
 
