@@ -33,6 +33,7 @@ _TRANSCRIPTS = "wukong_lint.sources.transcripts"
 COMMAND_MODULES: dict[str, str] = {
     "anchors": "wukong_lint.cli.anchors",
     "baseline": "wukong_lint.cli.baseline",
+    "completion": "wukong_lint.cli.completion",
     "config": "wukong_lint.cli.config_cmd",
     "doctor": "wukong_lint.cli.doctor_cmd",
     "explain": "wukong_lint.cli.explain_cmd",
@@ -80,6 +81,7 @@ _CHECK_DEFAULTS: dict[str, Any] = {
     "color": "auto",
     "stdin_filename": None,
     "allow_skipped": False,
+    "stale_ignores": "warn",
     "allow_rule_timeouts": False,
     "no_archives": False,
     "archive_depth": 2,
@@ -265,6 +267,15 @@ def _add_rules(sub: argparse._SubParsersAction) -> None:
     )
     r_list = rules_sub.add_parser("list", help="table of rules, sorted by id")
     r_list.add_argument("--format", choices=("text", "json"), default="text")
+    r_list.add_argument("--category", action="append", default=[], help="only this category")
+    r_list.add_argument("--kind", action="append", default=[], help="only rules of this kind")
+    on_off = r_list.add_mutually_exclusive_group()
+    on_off.add_argument(
+        "--enabled", action="store_const", const=True, dest="enabled", help="only rules on"
+    )
+    on_off.add_argument(
+        "--disabled", action="store_const", const=False, dest="enabled", help="only rules off"
+    )
     r_show = rules_sub.add_parser("show", help="docs and examples of one rule")
     r_show.add_argument("rule_id")
     r_test = rules_sub.add_parser("test", help="run the examples of rules")
@@ -376,6 +387,9 @@ def _check(args: argparse.Namespace, started: StagedGit | None) -> int:
     excluded = common.exclude_filter(config, args) if config.exclude else None
     named = None
     history: list[tuple[str, str]] = []
+    from wukong_lint.suppression import stale
+
+    comments: list[stale.Comment] = []  # inline ignores (--stale-ignores)
     if not args.staged and config.path:
         common.warn_unmatched_globs(config)
     if args.staged:
@@ -386,6 +400,8 @@ def _check(args: argparse.Namespace, started: StagedGit | None) -> int:
             from wukong_lint.sources.precommit import only_files
 
             units = only_files(units, args.pre_commit_files)
+        if args.stale_ignores != "off":
+            units = stale.watch_units(units, comments)
         scanner.scan(common.without(units, excluded))
     elif args.diff:
         from wukong_lint.runner.ranges import scan_range
@@ -424,6 +440,8 @@ def _check(args: argparse.Namespace, started: StagedGit | None) -> int:
             named.close()
         scanner.errors += named.problems
         args.scanned_files = named.files  # -o never replaces one of them (common.emit)
+        if args.stale_ignores != "off":
+            comments = stale.comments_of_files(named.files)
         scanner.skipped += named.skipped
     report = common.postfilter(scanner.report(), config, args)
     if report.findings or report.errors:  # a file named after a secret, an error quoting one
@@ -442,6 +460,9 @@ def _check(args: argparse.Namespace, started: StagedGit | None) -> int:
 
         notes += session_notes(named.files, history, report.findings)
     common.emit(report, args, context, notes=notes)
+    stale_lines = stale.check_warnings(args, config, ruleset, report, comments)
+    for line in stale_lines:
+        print(f"wukong-lint: warning: {line}", file=sys.stderr)
     if named and named.problems and not args.allow_skipped:
         return 2  # a named input was not scanned: never a pass (--allow-skipped: a warning)
     if report.errors and not args.allow_skipped:
@@ -479,14 +500,17 @@ def _check(args: argparse.Namespace, started: StagedGit | None) -> int:
             return 2
     if args.exit_zero:
         return 0
+    if stale_lines and args.stale_ignores == "fail":
+        return 1
     return 1 if report.failing(Severity.parse(fail_on)) else 0
 
 
 def _cmd_rules(args: argparse.Namespace) -> int:
     if args.rules_command == "list":
-        from wukong_lint.cli.rules_list import render
+        from wukong_lint.cli.rules_list import filtered, render
 
-        sys.stdout.write(render(_load(args).rules, args.format))
+        rules = filtered(_load(args).rules, _split(args.category), _split(args.kind), args.enabled)
+        sys.stdout.write(render(rules, args.format))
         return 0
     if args.rules_command == "show":
         ruleset = _load(args)

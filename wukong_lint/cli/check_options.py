@@ -32,6 +32,14 @@ def add_output_options(check: argparse.ArgumentParser) -> None:
         "--history, is a warning only (default: exit 2)",
     )
 
+    check.add_argument(
+        "--stale-ignores",
+        choices=("warn", "fail", "off"),
+        default="warn",
+        help="inline `wukong-lint: ignore` comments naming no rule or suppressing nothing: "
+        "a warning line (default), fail (exit 1), or off",
+    )
+
 
 def add_archive_options(check: argparse.ArgumentParser) -> None:
     check.add_argument(

@@ -18,8 +18,14 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     actions = parser.add_subparsers(
         dest="config_command", metavar="ACTION", prog="wukong-lint config"
     )
-    show = actions.add_parser("show", help="print the effective configuration (YAML)")
+    show = actions.add_parser("show", help="print the effective configuration (YAML or JSON)")
     show.add_argument("--config", metavar="FILE", help="config file (default: found upwards)")
+    show.add_argument(
+        "--format",
+        choices=("yaml", "json"),
+        default="yaml",
+        help="yaml (default, with a `# from FILE` line) or json ({source, config})",
+    )
     show.set_defaults(handler=run)
     approve = actions.add_parser(
         "approve",
@@ -74,6 +80,13 @@ def run(args: argparse.Namespace) -> int:
     config = common.load_config(args)
     if config.path:
         common.warn_unmatched_globs(config)
+    if getattr(args, "format", "yaml") == "json":
+        import json
+
+        shown = {"source": config.path, "config": effective(config)}
+        print(json.dumps(shown, ensure_ascii=False, indent=2))
+        return 0
+    if config.path:
         print(f"# from {config.path}")
     else:
         print("# no config file found: defaults")

@@ -40,6 +40,35 @@ def render(rules: Sequence[Any], fmt: str = "text") -> str:
     return "\n".join(lines) + "\n"
 
 
+def filtered(
+    rules: Sequence[Any], categories: Sequence[str], kinds: Sequence[str], enabled: bool | None
+) -> list[Any]:
+    """`rules list --category C --kind K --enabled/--disabled`: the rules of any named
+    category and any named kind (all when none is named), on or off as asked. A category or
+    kind no loaded rule has is an error with the closest name."""
+    import difflib
+
+    from wukong_lint.util.errors import UsageError
+
+    for option, wanted, field in (
+        ("--category", categories, "category"),
+        ("--kind", kinds, "kind"),
+    ):
+        known = sorted({getattr(rule, field) for rule in rules})
+        for name in wanted:
+            if name not in known:
+                close = difflib.get_close_matches(name, known, n=1)
+                hint = f"did you mean '{close[0]}'?" if close else f"known: {', '.join(known)}"
+                raise UsageError(f"rules list: {option}: no rule has {field} {name!r} ({hint})")
+    return [
+        rule
+        for rule in rules
+        if (not categories or rule.category in categories)
+        and (not kinds or rule.kind in kinds)
+        and (enabled is None or bool(rule.enabled) == enabled)
+    ]
+
+
 def unknown_rule(rule_id: str, ids: Sequence[str]) -> str:
     """The error for `rules show` of an id no rule has, with the closest ids."""
     import difflib

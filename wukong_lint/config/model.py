@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -53,6 +54,12 @@ class ConfigModel(BaseModel):
     live: LiveModel | None = None
     approvals: bool | None = None
 
+    @field_validator("select", "ignore", "exclude", "allow_comments", "rule_dirs", mode="before")
+    @classmethod
+    def _one_item(cls, value: Any) -> Any:
+        """`select: secret` is `select: [secret]`: a lone string where a list is expected."""
+        return [value] if isinstance(value, str) else value
+
     @field_validator("select", "ignore", "exclude")
     @classmethod
     def _names(cls, value: list[str]) -> list[str]:
@@ -76,6 +83,14 @@ def _message(err: dict[str, Any]) -> str:
         else:
             hint = ""
         return f"unknown key '{key}'{hint}" if len(loc) == 1 else f"{where}: unknown key"
+    if err.get("type") == "literal_error" and isinstance(err.get("input"), str):
+        choices = re.findall(r"'([^']*)'", str((err.get("ctx") or {}).get("expected", "")))
+        close = difflib.get_close_matches(err["input"], choices, n=1)
+        hint = f"did you mean '{close[0]}'? " if close else ""
+        known = ", ".join(choices)
+        return f"{where}: unknown value {err['input']!r} ({hint}expected one of {known})"
+    if err.get("type") == "list_type":
+        return f"{where}: expected a list (or one string)"
     return f"{where}: {err.get('msg', 'invalid value')}"
 
 
