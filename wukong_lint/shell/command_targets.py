@@ -23,6 +23,7 @@ from wukong_lint.shell.path_reasoning import (
     resolve,
     secret_name,
 )
+from wukong_lint.shell.unwrap import find_parts
 
 
 def _split(argv: tuple[str, ...], value_options: list[str]) -> tuple[list[str], list[str]]:
@@ -63,6 +64,8 @@ def _targets_match(
         for value in [option.split("=", 1)[1]]
         if value.startswith(("/", "~", "$", "@", "."))
     ]
+    if command.name in _FINDS:
+        words = _find_reach(command, words, where)
     classes = [where.classify(one, command.cwd) for word in words for one in expand_braces(word)]
     if not classes:
         return False
@@ -70,6 +73,23 @@ def _targets_match(
     if wanted and not any(c in wanted for c in classes):
         return False
     return not (unwanted and any(c in unwanted for c in classes))
+
+
+_FINDS = frozenset(["find", "gfind", "bfs"])
+
+
+def _find_reach(command: Command, words: list[str], where: Where) -> list[str]:
+    """A find's start paths, but those whose `-name`/`-path` test selects only build output
+    under them (`find . -name '*.pyc'`): what it reaches, disposable (issue 31)."""
+    parts = find_parts(command.argv[1:])
+    if not (parts.filtered and parts.name):
+        return words
+    out = []
+    for word in words:
+        reach = word.rstrip("/") + UNDER + parts.name if word in parts.starts else word
+        disposable = reach != word and where.classify(reach, command.cwd) == "disposable"
+        out.append(reach if disposable else word)
+    return out
 
 
 def _sources_match(block: dict[str, Any], positional: list[str], command: Command, where: Where

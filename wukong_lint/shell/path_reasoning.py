@@ -104,6 +104,7 @@ _SECRET_NAME = (
 _SECRET_CLASSES = frozenset(["project", "disposable", "temp"])  # (PROJECT... defined below)
 DISPOSABLE_NAMES = _names(
     "build dist out target node_modules .next .nuxt .turbo .cache .parcel-cache coverage "
+    ".nyc_output "
     ".coverage htmlcov .pytest_cache __pycache__ .mypy_cache .ruff_cache .tox .nox venv "
     ".venv tmp .tmp temp .eggs .gradle .dart_tool bower_components _build .svelte-kit "
     ".angular storybook-static obj DerivedData .expo .webpack .vercel .serverless "
@@ -236,6 +237,9 @@ def _under(path: str, folder: str) -> bool:
 
 
 def _relative_disposable(rel: str) -> bool:
+    if "[" in rel and _BRACKET.search(rel):  # `*.py[co]`: when every spelling of it is
+        spellings = _bracket_spellings(rel)
+        return bool(spellings) and all(_relative_disposable(s) for s in spellings)
     parts = rel.split("/")
     for i, part in enumerate(parts):
         if part in DISPOSABLE_NAMES or "/".join(parts[i : i + 2]) in DISPOSABLE_NAMES:
@@ -243,6 +247,26 @@ def _relative_disposable(rel: str) -> bool:
         if part.endswith(DISPOSABLE_SUFFIXES) and part not in (".", ".."):
             return True
     return False
+
+
+_BRACKET = re.compile(r"\[([!^]?)([^\]\[]+)\]")
+
+
+def _bracket_spellings(rel: str, limit: int = 16) -> list[str]:
+    """The words a pattern's `[...]` classes spell (`*.py[co]`: `*.pyc`, `*.pyo`); empty
+    for a negated class, a range or more than `limit` spellings (not told)."""
+    found = _BRACKET.search(rel)
+    if found is None:
+        return [rel]
+    negated, chars = found.groups()
+    if negated or "-" in chars[1:-1] or len(chars) > limit:
+        return []
+    out: list[str] = []
+    for char in dict.fromkeys(chars):
+        out += _bracket_spellings(rel[: found.start()] + char + rel[found.end() :], limit)
+        if len(out) > limit:
+            return []
+    return out
 
 
 def _named_build_output(word: str) -> bool:

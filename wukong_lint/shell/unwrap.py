@@ -153,11 +153,16 @@ class FindParts:
         return [(s.rstrip("/") or "") + under + self.name for s in self.starts]
 
 
+_FIND_EITHER = frozenset(["-o", "-or", "!", "-not", "\\!"])
+_FIND_PATHS = frozenset(["-path", "-ipath", "-wholename", "-iwholename"])
+
+
 def find_parts(args: tuple[str, ...]) -> FindParts:
     """Start paths, whether an expression narrows what is reached (-name, -mtime... : only
     some files), the commands of -exec/-execdir/-ok/-okdir (with `{}` still in them), and
     whether it has -delete."""
     parts = FindParts()
+    either = False
     i = 0
     while i < len(args) and args[i] in ("-H", "-L", "-P", "-O", "-D"):
         i += 2 if args[i] in ("-D",) else 1
@@ -182,9 +187,15 @@ def find_parts(args: tuple[str, ...]) -> FindParts:
                 parts.filtered = False  # -name '*' takes every file
             elif arg in ("-name", "-iname") and i + 1 < len(args) and not parts.name:
                 parts.name = args[i + 1].replace("/", "")
+            elif arg in _FIND_PATHS and i + 1 < len(args) and not parts.name:
+                parts.name = args[i + 1]  # `-path '*/node_modules/.cache'`: kept whole
         elif arg == "-delete":
             parts.deletes = True
+        elif arg in _FIND_EITHER:
+            either = True
         i += 1
+    if either:
+        parts.name = ""  # `-name '*.pyc' -o -name '*.py'`: not only what one test names
     return parts
 
 
