@@ -10,13 +10,13 @@ off by default) is not called unused: the run cannot tell.
 
 from __future__ import annotations
 
-import difflib
+import re
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
 from wukong_lint.engine.suppress import covers, parse_ignore
 
-MAX_BYTES = 4 << 20  # a larger file is not read again for its comments
+MAX_BYTES = 2 << 20  # a larger file is not read again for its comments
 
 
 class Comment(NamedTuple):
@@ -27,7 +27,7 @@ class Comment(NamedTuple):
 
 def comments_in(text: str, path: str, lines: Any = None) -> list[Comment]:
     """The ignore comments of `text` (only on `lines`, when given: a change's added lines)."""
-    if "wukong-lint" not in text.lower():
+    if re.search(r"(?i)wukong-lint", text) is None:  # (no lower-cased copy of the text)
         return []
     found = []
     for number, line in enumerate(text.splitlines(), 1):
@@ -39,14 +39,19 @@ def comments_in(text: str, path: str, lines: Any = None) -> list[Comment]:
 
 def comments_of_files(files: Iterable[tuple[str, str]]) -> list[Comment]:
     """The ignore comments of the files (path to read, display path) a scan read."""
+    import os
+
+    marker = re.compile(rb"(?i)wukong-lint")  # (no lower-cased copy of the file)
     found: list[Comment] = []
     for full, display in files:
         try:
+            if os.path.getsize(full) > MAX_BYTES:
+                continue
             with open(full, "rb") as handle:
                 data = handle.read(MAX_BYTES + 1)
         except OSError:
             continue
-        if len(data) > MAX_BYTES or b"wukong-lint" not in data.lower() or b"\0" in data:
+        if len(data) > MAX_BYTES or marker.search(data) is None or b"\0" in data:
             continue
         found += comments_in(data.decode("utf-8", errors="replace"), display)
     return found
@@ -70,6 +75,8 @@ def warnings(
     ids = sorted({r.id for r in known} | {r.id for r in ran})
     categories = {r.category for r in known} | {r.category for r in ran}
     used = {(f.path, f.line) for f in findings if f.suppressed and f.suppressed_by == "inline"}
+    import difflib
+
     out = []
     for comment in comments:
         where = f"{comment.path}:{comment.line}"
