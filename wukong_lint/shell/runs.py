@@ -91,13 +91,17 @@ class Runs:
                 items.append(("rm", "-f" if parts.filtered else "-r", *targets))
             return items
         if name == "xargs":
-            command, replace, _, arg_file = xargs_parts(args)
+            command, replace, nul, arg_file = xargs_parts(args)
             targets = self.targets_from(producer)
             if producer is None and heredoc is not None:  # xargs rm -rf <<< '/ /home'
                 targets = heredoc.split()[:MAX_PRODUCER_WORDS] or [STDIN]
             if arg_file is not None:  # xargs -a <(echo /): the file's words
                 printed = self.printed_by("$" + arg_file[1:]) if arg_file[:2] == "<(" else None
                 targets = printed.split() if printed is not None else [STDIN]
+            if _bare_shell(command):  # `echo 'rm -rf /x' | xargs -0 bash -c`: its input
+                text = producer.text if producer is not None and nul else None
+                scripts = [text.strip("\0\n")] if text else targets[:1]  # (-0: one item)
+                return [(SCRIPT, t) for t in scripts if t != STDIN]
             fed = lines_run(command, replace, producer.argv if producer else None)
             if replace:
                 return [_replace(command, replace, targets), *fed]
@@ -112,6 +116,9 @@ class Runs:
             if dry or not command:
                 return []
             targets = tail if tail is not None else self.targets_from(producer)
+            if len(command) == 1 and " " in command[0] and literal(command[0]):
+                # `parallel 'rm -rf {}' ::: /usr`: one word, run by a shell
+                return [(SCRIPT, _filled(command[0], t)) for t in targets[:MAX_PRODUCER_WORDS]]
             if any("{" in w for w in command):
                 return [_replace(command, "{}", targets)]
             return [command + tuple(targets)]
@@ -245,6 +252,17 @@ class Runs:
             cmd = self.commands[index]
             self.commands[index] = cmd._replace(via=via + cmd.via)
         return names
+
+
+def _filled(script: str, target: str) -> str:
+    """parallel's one-word command with its argument: in place of `{}`, else after it."""
+    quoted = _quoted(target) if target != STDIN else target
+    return script.replace("{}", quoted) if "{}" in script else script + " " + quoted
+
+
+def _bare_shell(command: tuple[str, ...]) -> bool:
+    """`bash -c` with no script: xargs's first input word is the script."""
+    return len(command) == 2 and program_name(command[0]) in SHELLS and command[1] == "-c"
 
 
 def _quoted(word: str) -> str:

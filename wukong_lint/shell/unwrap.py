@@ -220,8 +220,10 @@ def xargs_parts(args: tuple[str, ...]) -> tuple[tuple[str, ...], str | None, boo
             arg_file = arg.split("=", 1)[1]
         elif arg.startswith("-a") and len(arg) > 2 and not arg.startswith("--"):
             arg_file = arg[2:]
-        elif arg in ("-I", "--replace") and i + 1 < len(args):
+        elif arg in ("-I", "-J") and i + 1 < len(args):  # (-J: BSD's)
             replace = args[i + 1]
+        elif arg == "--replace":  # (GNU: its value only after `=`)
+            replace = "{}"
         elif arg.startswith("-I") and len(arg) > 2:
             replace = arg[2:]
         elif arg == "-i" or arg.startswith("--replace="):
