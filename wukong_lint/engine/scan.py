@@ -282,6 +282,9 @@ def scan_unit(
     return make_findings(ruleset, unit, found, occurrences), errors
 
 
+_MAY_DECODE = re.compile(r'[A-Za-z0-9+/_\-]{8}|%[0-9A-Fa-f]{2}|\\[ux]|&#|Secret|"auth"')
+
+
 def _derived(
     ruleset: RuleSet,
     unit: Unit,
@@ -294,9 +297,14 @@ def _derived(
     in its note. Only the secret regex rules run on a view, each only where its keywords
     occur in the view (the prefilter again), and a secret the plain text shows already
     (or an earlier view) is not reported twice."""
+    near = ruleset.secret_keyword_offsets(unit.text)
+    if not near and _MAY_DECODE.search(unit.text) is None:
+        # no keyword to join around, and nothing a decoder reads: no encoded run of 8
+        # characters (the shortest that decodes to a value worth a look), no %XX, \u/\x
+        # escape, &#, Secret or "auth" (most small files: the decode stage is not imported)
+        return []
     from wukong_lint.decode import views
 
-    near = ruleset.secret_keyword_offsets(unit.text)
     derived = views(unit.text, unit.path, ruleset.decode_gate(), near)
     if not derived:
         return []
