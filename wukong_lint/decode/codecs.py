@@ -11,10 +11,8 @@ from __future__ import annotations
 
 import base64
 import binascii
-import html
 import re
 from collections.abc import Iterator
-from urllib.parse import unquote
 
 from wukong_lint.decode.gate import EncodedKeywords
 
@@ -120,6 +118,8 @@ def decoded_spans(text: str, gate: EncodedKeywords) -> Iterator[Decoded]:
         yield from _structured(text)
     if "url" in triggers:
         for start, end in _runs(text, _URL_ANCHOR, _URL_RUN, " \t\n\"'<>`"):
+            from urllib.parse import unquote  # (only when a %XX run is met)
+
             found = unquote(text[start:end])
             if printable(found):
                 yield start, end, found, "url"
@@ -130,6 +130,8 @@ def decoded_spans(text: str, gate: EncodedKeywords) -> Iterator[Decoded]:
                 yield start, end, found, "escape"
     if "html" in triggers:
         for start, end in _runs(text, _ENTITY_ANCHOR, _ENTITY_RUN, " \t\n\"'<>"):
+            import html  # (only when an entity is met: html.entities is 2 ms to import)
+
             found = html.unescape(text[start:end])
             if printable(found):
                 yield start, end, found, "html"
