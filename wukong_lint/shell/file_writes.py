@@ -227,27 +227,10 @@ def _arguments(code: str, start: int) -> str:
 
 
 def _split(arguments: str) -> list[str]:
-    """Top-level comma-separated pieces of an argument list."""
-    pieces, depth, current, quote = [], 0, [], ""
-    for char in arguments:
-        if quote:
-            current.append(char)
-            if char == quote:
-                quote = ""
-            continue
-        if char in "\"'`":
-            quote = char
-        elif char in "([{":
-            depth += 1
-        elif char in ")]}":
-            depth -= 1
-        elif char == "," and depth == 0:
-            pieces.append("".join(current))
-            current = []
-            continue
-        current.append(char)
-    pieces.append("".join(current))
-    return [p.strip() for p in pieces if p.strip()]
+    """Top-level comma-separated pieces of an argument list, empty ones left out."""
+    from wukong_lint.shell.interpreters import split_items
+
+    return [piece for piece in split_items(arguments) if piece]
 
 
 def _paths_in(piece: str, names: dict[str, list[str]]) -> list[str]:

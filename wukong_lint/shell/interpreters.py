@@ -173,7 +173,7 @@ def _argument(rest: str, names: dict[str, str]) -> tuple[str | list[str] | None,
         if stop < 0:
             return None, rest
         items = []
-        for piece in _split_items(rest[1:stop]):
+        for piece in split_items(rest[1:stop]):
             value = _value(piece, names)
             if value is None:
                 items.append("\0unknown")
@@ -227,7 +227,8 @@ def _skip_call(rest: str) -> str:
     return rest[opened + 1 + len(window) + 1 :]
 
 
-def _split_items(text: str) -> list[str]:
+def split_items(text: str) -> list[str]:
+    """Top-level comma-separated items of an argument list (quotes and brackets kept)."""
     items, depth, current, quote = [], 0, [], ""
     for char in text:
         if quote:
@@ -387,7 +388,7 @@ def _overwrite(target: str, program: bool = False) -> tuple[str, ...]:
 def _exec_family(name: str, rest: str, names: dict[str, str]) -> tuple[str, ...] | None:
     """The argv of `os.execvp('rm', ['rm', '-rf', x])`, `os.spawnlp(mode, 'rm', 'rm', ...)`."""
     form, index = EXEC_FAMILY[name]
-    pieces = _split_items(_call_window(rest))
+    pieces = split_items(_call_window(rest))
     if len(pieces) <= index:
         return None
     if form == "list":
@@ -458,7 +459,7 @@ def _judge(
         more = re.match(r"\s*,\s*(.+)$", window, re.S)
         if more and language in ("perl", "ruby", "php"):
             # system("rm", "-rf", "/"): a program and its arguments, no shell
-            args = [_value(p, {}) for p in _split_items(more.group(1))]
+            args = [_value(p, {}) for p in split_items(more.group(1))]
             if args and all(a is not None for a in args):
                 return (value, *args)  # type: ignore[arg-type]
         return (SCRIPT, value)
@@ -472,7 +473,7 @@ def _judge(
             return tuple(value) if value else None
         extra = re.match(r"\s*,\s*\[([^\]]*)\]", window)
         if extra:  # spawn("rm", ["-rf", "/"]), execFile("rm", [...])
-            args = [_value(p, {}) or "\0unknown" for p in _split_items(extra.group(1))]
+            args = [_value(p, {}) or "\0unknown" for p in split_items(extra.group(1))]
             return (value, *args)
         if (
             name in ("spawn", "spawnSync", "execFile", "execFileSync", "Command")
