@@ -554,6 +554,10 @@ def _cmd_rules(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    if argv is None:  # a process of its own (not a caller's): `re` compiles once per install
+        from wukong_lint.util.re_snapshot import install
+
+        install()
     words = list(sys.argv[1:] if argv is None else argv)
     encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
     if encoding.lower() not in ("utf-8", "utf8") and hasattr(sys.stdout, "reconfigure"):

@@ -266,11 +266,36 @@ def load_rules(
     """The rules of the built-in pack (unless `builtin` is false) and of `extra_dirs`.
     Without `details`, the rules' docs and examples are left empty (a scan never reads
     them)."""
+    if builtin and not details:
+        # The built-in pack from the package's own snapshot (checked by the rule files'
+        # sizes and times: no rule file is read), the other folders as below.
+        builtin_states = _rule_file_states(builtin_rules_dir())
+        sealed = _read_snapshot(builtin_states)
+        if sealed is not None:
+            data = sealed
+            if extra_dirs:
+                extra = _load_data(_extra_states(extra_dirs), details)
+                _no_duplicates(sealed, extra)
+                data = sealed + extra
+            return _ruleset(data)
+        states = builtin_states + _extra_states(extra_dirs)
+        data = _load_data(states, details)
+        _write_snapshot(builtin_states, data)
+        return _ruleset(data)
+    states = _rule_file_states(builtin_rules_dir()) if builtin else []
+    return _ruleset(_load_data(states + _extra_states(extra_dirs), details))
+
+
+def _extra_states(extra_dirs: tuple[str, ...]) -> list[tuple[str, int, int]]:
     states: list[tuple[str, int, int]] = []
-    if builtin:
-        states += _rule_file_states(builtin_rules_dir())
     for directory in extra_dirs:
         states += _rule_file_states(directory)
+    return states
+
+
+def _load_data(states: list[tuple[str, int, int]], details: bool) -> list[Any]:
+    """The verified rule records of the rule files `states` (from the cache when it checks
+    out against the files' bytes, else compiled from them and cached)."""
     contents = _read_files(states)
     key = _cache_key(states, contents)
     # the same rule files (by content) and the same cache file on disk as a load verified
@@ -280,7 +305,7 @@ def load_rules(
     memo_key = (key, details, _cache_stat(key))
     data = _VERIFIED.get(memo_key)
     if data is not None:
-        return _ruleset(data)
+        return data
     data = _read_cache(key, details)
     declared = -1
     if data is not None:
@@ -307,12 +332,93 @@ def load_rules(
             f"the rule set holds {len(data)} rules but the rule files declare {declared}: "
             "not scanning with fewer rules (delete the cache folder and run again)"
         )
+    if not details:  # (the records a scan gets carry no details: as a snapshot's)
+        data = [_slim(row) for row in data]
     if len(_VERIFIED) >= 8:
         _VERIFIED.clear()
     memo_key = (key, details, _cache_stat(key))  # (the file as checked now)
     if from_cache and memo_key[2] is not None:
         _VERIFIED[memo_key] = data
-    return _ruleset(data)
+    return data
+
+
+def _slim(row: tuple[Any, ...]) -> tuple[Any, ...]:
+    """A record without its docs and examples."""
+    if all(row[i] == empty for i, empty in zip(_DETAIL_INDEXES, _NO_DETAILS, strict=True)):
+        return row
+    fields = list(row)
+    for index, value in zip(_DETAIL_INDEXES, _NO_DETAILS, strict=True):
+        fields[index] = value
+    return tuple(fields)
+
+
+def _no_duplicates(first: list[Any], second: list[Any]) -> None:
+    seen = {row[0]: row[6] for row in first}
+    for row in second:
+        if row[0] in seen:
+            raise RuleError(
+                f"{row[6]}: rule '{row[0]}': duplicate rule id (first defined in {seen[row[0]]})"
+            )
+
+
+# The built-in pack's snapshot: its compiled records kept inside the installed package (the
+# folder of this very code, which the hook protects like the code itself: whoever can
+# rewrite it can rewrite the code). It is used when every built-in rule file has the size
+# and modification time it had when the snapshot was written, so a hook call stats the
+# rule files instead of reading and checking ~300 of them (~20 ms). A checkout edited in
+# place changes the times and falls back to the verified cache above, which writes a new
+# snapshot. A package folder that is not writable (a system-wide install) keeps the
+# verified cache path on every call.
+SNAPSHOT_NAME = "_builtin_rules.bin"
+_SNAPSHOT_MAGIC = b"WKS1"
+
+
+def _snapshot_path() -> str:
+    return os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), SNAPSHOT_NAME)
+
+
+def _snapshot_key(states: list[tuple[str, int, int]]) -> str:
+    root = builtin_rules_dir()
+    parts = [CACHE_FORMAT, __version__, sys.version, root]
+    here = os.path.dirname(os.path.abspath(__file__))
+    for name in _COMPILER_FILES:
+        parts.append(f"{name}\0{os.stat(os.path.join(here, name)).st_mtime_ns}")
+    parts += [f"{path}\0{size}\0{mtime}" for path, size, mtime in states]
+    return "\n".join(parts)
+
+
+def _read_snapshot(states: list[tuple[str, int, int]]) -> list[Any] | None:
+    if os.environ.get("WUKONG_LINT_NO_SNAPSHOT"):
+        return None
+    try:
+        with open(_snapshot_path(), "rb") as handle:
+            blob = handle.read()
+        if blob[:4] != _SNAPSHOT_MAGIC:
+            return None
+        stored_key, data = marshal.loads(blob[4:])
+    except (OSError, ValueError, EOFError, TypeError):
+        return None
+    if stored_key != _snapshot_key(states) or not isinstance(data, list) or not data:
+        return None
+    return data
+
+
+def _write_snapshot(states: list[tuple[str, int, int]], data: list[Any]) -> None:
+    """Keep the built-in rules' records (those of `data` that come from `states`) as the
+    package's snapshot, when the package folder is writable."""
+    if os.environ.get("WUKONG_LINT_NO_SNAPSHOT"):
+        return
+    paths = {path for path, _, _ in states}
+    rows = [row for row in data if row[6] in paths]
+    if not rows:
+        return
+    try:
+        from wukong_lint.util.fsutil import atomic_write_bytes
+
+        blob = _SNAPSHOT_MAGIC + marshal.dumps((_snapshot_key(states), rows))
+        atomic_write_bytes(_snapshot_path(), blob)
+    except (OSError, ValueError):
+        pass  # (a read-only install: the verified cache serves every call)
 
 
 def _cache_stat(key: str) -> tuple[int, int, int, int] | None:

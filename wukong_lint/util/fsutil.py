@@ -17,7 +17,6 @@ import contextlib
 import errno
 import os
 import stat
-import tempfile
 import time
 from collections.abc import Callable, Iterator
 from typing import BinaryIO
@@ -165,6 +164,8 @@ def atomic_writer(
         return
     folder, name = os.path.split(path)
     clean_stale_temporaries(folder or ".")
+    import tempfile  # (here: its import, with shutil and random, costs the hook ~3 ms)
+
     fd, tmp = tempfile.mkstemp(
         prefix=f".{name}{_TMP_TAG}{os.getpid()}-", suffix=_TMP_SUFFIX, dir=folder or "."
     )

@@ -1,0 +1,144 @@
+"""Python's own regexes (`re`) compiled once per installation instead of once per process.
+
+The live hook is one process per tool call, and a call's verdict needs ~80 of the shell
+model's and the rules' `re` patterns: `re` parses and compiles each in Python, about a
+sixth of a hook call. Its C engine (`_sre.compile`) builds a pattern from the compiled code
+in microseconds. So the command line records, per interpreter, the arguments the compiler
+passes to the engine for each pattern compiled in a run, keeps them in a snapshot file
+inside the installed package (beside the code, and trusted as the code is: the hook
+protects the package folder from writes by the agent it guards; a cache in the user's
+cache folder would not be), and gives them straight to the engine in later runs.
+
+What keeps it safe to use:
+- the snapshot is keyed by the exact interpreter version and the engine's MAGIC, and only
+  used on CPython versions whose compiler this module knows (`re._compiler`, 3.11+);
+  anything else compiles the ordinary way;
+- an entry is recorded only when the pattern it rebuilds is equal (same pattern, flags and
+  code) to the one `re` compiled itself;
+- a package folder that is not writable (a system-wide install) simply compiles as usual.
+
+Nothing here changes what a pattern matches: it is the same code list, built once.
+"""
+
+from __future__ import annotations
+
+import marshal
+import os
+import sys
+from typing import Any
+
+NAME = "_stdlib_re.bin"
+_MAGIC = b"WKRE1"
+_OFF_ENV = "WUKONG_LINT_NO_SNAPSHOT"
+
+_table: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+_new = 0  # entries recorded in this run (written at exit)
+_installed = False
+
+
+def _path() -> str:
+    return os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), NAME)
+
+
+def _key() -> str:
+    import _sre
+
+    return f"{sys.version}\0{getattr(_sre, 'MAGIC', '?')}\0{getattr(_sre, 'CODESIZE', '?')}"
+
+
+def install() -> None:
+    """Serve `re`'s compilations from the snapshot from now on in this process (once)."""
+    global _installed
+    if _installed or os.environ.get(_OFF_ENV):
+        return
+    _installed = True
+    try:
+        import re
+
+        compiler = re._compiler  # type: ignore[attr-defined]
+        parser = re._parser  # type: ignore[attr-defined]
+        import _sre
+
+        original = compiler.compile
+        code_of = compiler._code
+    except (ImportError, AttributeError):  # another interpreter: the ordinary way
+        return
+    _load()
+    import atexit
+
+    atexit.register(save)
+
+    def compile_cached(p: Any, flags: int = 0) -> Any:
+        if type(p) is str or type(p) is bytes:
+            key = (type(p) is str, p, flags)
+            args = _table.get(key)
+            if args is not None:
+                return _sre.compile(*args)
+            compiled = original(p, flags)
+            _record(key, p, flags, compiled, parser, code_of, _sre)
+            return compiled
+        return original(p, flags)
+
+    compiler.compile = compile_cached
+
+
+def _record(
+    key: Any, p: Any, flags: int, compiled: Any, parser: Any, code_of: Any, sre: Any
+) -> None:
+    global _new
+    try:
+        parsed = parser.parse(p, flags)
+        code = code_of(parsed, flags)
+        groupindex = dict(parsed.state.groupdict)
+        indexgroup: list[Any] = [None] * parsed.state.groups
+        for name, index in groupindex.items():
+            indexgroup[index] = name
+        args = (p, flags | parsed.state.flags, [int(c) for c in code], parsed.state.groups - 1,
+                groupindex, tuple(indexgroup))  # fmt: skip
+        if sre.compile(*args) != compiled:  # (not what `re` built: never kept)
+            return
+    except Exception:  # an interpreter whose compiler differs: this pattern is not kept
+        return
+    if _new < 1000:  # (a run that builds patterns from its input: bounded)
+        _table[key] = args
+        _new += 1
+
+
+def _load() -> None:
+    try:
+        with open(_path(), "rb") as handle:
+            blob = handle.read()
+        if blob[: len(_MAGIC)] != _MAGIC:
+            return
+        key, table = marshal.loads(blob[len(_MAGIC) :])
+    except (OSError, ValueError, EOFError, TypeError):
+        return
+    if key == _key() and isinstance(table, dict):
+        _table.update(table)
+
+
+def save() -> None:
+    """Write the snapshot when this run compiled patterns it did not hold (at exit; never
+    raises: it only costs speed)."""
+    global _new
+    if not _new or os.environ.get(_OFF_ENV):
+        return
+    _new = 0
+    try:
+        from wukong_lint.util.fsutil import atomic_write_bytes
+
+        stored: dict[Any, Any] = {}
+        try:  # (another process may have added entries meanwhile: kept)
+            with open(_path(), "rb") as handle:
+                blob = handle.read()
+            key, table = marshal.loads(blob[len(_MAGIC) :])
+            if blob[: len(_MAGIC)] == _MAGIC and key == _key() and isinstance(table, dict):
+                stored = table
+        except (OSError, ValueError, EOFError, TypeError):
+            pass
+        if len(stored) + len(_table) > 4000:  # (a long run of many patterns: bounded)
+            stored = {}
+        stored.update(_table)
+        atomic_write_bytes(_path(), _MAGIC + marshal.dumps((_key(), stored)))
+    except Exception:  # a read-only install: compiled as usual next time
+        return
