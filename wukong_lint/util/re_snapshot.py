@@ -28,10 +28,12 @@ import sys
 from typing import Any
 
 NAME = "_stdlib_re.bin"
-_MAGIC = b"WKRE1"
+_MAGIC = b"WKRE2"
 _OFF_ENV = "WUKONG_LINT_NO_SNAPSHOT"
 
-_table: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+# (is str, pattern, flags) -> the marshal bytes of the engine's arguments: decoded on use, as
+# a run compiles a fraction of the patterns the snapshot holds
+_table: dict[tuple[Any, ...], bytes] = {}
 _new = 0  # entries recorded in this run (written at exit)
 _installed = False
 
@@ -71,9 +73,12 @@ def install() -> None:
     def compile_cached(p: Any, flags: int = 0) -> Any:
         if type(p) is str or type(p) is bytes:
             key = (type(p) is str, p, flags)
-            args = _table.get(key)
-            if args is not None:
-                return _sre.compile(*args)
+            entry = _table.get(key)
+            if entry is not None:
+                try:
+                    return _sre.compile(*marshal.loads(entry))
+                except Exception:  # (not what was recorded: compiled the ordinary way)
+                    del _table[key]
             compiled = original(p, flags)
             _record(key, p, flags, compiled, parser, code_of, _sre)
             return compiled
@@ -100,7 +105,7 @@ def _record(
     except Exception:  # an interpreter whose compiler differs: this pattern is not kept
         return
     if _new < 1000:  # (a run that builds patterns from its input: bounded)
-        _table[key] = args
+        _table[key] = marshal.dumps(args)
         _new += 1
 
 

@@ -86,7 +86,14 @@ def spawns_avatar_in(path: str, start: int = 0, end: int = -1) -> bool:
     # would show as 500 MB of RSS). One buffer read into again and again (no new bytes object
     # and no copy per chunk: this read is on the serial path of every transcript scan); the
     # end of a chunk is carried to the start of the next, so no match on a boundary is lost.
-    buffer = bytearray(_OVERLAP + _CHUNK)
+    try:  # (no bigger than the file: a 4 MB buffer costs a hook call ~2 ms to zero)
+        size = os.path.getsize(path)
+    except OSError:
+        return False
+    if size <= start:
+        return False
+    buffer = bytearray(_OVERLAP + min(_CHUNK, size - start))
+    chunk = len(buffer) - _OVERLAP
     view = memoryview(buffer)
     keep = 0
     left = -1 if end < 0 else end - start + _OVERLAP  # bytes still to read (-1: all)
@@ -95,7 +102,7 @@ def spawns_avatar_in(path: str, start: int = 0, end: int = -1) -> bool:
             if start:
                 handle.seek(start)
             while left:
-                want = _CHUNK if left < 0 else min(_CHUNK, left)
+                want = chunk if left < 0 else min(chunk, left)
                 count = handle.readinto(view[keep : keep + want])
                 if not count:
                     break
@@ -117,6 +124,8 @@ def spawns_avatar_in(path: str, start: int = 0, end: int = -1) -> bool:
 
 
 def _definitions(folder: str) -> dict[str, Any]:
+    if not os.path.isdir(folder):  # (most calls: the reader's import is not even needed)
+        return {}
     from wukong_lint.protocol.agent_defs import load_definitions
 
     return load_definitions(folder)
@@ -141,9 +150,9 @@ def _found_definitions(roots: list[str]) -> dict[str, Any]:
     agents_dir = OPTIONS["agents"]
     if agents_dir:
         return _definitions(agents_dir)
-    from wukong_lint.protocol.agent_defs import user_agents_dir
-
-    found = dict(_definitions(user_agents_dir()))
+    # (as protocol/agent_defs.user_agents_dir says, without importing it for the path)
+    base = os.environ.get("CLAUDE_CONFIG_DIR") or os.path.join(os.path.expanduser("~"), ".claude")
+    found = dict(_definitions(os.path.join(base, "agents")))
     for root in roots:
         project = _definitions(os.path.join(root, ".claude", "agents"))
         if project:
