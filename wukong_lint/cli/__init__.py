@@ -658,12 +658,16 @@ def _exit_now(code: int) -> None:
     other thread is left to wait for. Otherwise return, to exit normally (a flush that fails,
     such as a closed pipe, is then reported as it always was)."""
     import atexit
-    import threading
 
     run_exit_functions = getattr(atexit, "_run_exitfuncs", None)
     if run_exit_functions is None:
         return
-    if any(t is not threading.main_thread() and not t.daemon for t in threading.enumerate()):
+    # (threading not imported: no thread was started through it; importing it only to ask
+    # costs a hook call ~1 ms)
+    threading = sys.modules.get("threading")
+    if threading is not None and any(
+        t is not threading.main_thread() and not t.daemon for t in threading.enumerate()
+    ):
         return  # (a thread the interpreter would wait for at exit)
     try:
         sys.stdout.flush()
