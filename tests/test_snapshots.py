@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from wukong_lint.engine import loader
+from wukong_lint.util import package_snapshot
 from wukong_lint.util.errors import RuleError
 
 RULE = """rules:
@@ -35,7 +36,7 @@ def pack(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     rules.mkdir()
     (rules / "frob.yaml").write_text(RULE.format(severity="high"), encoding="utf-8")
     monkeypatch.setattr(loader, "builtin_rules_dir", lambda: str(rules))
-    monkeypatch.setattr(loader, "_snapshot_path", lambda: str(tmp_path / "snap.bin"))
+    monkeypatch.setattr(package_snapshot, "path", lambda name: str(tmp_path / name))
     monkeypatch.setenv("WUKONG_LINT_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.delenv("WUKONG_LINT_NO_SNAPSHOT", raising=False)
     loader._VERIFIED.clear()
@@ -53,7 +54,7 @@ def test_the_snapshot_serves_the_rules_without_reading_a_rule_file(
     pack: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     first = loader.load_rules(details=False)
-    assert (pack.parent / "snap.bin").is_file()
+    assert (pack.parent / loader.SNAPSHOT_NAME).is_file()
 
     def no_reading(states: object) -> list[bytes]:
         raise AssertionError("a rule file was read although the snapshot is current")
@@ -75,8 +76,8 @@ def test_an_edited_rule_file_is_never_served_from_a_stale_snapshot(pack: Path) -
 
 def test_a_damaged_snapshot_is_ignored(pack: Path) -> None:
     loader.load_rules(details=False)
-    snap = pack.parent / "snap.bin"
-    snap.write_bytes(b"WKS1" + b"\x00garbage")
+    snap = pack.parent / loader.SNAPSHOT_NAME
+    snap.write_bytes(b"WKSNAP1\n" + b"\x00garbage")
     assert [r.id for r in loader.load_rules(details=False).rules] == ["team.frob"]
     snap.write_bytes(b"not a snapshot")
     assert [r.id for r in loader.load_rules(details=False).rules] == ["team.frob"]
@@ -137,3 +138,25 @@ def test_a_re_snapshot_of_another_interpreter_or_damaged_is_ignored(tmp_path: Pa
     assert _run(path)[0] == "0"
     path.write_bytes(b"WKRE1garbage")
     assert _run(path)[1] == "True b True True"
+
+
+def test_the_decode_gate_from_its_snapshot_is_the_one_computed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from wukong_lint.decode import gate
+
+    monkeypatch.setattr(package_snapshot, "path", lambda name: str(tmp_path / name))
+    monkeypatch.delenv("WUKONG_LINT_NO_SNAPSHOT", raising=False)
+    words = ("password", "ghp_", "secret")
+    built = gate.EncodedKeywords(words)
+    assert (tmp_path / gate.SNAPSHOT_NAME).is_file()
+
+    def not_again(keywords: object) -> None:
+        raise AssertionError("computed again although the snapshot holds them")
+
+    monkeypatch.setattr(gate, "_forms", not_again)
+    stored = gate.EncodedKeywords(words)
+    pairs = sorted(zip(stored.patterns, stored.kinds, strict=True))
+    assert pairs == sorted(zip(built.patterns, built.kinds, strict=True))
+    text = "x = 'cGFzc3dvcmQ9aHVudGVyMg=='"  # base64 of a password assignment
+    assert stored.hits(text) and stored.hits(text) == built.hits(text)

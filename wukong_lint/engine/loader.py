@@ -370,11 +370,6 @@ def _no_duplicates(first: list[Any], second: list[Any]) -> None:
 # snapshot. A package folder that is not writable (a system-wide install) keeps the
 # verified cache path on every call.
 SNAPSHOT_NAME = "_builtin_rules.bin"
-_SNAPSHOT_MAGIC = b"WKS1"
-
-
-def _snapshot_path() -> str:
-    return os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), SNAPSHOT_NAME)
 
 
 def _snapshot_key(states: list[tuple[str, int, int]]) -> str:
@@ -388,37 +383,21 @@ def _snapshot_key(states: list[tuple[str, int, int]]) -> str:
 
 
 def _read_snapshot(states: list[tuple[str, int, int]]) -> list[Any] | None:
-    if os.environ.get("WUKONG_LINT_NO_SNAPSHOT"):
-        return None
-    try:
-        with open(_snapshot_path(), "rb") as handle:
-            blob = handle.read()
-        if blob[:4] != _SNAPSHOT_MAGIC:
-            return None
-        stored_key, data = marshal.loads(blob[4:])
-    except (OSError, ValueError, EOFError, TypeError):
-        return None
-    if stored_key != _snapshot_key(states) or not isinstance(data, list) or not data:
-        return None
-    return data
+    from wukong_lint.util import package_snapshot
+
+    data = package_snapshot.load(SNAPSHOT_NAME, _snapshot_key(states))
+    return data if isinstance(data, list) and data else None
 
 
 def _write_snapshot(states: list[tuple[str, int, int]], data: list[Any]) -> None:
     """Keep the built-in rules' records (those of `data` that come from `states`) as the
     package's snapshot, when the package folder is writable."""
-    if os.environ.get("WUKONG_LINT_NO_SNAPSHOT"):
-        return
     paths = {path for path, _, _ in states}
     rows = [row for row in data if row[6] in paths]
-    if not rows:
-        return
-    try:
-        from wukong_lint.util.fsutil import atomic_write_bytes
+    if rows:
+        from wukong_lint.util import package_snapshot
 
-        blob = _SNAPSHOT_MAGIC + marshal.dumps((_snapshot_key(states), rows))
-        atomic_write_bytes(_snapshot_path(), blob)
-    except (OSError, ValueError):
-        pass  # (a read-only install: the verified cache serves every call)
+        package_snapshot.store(SNAPSHOT_NAME, _snapshot_key(states), rows)
 
 
 def _cache_stat(key: str) -> tuple[int, int, int, int] | None:
