@@ -358,3 +358,33 @@ def test_reading_never_runs_a_script(project: Path) -> None:
 
     run()
     assert done.is_set() and not marker.exists()
+
+
+def test_a_large_module_is_searched_near_its_literals_with_the_same_results() -> None:
+    """code_writes on a 200 KB module searches each call pattern only around its literals
+    (file_writes._near): the same paths as a search of the whole text, wherever they stand."""
+    from wukong_lint.shell import file_writes
+
+    filler = "".join(
+        f"def handler_{i}(request, config):\n    return config.get('key_{i}', {i})\n"
+        for i in range(3000)
+    )
+    writes = [
+        "shutil.rmtree('/home/dev/project-a')",
+        "with io.open('/etc/hosts', mode='w') as f:\n    f.write(x)",
+        "target = '/srv/data'\nos.remove(target)",
+        "require('fs').unlinkSync('/var/lib/x')",
+    ]
+    third = filler.index("\n", len(filler) // 3) + 1  # (at a line start)
+    code = filler[:third] + "\n".join(writes) + "\n" + filler[third:]
+    assert len(code) > 4 * file_writes._WHOLE
+    whole = []
+    for pattern, _, _ in file_writes._WRITE_CALLS:
+        whole += [m.span() for m in pattern.finditer(code)]
+    near = []
+    for pattern, _, needles in file_writes._WRITE_CALLS:
+        near += [m.span() for m in file_writes._near(pattern, code, needles)]
+    assert sorted(near) == sorted(whole) and len(whole) >= 4
+    found = file_writes.code_writes(code)
+    for path in ("/home/dev/project-a", "/etc/hosts", "/srv/data", "/var/lib/x"):
+        assert path in found
