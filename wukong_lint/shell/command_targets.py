@@ -150,12 +150,28 @@ def made_files(commands: Any, where: Where) -> list[tuple[int, str]]:
     return found
 
 
-def before(where: Where, made: list[tuple[int, str]], command: Command) -> Where:
-    """`where` with the files made by the commands that ended before `command` starts."""
-    if not made:
-        return where
-    earlier = frozenset(path for end, path in made if end <= command.start)
-    return where._replace(made=earlier) if earlier else where
+class Before:
+    """`where` with the files made by the commands that ended before a command starts, for
+    each command of a script in turn, without going over every file made for every command
+    (a 100 KB build script: 4,000 commands and some hundred files made,
+    0.4 million steps): the files made, ordered by where their commands end, and the
+    `Where` of each count of them, made once."""
+
+    def __init__(self, where: Where, made: list[tuple[int, str]]) -> None:
+        self.where = where
+        ordered = sorted(made)
+        self.ends = [end for end, _ in ordered]
+        self.paths = [path for _, path in ordered]
+        self.known: dict[int, Where] = {0: where}
+
+    def at(self, command: Command) -> Where:
+        from bisect import bisect_right
+
+        count = bisect_right(self.ends, command.start)
+        found = self.known.get(count)
+        if found is None:
+            found = self.known[count] = self.where._replace(made=frozenset(self.paths[:count]))
+        return found
 
 
 _CONTAINER_CLASSES = frozenset(["system", "outside", "home-child", "cache"])

@@ -40,13 +40,13 @@ from wukong_lint.shell.command_targets import (
     _HELP,
     _NOWHERE,
     DASHES,
+    Before,
     Where,
     _sources_match,
     _stdin_paths,
     _targets,
     _targets_match,
     ascii_dashes,
-    before,
     describe,
     made_files,
 )
@@ -364,9 +364,10 @@ def _hits(
     commands: Any, pairs: Any, where: Where, seen: dict, results: dict, base: int, most: Any,
     made: list[tuple[int, str]],
 ) -> None:  # fmt: skip
-    outer = where
+    places = Before(where, made) if made else None
     for command in commands:
-        where = before(outer, made, command)
+        if places is not None:
+            where = places.at(command)
         span = (command.start, command.end)
         shape = None  # what the verdicts read of the command, as a small number
         redirects = bool(command.redirects)

@@ -12,6 +12,7 @@ regex, compiled on first use.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from functools import lru_cache
 from typing import Any
 
 SPECIAL = frozenset("?[")  # what only fnmatch's regex handles
@@ -125,7 +126,8 @@ def _class(pattern: str, at: int) -> tuple[tuple[str, bool, str], int] | None:
     return ("[", negated, "".join(members)), close + 1
 
 
-def _tokens(pattern: str, segments: bool = False) -> list[tuple[Any, ...]]:
+@lru_cache(maxsize=4096)  # (a script's accesses meet the same rule globs again and again)
+def _tokens(pattern: str, segments: bool = False) -> tuple[tuple[Any, ...], ...]:
     tokens: list[tuple[Any, ...]] = []
     index = 0
     while index < len(pattern):
@@ -149,7 +151,7 @@ def _tokens(pattern: str, segments: bool = False) -> list[tuple[Any, ...]]:
         else:
             tokens.append(("=", char))
             index += 1
-    return tokens
+    return tuple(tokens)
 
 
 def _accepts(token: tuple[Any, ...], char: str) -> bool:
@@ -176,6 +178,7 @@ def _share(one: tuple[Any, ...], other: tuple[Any, ...]) -> bool:
     return True  # `?`, a negated class: some character is left for both
 
 
+@lru_cache(maxsize=16384)  # (pure: a 100 KB script asks the same pairs some 40,000 times)
 def globs_overlap(one: str, other: str, segments: bool = False) -> bool:
     """Whether some text matches both globs (fnmatchcase semantics; with `segments`, `one`
     is read as a shell reads a glob: a `*` stays within a name and does not start one with
