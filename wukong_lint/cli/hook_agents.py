@@ -60,6 +60,8 @@ def run_adapted(args: Any, judge: Judge, cannot_check: Callable[..., int]) -> in
         else:
             if event.event == OTHER:  # (session start, stop...: nothing to judge)
                 verdict_out = (0, "", "")
+                if event.native_event in _SESSION_ENDS and event.transcript_path:
+                    _hygiene(args, name, event)  # (opt-in: hook/hygiene.py; never raises)
             else:
                 import json
 
@@ -78,6 +80,21 @@ def run_adapted(args: Any, judge: Judge, cannot_check: Callable[..., int]) -> in
         sys.stdout.flush()
     _audit(args, name, raw, event, verdict_out, started)
     return code
+
+
+# the agents' session-end and turn-end events whose session file hygiene may clean, with the
+# Claude Code event each amounts to (Codex and Gemini CLI: SessionEnd; Cursor: sessionEnd)
+_SESSION_ENDS = {"SessionEnd": "SessionEnd", "sessionEnd": "SessionEnd", "Stop": "Stop",
+                 "stop": "Stop"}  # fmt: skip
+
+
+def _hygiene(args: Any, agent: str, event: Any) -> None:
+    from wukong_lint.hook.hygiene import clean_session
+
+    data = {"hook_event_name": _SESSION_ENDS[event.native_event], "wukong_agent": agent,
+            "transcript_path": event.transcript_path, "cwd": event.cwd,
+            "session_id": event.session}  # fmt: skip
+    clean_session(args, data)
 
 
 def _object(raw: str) -> dict[str, Any] | None:

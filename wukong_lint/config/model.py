@@ -32,6 +32,16 @@ class LiveModel(BaseModel):
     lang: Literal["zh", "en"] = "zh"
 
 
+class HygieneModel(BaseModel):
+    """`hygiene:`: the session file the hook cleans in place at SessionEnd / Stop
+    (hook/hygiene.py); each off unless set."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=False)
+
+    session_end: bool = Field(default=False, alias="session-end")
+    stop: bool = False
+
+
 class ConfigModel(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=False)
 
@@ -52,6 +62,7 @@ class ConfigModel(BaseModel):
         default=None, alias="protocol-version", pattern=r"^[a-z][a-z0-9.-]{1,40}$"
     )
     live: LiveModel | None = None
+    hygiene: HygieneModel | None = None
     approvals: bool | None = None
 
     @field_validator("select", "ignore", "exclude", "allow_comments", "rule_dirs", mode="before")
@@ -123,6 +134,7 @@ def validate(data: dict[str, Any], path: str) -> Config:
         audit=model.audit,
         protocol_version=model.protocol_version,
         live=model.live.model_dump(by_alias=True) if model.live is not None else None,
+        hygiene=model.hygiene.model_dump(by_alias=True) if model.hygiene is not None else None,
         approvals=model.approvals,
     )
 
