@@ -142,6 +142,15 @@ def _audit(
         from wukong_lint.agents.base import OTHER, verdict_from_claude
         from wukong_lint.audit.log import Record, append, mask, now, wanted
 
+        cleaned = getattr(args, "cleaned", None)  # (session hygiene: hook/hygiene.py)
+        if cleaned is not None and cleaned.audit != "off":
+            seen = event if event is not None else _claude_event(raw)
+            append(Record(
+                time=now(), agent=agent, session=seen.session if seen else None,
+                cwd=seen.cwd if seen else None, event=seen.native_event if seen else "?",
+                tool=None, subject=f"{cleaned.session} ({cleaned.count} secret(s) masked)",
+                verdict="redact", rules=cleaned.rules, latency_ms=cleaned.latency_ms,
+            ))  # fmt: skip
         verdict = verdict_from_claude(*answer).decision
         judged = getattr(args, "judged", None)  # (set by the judge: config, rules, fired)
         mode = judged.audit if judged is not None else None

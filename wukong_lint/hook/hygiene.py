@@ -9,8 +9,8 @@ secret a tool printed does not spread, and does not stay on disk in the session 
   appends. Opt-in: `hygiene: {session-end: true, stop: true}` in a config, or the hook's
   `--hygiene` flag (what `install AGENT --hygiene` registers) for SessionEnd. Only a
   regular file under an agent's history folder is touched (a session path elsewhere is
-  reported and left alone). What was masked (file, rules, counts; never a secret) goes to
-  the audit log and, as one line, to stderr.
+  reported and left alone). What was masked (file, rules, counts; never a secret) is one
+  line on stderr, and `args.cleaned` for the command's audit record.
 
 Imported only for the events that need it: a PreToolUse never loads this module.
 """
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any
+from typing import Any, NamedTuple
 
 # the hook events that clean the session file, by the `hygiene:` key that turns each on
 SESSION_EVENTS = {"SessionEnd": "session-end", "Stop": "stop"}
@@ -29,26 +29,28 @@ SESSION_SUFFIXES = (".jsonl", ".json")
 # -- SessionEnd / Stop ------------------------------------------------------------------------
 
 
-def wanted(args: Any, data: dict[str, Any]) -> bool:
-    """Whether the event's session file is to be cleaned: `--hygiene` on the hook's command
-    line (SessionEnd), or the config's `hygiene:` key for the event."""
+def wanted(args: Any, data: dict[str, Any]) -> tuple[bool, str | None]:
+    """(whether the event's session file is to be cleaned, the config's `audit:` mode):
+    `--hygiene` on the hook's command line (SessionEnd; Codex: Stop), or the config's
+    `hygiene:` key for the event."""
     name = data.get("hook_event_name")
     key = SESSION_EVENTS.get(name) if isinstance(name, str) else None
     if key is None:
-        return False
-    if getattr(args, "hygiene", False) and (
-        key == "session-end" or data.get("wukong_agent") == "codex"
-    ):
-        return True  # (Codex has no session end: its Stop is what install --hygiene wires)
+        return False, None
     from wukong_lint.hook.config_cache import hook_config
     from wukong_lint.hook.judge import event_cwd
     from wukong_lint.util.errors import WukongError
 
     try:
         config, _ = hook_config(getattr(args, "config", None), event_cwd(data))
-    except WukongError:
-        return False  # (a config that cannot be read turns nothing on)
-    return bool((config.hygiene or {}).get(key))
+    except WukongError:  # (a config that cannot be read turns nothing on; the flag still does)
+        config = None
+    audit = config.audit if config is not None else None
+    if getattr(args, "hygiene", False) and (
+        key == "session-end" or data.get("wukong_agent") == "codex"
+    ):
+        return True, audit  # (Codex has no session end: its Stop is what install --hygiene wires)
+    return bool(config is not None and (config.hygiene or {}).get(key)), audit
 
 
 def history_folders(env: Any = None, home: str | None = None) -> list[str]:
@@ -102,16 +104,16 @@ def clean_session(args: Any, data: dict[str, Any]) -> None:
     raises and writes nothing to stdout (the agent may read a JSON answer there): one line
     on stderr, a record in the audit log."""
     try:
-        if not wanted(args, data):
-            return
-        _clean(args, data)
+        on, audit = wanted(args, data)
+        if on:
+            _clean(args, data, audit)
     except Exception as err:  # (hygiene must never break the answer to the event)
         from wukong_lint.hook.judge import log_diagnostics
 
         log_diagnostics([f"session hygiene: internal error: {type(err).__name__}"])
 
 
-def _clean(args: Any, data: dict[str, Any]) -> None:
+def _clean(args: Any, data: dict[str, Any], audit: str | None) -> None:
     import time
 
     started = time.perf_counter()
@@ -146,32 +148,17 @@ def _clean(args: Any, data: dict[str, Any]) -> None:
         f"wukong-lint hook: session hygiene: {count} secret(s) masked on {lines} line(s) of "
         f"{session} ({names}); rotate them: the agent has seen them\n"
     )
-    _audit(data, session, tuple(rules), count, started)
+    # (the audit record is written by the command with the others: cli/hook_agents.py)
+    args.cleaned = Cleaned(
+        session, tuple(rules), count, audit, round((time.perf_counter() - started) * 1000, 1)
+    )
 
 
-def _audit(data: dict[str, Any], session: str, rules: tuple[str, ...], count: int,
-           started: float) -> None:  # fmt: skip
-    """One audit record of a cleaned session (verdict `redact`; unless `audit: off`)."""
-    import time
+class Cleaned(NamedTuple):
+    """What a session-end cleaning masked (the audit record's facts; never a secret)."""
 
-    from wukong_lint.audit.log import Record, append, now
-    from wukong_lint.hook.config_cache import hook_config
-    from wukong_lint.hook.judge import event_cwd
-    from wukong_lint.util.errors import WukongError
-
-    try:
-        config, _ = hook_config(None, event_cwd(data))
-        if config.audit == "off":
-            return
-    except WukongError:
-        pass
-    session_id = data.get("session_id")
-    record = Record(
-        time=now(), agent=str(data.get("wukong_agent") or "claude-code"),
-        session=session_id if isinstance(session_id, str) else None,
-        cwd=data.get("cwd") if isinstance(data.get("cwd"), str) else None,
-        event=str(data.get("hook_event_name")), tool=None,
-        subject=f"{session} ({count} secret(s) masked)", verdict="redact", rules=rules,
-        latency_ms=round((time.perf_counter() - started) * 1000, 1),
-    )  # fmt: skip
-    append(record)
+    session: str
+    rules: tuple[str, ...]
+    count: int
+    audit: str | None  # the config's `audit:` mode
+    latency_ms: float
