@@ -20,7 +20,7 @@ AllowComment = Literal[ALLOW_COMMENT_NAMES]  # type: ignore[valid-type]
 
 class LiveModel(BaseModel):
     """`live:`: the 戒 checks the hook enforces at SubagentStop, PreToolUse of Agent/Task,
-    Stop and UserPromptSubmit/SessionStart (hook/live.py); each off unless set."""
+    Stop, UserPromptSubmit/SessionStart and PreCompact (hook/live.py); each off unless set."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=False)
 
@@ -28,6 +28,7 @@ class LiveModel(BaseModel):
     summons: bool = False
     stop: bool = False
     reminder: bool = False
+    compact: bool = False
     redo_limit: int = Field(default=2, alias="redo-limit", ge=0, le=20)
     lang: Literal["zh", "en"] = "zh"
 
