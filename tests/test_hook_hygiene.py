@@ -156,6 +156,12 @@ def test_session_end_with_hygiene_cleans_the_session_and_its_subagents(home):
     (record,) = audit(env)
     assert record["event"] == "SessionEnd" and record["verdict"] == "redact"
     assert record["rules"] and record["session"] == path.stem and TOKEN not in json.dumps(record)
+    log = subprocess.run([sys.executable, "-m", "wukong_lint", "log", "--verdict", "redact"],
+                         capture_output=True, text=True, env=env, timeout=60,
+                         check=True)  # fmt: skip
+    assert "redact" in log.stdout and str(path) in log.stdout
+    again = hook(env, session_end(path, home_dir), "--hygiene")  # nothing left: no record
+    assert again.returncode == 0 and b"masked" not in again.stderr and len(audit(env)) == 1
 
 
 def test_the_config_turns_hygiene_on_per_event(home):
@@ -258,3 +264,21 @@ def test_a_codex_stop_and_a_cursor_session_end_clean_their_session_files(home):
     assert hook(env, end, "--agent", "cursor", "--hygiene").returncode == 0
     assert TOKEN not in transcript.read_text()
     assert [r["agent"] for r in audit(env)] == ["codex", "cursor"]
+
+
+def test_install_hygiene_then_doctor_passes(tmp_path, home):
+    home_dir, env = home
+    exe = tmp_path / "bin" / "wukong-lint"
+    exe.parent.mkdir()
+    exe.write_text(f"#!/bin/sh\nexec {sys.executable} -m wukong_lint \"$@\"\n")
+    exe.chmod(0o755)
+    run = [sys.executable, "-m", "wukong_lint"]
+    installed = subprocess.run([*run, "install", "claude-code", "--hygiene", "--executable",
+                                str(exe)], capture_output=True, text=True, env=env,
+                               cwd=tmp_path, timeout=60, check=False)  # fmt: skip
+    assert installed.returncode == 0, installed.stderr
+    doctor = subprocess.run([*run, "doctor", "--agent", "claude-code"], capture_output=True,
+                            text=True, env=env, cwd=tmp_path, timeout=120, check=False)  # fmt: skip
+    assert doctor.returncode == 0, doctor.stdout + doctor.stderr
+    settings = json.loads((home_dir / ".claude" / "settings.json").read_text())
+    assert settings["hooks"]["SessionEnd"][0]["hooks"][0]["command"].endswith("--hygiene")
