@@ -3,6 +3,7 @@ does), wall clock including interpreter start-up; one warm-up, then the median.
 
     python bench/hook_latency.py [--runs 30] [--mode json|exit]
         [--event bash|edit|write|script|ls] [--exe PATH]
+        [--agent claude-code|codex|cursor|copilot|gemini|all]
 
 Prints the median and p90 in ms over a mix of Bash calls (destructive, confirm tier, safe),
 wall clock and CPU time (user + system of the process: the steadier figure on a shared
@@ -13,6 +14,12 @@ scripts/build.sh` where that script is a generated 100 KB build script (function
 conditions, loops and the usual commands, each a little different), which the hook reads
 and judges; `--event ls`: `ls -la` in the same folder, the same hook run without a script
 to read. The difference of the two medians is what reading the script costs.
+
+`--agent NAME` times that agent's adapter instead: the hook is run as `hook --agent NAME`
+on the agent's recorded events of every tool kind (tests/fixtures/agents/NAME.json: shell
+calls to deny, ask and allow, file reads, writes, edits, MCP calls, prompts, a tool result;
+in the agent's own event shape, from its hook documentation), cycled; `all` times the five
+adapters one after another, one line each.
 """
 
 from __future__ import annotations
@@ -130,6 +137,63 @@ def event(kind: str, i: int) -> str:
     )
 
 
+AGENTS = ("claude-code", "codex", "cursor", "copilot", "gemini")
+FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "tests",
+                        "fixtures", "agents")  # fmt: skip
+# a made-up token of GitHub's shape, put together here (the fixtures hold a placeholder)
+TOKEN = "ghp_" + "Zq8sX2mVt7Lw3Nc9Hk4Rb6Jy1Pd5Fg0Ae7Ts"
+
+
+def agent_events(agent: str) -> list[str]:
+    """The recorded hook events of `agent` (every tool kind; not its lifecycle events), as
+    the JSON texts the agent sends."""
+    with open(os.path.join(FIXTURES, f"{agent}.json"), encoding="utf-8") as handle:
+        recorded = json.loads(handle.read().replace("<GITHUB_TOKEN>", TOKEN))
+    events = []
+    for name, entry in recorded.items():
+        if name == "other":
+            continue
+        events.append(json.dumps(entry["event"] if agent != "claude-code" else entry))
+    return events
+
+
+def time_runs(exes: list[str], words: list[str], payloads: list[str], runs: int
+              ) -> tuple[dict[str, list[float]], dict[str, list[float]]]:  # fmt: skip
+    """Wall and CPU milliseconds of `runs` hook runs per executable (after one warm-up),
+    the executables alternating so that both see the same load."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    times: dict[str, list[float]] = {exe: [] for exe in exes}
+    cpus: dict[str, list[float]] = {exe: [] for exe in exes}
+    for i in range(runs + 1):
+        payload = payloads[i % len(payloads)]
+        for exe in exes if i % 2 else exes[::-1]:
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            start = time.perf_counter()
+            subprocess.run(
+                [exe, "hook", *words], input=payload.encode(), env=env,
+                capture_output=True, check=False,
+            )  # fmt: skip
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            if i:  # the first run fills the caches
+                times[exe].append((time.perf_counter() - start) * 1000)
+                cpus[exe].append(
+                    (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1000
+                )
+    return times, cpus
+
+
+def report(label: str, exes: list[str], times: dict[str, list[float]],
+           cpus: dict[str, list[float]]) -> None:  # fmt: skip
+    for exe in exes:
+        wall = sorted(times[exe])
+        which = f" [{exe}]" if len(exes) > 1 else ""
+        print(
+            f"{label}{which}: median "
+            f"{statistics.median(wall):.1f} ms, p90 {wall[max(0, int(len(wall) * 0.9) - 1)]:.1f} "
+            f"ms over {len(wall)} events; CPU median {statistics.median(cpus[exe]):.1f} ms"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=30)
@@ -144,38 +208,28 @@ def main() -> None:
         help="a wukong-lint to time (default: the one on PATH); given twice, before and "
         "after: their runs alternate, so both see the same load on a shared machine",
     )
+    parser.add_argument(
+        "--agent",
+        choices=(*AGENTS, "all"),
+        default=None,
+        help="time this agent's adapter on its recorded events of every tool kind "
+        "(`hook --agent NAME`); all: each adapter in turn",
+    )
     args = parser.parse_args()
+    exes = args.exe or [shutil.which("wukong-lint") or "wukong-lint"]
+    if args.agent:
+        for agent in AGENTS if args.agent == "all" else (args.agent,):
+            words = ["--agent", agent, "--mode", args.mode]
+            times, cpus = time_runs(exes, words, agent_events(agent), args.runs)
+            report(f"hook --agent {agent} --mode {args.mode}", exes, times, cpus)
+        return
     if args.event in ("script", "ls"):
         os.makedirs(os.path.join(SCRIPT_FOLDER, "scripts"), exist_ok=True)
         with open(os.path.join(SCRIPT_FOLDER, "scripts", "build.sh"), "w") as handle:
             handle.write(_build_script())
-    exes = args.exe or [shutil.which("wukong-lint") or "wukong-lint"]
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    times: dict[str, list[float]] = {exe: [] for exe in exes}
-    cpus: dict[str, list[float]] = {exe: [] for exe in exes}
-    for i in range(args.runs + 1):
-        payload = event(args.event, i)
-        for exe in exes if i % 2 else exes[::-1]:
-            before = resource.getrusage(resource.RUSAGE_CHILDREN)
-            start = time.perf_counter()
-            subprocess.run(
-                [exe, "hook", "--mode", args.mode], input=payload.encode(), env=env,
-                capture_output=True, check=False,
-            )  # fmt: skip
-            after = resource.getrusage(resource.RUSAGE_CHILDREN)
-            if i:  # the first run fills the caches
-                times[exe].append((time.perf_counter() - start) * 1000)
-                cpus[exe].append(
-                    (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1000
-                )
-    for exe in exes:
-        wall = sorted(times[exe])
-        label = f" [{exe}]" if len(exes) > 1 else ""
-        print(
-            f"hook --mode {args.mode} ({args.event}){label}: median "
-            f"{statistics.median(wall):.1f} ms, p90 {wall[int(len(wall) * 0.9) - 1]:.1f} ms "
-            f"over {len(wall)} events; CPU median {statistics.median(cpus[exe]):.1f} ms"
-        )
+    payloads = [event(args.event, i) for i in range(args.runs + 1)]
+    times, cpus = time_runs(exes, ["--mode", args.mode], payloads, args.runs)
+    report(f"hook --mode {args.mode} ({args.event})", exes, times, cpus)
 
 
 if __name__ == "__main__":

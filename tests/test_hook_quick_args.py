@@ -25,6 +25,7 @@ TAKEN = [
     ["--select", "a,b", "--on-error=allow"],
     ["--profile", "wukong", "--checkpoint", "--mode", "json"],
     ["--checkpoint"],
+    ["--agent", "claude-code", "--hygiene"],
 ]
 LEFT_TO_ARGPARSE = [
     ["--mode"],  # no value

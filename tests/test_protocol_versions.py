@@ -27,9 +27,6 @@ CASES: list[dict[str, Any]] = yaml.safe_load((HERE / "INDEX.yaml").read_text(enc
 ABOVE_LOW = {"medium", "high", "critical"}
 # Fixtures this change does not cover yet, with why (strict: a fix must take them off).
 KNOWN_GAPS = {
-    "jie-current/files/anchors-store-bad-id/anchors.md": (
-        "the 2.0 anchor stores (anc_ ids) are not read yet"
-    ),
 }
 
 

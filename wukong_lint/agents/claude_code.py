@@ -33,6 +33,9 @@ BUILT_AGAINST = "Claude Code hooks reference, code.claude.com/docs/en/hooks (202
 CONFIG = {"project": ".claude/settings.json", "user": ".claude/settings.json"}
 CONFIG_FORMAT = "matcher-groups"  # {"hooks": {EVENT: [{"matcher", "hooks": [...]}]}}
 EVENTS = ("PreToolUse", "PostToolUse", "UserPromptSubmit")
+# `install --hygiene`: the event that cleans the session file (SessionEnd:
+# transcript_path; it cannot block)
+HYGIENE_EVENTS: tuple[str, ...] = ("SessionEnd",)
 MATCHER = "*"
 _EVENTS = {"PreToolUse": PRE_TOOL, "PostToolUse": POST_TOOL, "UserPromptSubmit": PROMPT}
 _PASSED_ON = ("permission_mode", "agent_id", "agent_type", "tool_use_id")

@@ -38,6 +38,9 @@ BUILT_AGAINST = "openai/codex codex-hooks schema, Codex CLI 0.124+ (2026-05)"
 CONFIG = {"project": ".codex/hooks.json", "user": ".codex/hooks.json"}
 CONFIG_FORMAT = "matcher-groups"
 EVENTS = ("PreToolUse", "PostToolUse", "UserPromptSubmit")
+# `install --hygiene`: the event that cleans the session file (no SessionEnd: Stop,
+# with transcript_path, after each turn)
+HYGIENE_EVENTS: tuple[str, ...] = ("Stop",)
 MATCHER = "*"
 _EVENTS = {"PreToolUse": PRE_TOOL, "PostToolUse": POST_TOOL, "UserPromptSubmit": PROMPT}
 

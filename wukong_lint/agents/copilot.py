@@ -40,6 +40,8 @@ BUILT_AGAINST = "GitHub Copilot CLI hooks reference, docs.github.com (Copilot CL
 CONFIG = {"project": ".github/hooks/wukong-lint.json", "user": ".copilot/hooks/wukong-lint.json"}
 CONFIG_FORMAT = "copilot"  # {"version": 1, "hooks": {EVENT: [{"type", "bash", ...}]}}
 EVENTS = ("preToolUse",)
+# `install --hygiene`: none (sessionEnd carries no session file path)
+HYGIENE_EVENTS: tuple[str, ...] = ()
 
 
 def matches(data: dict[str, Any]) -> bool:

@@ -41,6 +41,9 @@ BUILT_AGAINST = "Cursor hooks docs, cursor.com/docs/agent/hooks, Cursor 1.7-2.x 
 CONFIG = {"project": ".cursor/hooks.json", "user": ".cursor/hooks.json"}
 CONFIG_FORMAT = "cursor"  # {"version": 1, "hooks": {EVENT: [{"command": ...}]}}
 EVENTS = ("beforeShellExecution", "beforeMCPExecution", "beforeReadFile", "beforeSubmitPrompt")
+# `install --hygiene`: the event that cleans the session file (sessionEnd:
+# transcript_path; the IDE gives it, the CLI may not)
+HYGIENE_EVENTS: tuple[str, ...] = ("sessionEnd",)
 _NO_ASK = frozenset(["beforeReadFile"])
 
 

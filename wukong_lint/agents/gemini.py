@@ -38,6 +38,9 @@ BUILT_AGAINST = "google-gemini/gemini-cli docs/hooks/reference.md (2026-01 rewri
 CONFIG = {"project": ".gemini/settings.json", "user": ".gemini/settings.json"}
 CONFIG_FORMAT = "matcher-groups"
 EVENTS = ("BeforeTool", "AfterTool", "BeforeAgent")
+# `install --hygiene`: the event that cleans the session file (SessionEnd:
+# transcript_path; its answer is advisory)
+HYGIENE_EVENTS: tuple[str, ...] = ("SessionEnd",)
 MATCHER = ".*"  # (a regex in Gemini CLI)
 _EVENTS = {"BeforeTool": PRE_TOOL, "AfterTool": POST_TOOL, "BeforeAgent": PROMPT}
 

@@ -93,6 +93,8 @@ def match_anchors(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit]
             else:
                 seen[a.id] = a.first
         return
+    if check == "id-format":  # the 2.0 anchor and candidate stores' own ids (anc_…, cand_…)
+        yield from _store_ids(doc)
     for a in doc.anchors:
         if check == "fields":
             note = _field_note(a, params)
@@ -124,6 +126,29 @@ def match_anchors(rule: CompiledRule, unit: Unit, offsets: Any) -> Iterator[Hit]
             if vague(a.title, params["generic_words"], params["min_cjk"], params["min_words"]):
                 end = a.title_start + len(a.title)
                 yield _hit(a.title_start, end, f"{a.id}: say what was decided, not its topic")
+
+
+# the ID line of a record of upstream's 2.0 stores (templates/anchors.md, candidates.md:
+# `**ID**: `anc_3f9a1c2e7b40``), and the id its anchor_manager.py generates (^anc_[a-z0-9]+$)
+_STORE_ID_LINE = re.compile(r"\*\*ID\*\*\s*[:：]\s*`?((?:anc|cand)_[^`\s]*)`?\s*$")
+STORE_ID = re.compile(r"(?:anc|cand)_[a-z0-9]+\Z")
+
+
+def _store_ids(doc: Doc) -> Iterator[Hit]:
+    """A 2.0 store record whose id is not `anc_`/`cand_` + lower-case letters and digits
+    (what upstream generates and looks records up by); the records are not [D001] anchors,
+    so this is their only id check."""
+    if "anc_" not in doc.text and "cand_" not in doc.text:
+        return
+    for i, line in enumerate(doc.lines):
+        if doc.role[i] != "text" or "_" not in line:
+            continue
+        found = _STORE_ID_LINE.search(line.rstrip("\r\n"))
+        if found and not STORE_ID.match(found.group(1)):
+            start = doc.offsets[i] + found.start(1)
+            yield _hit(start, start + len(found.group(1)),
+                       f"{found.group(1)[:40]}: expected anc_ or cand_ and lower-case "
+                       "letters and digits")  # fmt: skip
 
 
 def _field_note(a: Any, params: dict[str, Any]) -> str:

@@ -246,6 +246,10 @@ class Candidate:
         return self.repeated >= 2 or self.high_impact or self.reusable
 
 
+# the type words of upstream's 2.0 anchor and candidate stores (anchor_manager.py, on_stop.py)
+_STORE_TYPES = {"decision": "D", "constraint": "C", "interface": "I", "problem": "P",
+                "lesson": "P", "pattern": "M", "preference": "U", "checklist": "CK",
+                "domain": "DN", "domain note": "DN"}  # fmt: skip
 _IMPACT_WORDS = ("high", "large", "big", "大", "高", "architecture", "security", "performance")
 
 
@@ -258,6 +262,9 @@ def parse_candidates(data: Any) -> list[Candidate]:
     """
     if isinstance(data, dict):
         data = data.get("candidates", data.get("anchors"))
+    if isinstance(data, dict):  # the 2.0 stores: {"candidates": {cand_id: {...}}} (on_stop.py)
+        data = [dict(item, id=item.get("id", key)) if isinstance(item, dict) else item
+                for key, item in data.items()]  # fmt: skip
     if not isinstance(data, list):
         raise ValueError('expected a list of candidates or {"candidates": [...]}')
     result = []
@@ -268,12 +275,19 @@ def parse_candidates(data: Any) -> list[Candidate]:
             raise ValueError(f"candidate {number}: expected an object")
         title = str(item.get("title") or "").strip()
         kind = str(item.get("type") or item.get("id") or "D").strip()
-        kind = re.match(r"[A-Za-z]*", kind).group().upper() or "D"  # type: ignore[union-attr]
+        word = _STORE_TYPES.get(kind.lower())  # (a 2.0 store's type word: "constraint")
+        if word is None and re.match(r"(?:anc|cand)_", kind):
+            word = "D"  # (a 2.0 id says nothing of the type)
+        kind = word or re.match(r"[A-Za-z]*", kind).group().upper() or "D"  # type: ignore[union-attr]
         if not title or "\n" in title:
             raise ValueError(f"candidate {number}: a one-line title is required")
         if kind not in TYPES:
             raise ValueError(f"candidate {number}: unknown type {kind!r}")
         values = {}
+        if isinstance(item.get("content"), str) and item["content"].strip() != title:
+            values["decision"] = item["content"].strip()  # (a 2.0 record's body)
+        if isinstance(item.get("evidence_level"), str):
+            values["evidence"] = item["evidence_level"].strip()
         for key, value in item.items():
             target = words.get(str(key).lower())
             if target and value is not None:
@@ -288,9 +302,9 @@ def parse_candidates(data: Any) -> list[Candidate]:
             repeated = int(item.get("repeated", item.get("occurrences", 0)) or 0)
         except (TypeError, ValueError):
             raise ValueError(f"candidate {number}: repeated must be a number") from None
-        result.append(
-            Candidate(kind, title, values, repeated, high, bool(item.get("reusable", False)))
-        )
+        # (an anchor of a 2.0 anchors store was promoted there: it met upstream's criteria)
+        reusable = bool(item.get("reusable", False)) or bool(item.get("promoted_at"))
+        result.append(Candidate(kind, title, values, repeated, high, reusable))
     return result
 
 

@@ -11,7 +11,7 @@ MODES = ("decisions", "all", "off")  # the config's `audit:` (decisions: every n
 DEFAULT_MODE = "decisions"
 MAX_DAY = 32 << 20  # bytes of one day's file: past it, records of that day are dropped
 MAX_SUBJECT = 2000  # characters of the command or path kept in a record
-VERDICTS = ("deny", "ask", "allow")
+VERDICTS = ("deny", "ask", "allow", "redact")  # (redact: a session file cleaned)
 
 
 class Record(NamedTuple):

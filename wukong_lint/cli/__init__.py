@@ -539,7 +539,7 @@ def _cmd_rules(args: argparse.Namespace) -> int:
         ruleset = _load(SimpleNamespace(rules=dirs), builtin=not dirs)
         problems, todo = [], []  # todo: examples marked to be written (import-gitleaks)
         for rule in ruleset.rules:
-            found = example_problems(rule)
+            found = example_problems(rule, ruleset, explain=True)  # (each failure: why)
             pending = "todo-examples" in rule.tags and not args.strict
             (todo if pending else problems).extend(found)
         for problem in problems:

@@ -77,6 +77,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help="profile wukong: deny a main-agent tool call of a user's task until the turn "
         "has its CHECKPOINT (戒 Layer 1-2, read from the event's transcript)",
     )
+    parser.add_argument(
+        "--hygiene",
+        action="store_true",
+        help="at SessionEnd, mask the secrets of the session file the event names, in place "
+        "(also `hygiene: {session-end: true}` in the config; see hook/hygiene.py)",
+    )
     # --- agent adapters (cli/hook_agents.py, wukong_lint/agents/) ---
     parser.add_argument(
         "--agent",
@@ -95,7 +101,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=run)
 
 
-_QUICK_FLAGS = {"--checkpoint": "checkpoint"}
+_QUICK_FLAGS = {"--checkpoint": "checkpoint", "--hygiene": "hygiene"}
 
 
 def quick_args(words: list[str]) -> Any:
@@ -110,7 +116,8 @@ def quick_args(words: list[str]) -> Any:
     values: dict[str, Any] = {"command": "hook", "mode": "json", "fail_on": None,
                               "profile": None, "config": None, "select": [], "ignore": [],
                               "rules": [], "on_error": "ask", "checkpoint": False,
-                              "agent": "auto", "ask_fallback": "deny"}  # fmt: skip
+                              "agent": "auto", "ask_fallback": "deny",
+                              "hygiene": False}  # fmt: skip
     index = 0
     while index < len(words):
         word = words[index]
@@ -165,6 +172,10 @@ def _run(args: argparse.Namespace) -> int:
     from wukong_lint.hook.judge import NOTHING_TO_JUDGE
 
     if data["hook_event_name"] in NOTHING_TO_JUDGE:
+        if data["hook_event_name"] in ("SessionEnd", "Stop"):  # (opt-in: hook/hygiene.py)
+            from wukong_lint.hook.hygiene import clean_session
+
+            clean_session(args, data)  # the session file cleaned in place; never raises
         from wukong_lint.hook.live import wanted  # (戒 live checks, opt-in: hook/live.py)
 
         if not wanted(args, data):

@@ -60,6 +60,8 @@ def run_adapted(args: Any, judge: Judge, cannot_check: Callable[..., int]) -> in
         else:
             if event.event == OTHER:  # (session start, stop...: nothing to judge)
                 verdict_out = (0, "", "")
+                if event.native_event in _SESSION_ENDS and event.transcript_path:
+                    _hygiene(args, name, event)  # (opt-in: hook/hygiene.py; never raises)
             else:
                 import json
 
@@ -78,6 +80,21 @@ def run_adapted(args: Any, judge: Judge, cannot_check: Callable[..., int]) -> in
         sys.stdout.flush()
     _audit(args, name, raw, event, verdict_out, started)
     return code
+
+
+# the agents' session-end and turn-end events whose session file hygiene may clean, with the
+# Claude Code event each amounts to (Codex and Gemini CLI: SessionEnd; Cursor: sessionEnd)
+_SESSION_ENDS = {"SessionEnd": "SessionEnd", "sessionEnd": "SessionEnd", "Stop": "Stop",
+                 "stop": "Stop"}  # fmt: skip
+
+
+def _hygiene(args: Any, agent: str, event: Any) -> None:
+    from wukong_lint.hook.hygiene import clean_session
+
+    data = {"hook_event_name": _SESSION_ENDS[event.native_event], "wukong_agent": agent,
+            "transcript_path": event.transcript_path, "cwd": event.cwd,
+            "session_id": event.session}  # fmt: skip
+    clean_session(args, data)
 
 
 def _object(raw: str) -> dict[str, Any] | None:
@@ -125,6 +142,15 @@ def _audit(
         from wukong_lint.agents.base import OTHER, verdict_from_claude
         from wukong_lint.audit.log import Record, append, mask, now, wanted
 
+        cleaned = getattr(args, "cleaned", None)  # (session hygiene: hook/hygiene.py)
+        if cleaned is not None and cleaned.audit != "off":
+            seen = event if event is not None else _claude_event(raw)
+            append(Record(
+                time=now(), agent=agent, session=seen.session if seen else None,
+                cwd=seen.cwd if seen else None, event=seen.native_event if seen else "?",
+                tool=None, subject=f"{cleaned.session} ({cleaned.count} secret(s) masked)",
+                verdict="redact", rules=cleaned.rules, latency_ms=cleaned.latency_ms,
+            ))  # fmt: skip
         verdict = verdict_from_claude(*answer).decision
         judged = getattr(args, "judged", None)  # (set by the judge: config, rules, fired)
         mode = judged.audit if judged is not None else None

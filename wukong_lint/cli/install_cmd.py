@@ -36,6 +36,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         if name == "install":
             parser.add_argument("--profile", choices=("generic", "wukong"), default=None)
             parser.add_argument(
+                "--hygiene",
+                action="store_true",
+                help="also register the agent's session-end event, at which the hook masks the "
+                "secrets of the session file in place (claude-code, gemini: SessionEnd; "
+                "cursor: sessionEnd; codex: Stop)",
+            )
+            parser.add_argument(
                 "--executable",
                 metavar="PATH",
                 help="the wukong-lint the agent runs (default: this installation, absolute)",
@@ -52,7 +59,8 @@ def run(args: argparse.Namespace) -> int:
     installing = args.command == "install"
     command = None
     if installing:
-        command = reg.hook_command(reg.executable(args.executable), args.agent, args.profile)
+        command = reg.hook_command(reg.executable(args.executable), args.agent, args.profile,
+                                   args.hygiene)  # fmt: skip
     if args.plugin:
         if args.agent != "claude-code":
             raise UsageError(f"{args.command}: --plugin is for claude-code only")
@@ -61,7 +69,10 @@ def run(args: argparse.Namespace) -> int:
     path = reg.config_path(agent, scope, os.getcwd(), os.path.expanduser("~"))
     data, before = reg.load(path)
     if installing:
-        after_data = reg.add(agent, data, command)
+        if args.hygiene and not agent.HYGIENE_EVENTS:
+            raise UsageError(f"install: --hygiene: {args.agent}'s session-end event names no "
+                             "session file to clean")  # fmt: skip
+        after_data = reg.add(agent, data, command, args.hygiene)
     else:
         after_data = reg.remove(data)
         if before is None or not reg.registered(data):
@@ -77,7 +88,8 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(reg.diff(path, before, after))
         return 0
     backup = reg.write(path, before, after)
-    events = ", ".join(agent.EVENTS)
+    events = ", ".join((*agent.EVENTS, *(agent.HYGIENE_EVENTS if installing and args.hygiene
+                                         else ())))  # fmt: skip
     what = f"registered for {events}" if installing else "removed"
     print(f"wukong-lint: {args.agent}: hook {what} in {path}")
     if backup:
@@ -112,7 +124,7 @@ def _plugin(args: argparse.Namespace, agent: object, command: str | None) -> int
             print(f"wukong-lint: removed the plugin's files from {folder}")
         return 0
     assert command is not None
-    for path, data in reg.plugin_files(folder, agent, command).items():
+    for path, data in reg.plugin_files(folder, agent, command, args.hygiene).items():
         _, before = reg.load(path)
         after = json.dumps(data, indent=2) + "\n"
         if args.dry_run:

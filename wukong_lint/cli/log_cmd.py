@@ -14,7 +14,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--since", metavar="WHEN", help="30m, 12h, 1d, 2w ago, or a date YYYY-MM-DD"
     )
-    parser.add_argument("--verdict", choices=("deny", "ask", "allow"), default=None)
+    parser.add_argument("--verdict", choices=("deny", "ask", "allow", "redact"), default=None)
     parser.add_argument("--format", choices=("text", "json"), default="text")
     parser.set_defaults(handler=run)
 

@@ -98,5 +98,7 @@ def merge(project: Config, user: Config | None, managed: Config | None) -> Confi
         rule_params=params or None,
         profile=managed.profile or user.profile or project.profile,
         allow_comments=_union(managed.allow_comments, user.allow_comments, project.allow_comments),
+        # (cleaning session files is the user's choice as much as the project's: any layer)
+        hygiene=managed.hygiene or user.hygiene or project.hygiene,
         approvals=managed.approvals,
     )

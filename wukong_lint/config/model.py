@@ -20,7 +20,7 @@ AllowComment = Literal[ALLOW_COMMENT_NAMES]  # type: ignore[valid-type]
 
 class LiveModel(BaseModel):
     """`live:`: the 戒 checks the hook enforces at SubagentStop, PreToolUse of Agent/Task,
-    Stop and UserPromptSubmit/SessionStart (hook/live.py); each off unless set."""
+    Stop, UserPromptSubmit/SessionStart and PreCompact (hook/live.py); each off unless set."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=False)
 
@@ -28,8 +28,19 @@ class LiveModel(BaseModel):
     summons: bool = False
     stop: bool = False
     reminder: bool = False
+    compact: bool = False
     redo_limit: int = Field(default=2, alias="redo-limit", ge=0, le=20)
     lang: Literal["zh", "en"] = "zh"
+
+
+class HygieneModel(BaseModel):
+    """`hygiene:`: the session file the hook cleans in place at SessionEnd / Stop
+    (hook/hygiene.py); each off unless set."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=False)
+
+    session_end: bool = Field(default=False, alias="session-end")
+    stop: bool = False
 
 
 class ConfigModel(BaseModel):
@@ -52,6 +63,7 @@ class ConfigModel(BaseModel):
         default=None, alias="protocol-version", pattern=r"^[a-z][a-z0-9.-]{1,40}$"
     )
     live: LiveModel | None = None
+    hygiene: HygieneModel | None = None
     approvals: bool | None = None
 
     @field_validator("select", "ignore", "exclude", "allow_comments", "rule_dirs", mode="before")
@@ -123,6 +135,7 @@ def validate(data: dict[str, Any], path: str) -> Config:
         audit=model.audit,
         protocol_version=model.protocol_version,
         live=model.live.model_dump(by_alias=True) if model.live is not None else None,
+        hygiene=model.hygiene.model_dump(by_alias=True) if model.hygiene is not None else None,
         approvals=model.approvals,
     )
 

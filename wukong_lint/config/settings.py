@@ -28,8 +28,11 @@ class Config(NamedTuple):
     # the 戒 protocol version transcripts are judged by (None / "auto": what each shows)
     protocol_version: str | None = None
     # the 戒 checks the live hook enforces beyond tool calls (hook/live.py), each off unless
-    # set: subagent-stop, summons, stop, reminder (bool); redo-limit (int); lang (zh | en)
+    # set: subagent-stop, summons, stop, reminder, compact (bool); redo-limit (int); lang
     live: dict[str, Any] | None = None
+    # the live hook's session hygiene (hook/hygiene.py), each off unless set: session-end,
+    # stop (bool): the session file the event names is cleaned in place
+    hygiene: dict[str, Any] | None = None
     # the managed config's word on approvals of loosening project configs (layers.py):
     # False forbids them; elsewhere the key has no effect
     approvals: bool | None = None

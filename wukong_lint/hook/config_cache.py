@@ -31,7 +31,7 @@ from wukong_lint.config.project import Config, find_config, load_config
 
 _TUPLES = ("select", "ignore", "rule_dirs", "allow_comments", "exclude")
 _TEXTS = ("path", "fail_on", "profile", "baseline", "audit", "protocol_version")
-_FORMAT = 2  # layout of a cache entry (2: keyed by content)
+_FORMAT = 3  # layout of a cache entry (2: keyed by content; 3: with hygiene)
 MAX_CONFIG = 4 << 20  # bytes: a larger config file is an error (one line), not read whole
 
 
@@ -186,6 +186,7 @@ def _read(cached: str, key: list[Any]) -> Config | None:
             builtin_rules=bool(fields["builtin_rules"]),
             rule_params=fields["rule_params"],
             live=fields["live"],
+            hygiene=fields["hygiene"],
             approvals=approvals if approvals is None else bool(approvals),
         )
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
@@ -199,6 +200,7 @@ def _write(cached: str, key: list[Any], config: Config) -> None:
         builtin_rules=config.builtin_rules,
         rule_params=config.rule_params,
         live=config.live,
+        hygiene=config.hygiene,
         approvals=config.approvals,
     )
     try:

@@ -363,11 +363,10 @@ def _decide(
     lines = [_line(f) for f in blocking]
     if event_name == "PreToolUse":
         reason = "Blocked by wukong-lint. " + "; ".join(lines)
-    else:
-        reason = (
-            "wukong-lint found secrets in the tool output; do not repeat, store or use them. "
-            + "; ".join(lines)
-        )
+    else:  # (the rule and where, what to do: rotate; never the value: hook/tool_output.py)
+        from wukong_lint.hook.tool_output import post_tool_reason
+
+        reason = post_tool_reason(data, blocking)
     if mode == "json":
         if event_name == "PreToolUse":
             out = {

@@ -16,6 +16,8 @@ Each check is opt-in, in the project config, with the wukong profile (`profile: 
                             # (an avatar output the protocol sends back) blocks the stop
       reminder: true        # UserPromptSubmit / SessionStart: the CHECKPOINT form of the
                             # version, as additionalContext
+      compact: true         # PreCompact: the context usage stage and the error classes
+                            # since the last compaction, as systemMessage (hook/compact.py)
       lang: zh              # the 戒关检查's language: zh | en
 
 The facts come from the event (SubagentStop: `agent_type`, `agent_id`,
@@ -38,8 +40,9 @@ from wukong_lint.model import Finding, Severity
 SPAWN_TOOLS = ("Agent", "Task")
 # the events a live check answers, by the `live:` key that turns it on
 FEATURES = {"SubagentStop": "subagent-stop", "Stop": "stop", "SessionStart": "reminder",
-            "UserPromptSubmit": "reminder", "PreToolUse": "summons"}  # fmt: skip
-LIVE_ONLY = frozenset(["SubagentStop", "Stop", "SessionStart"])  # otherwise accepted as is
+            "UserPromptSubmit": "reminder", "PreToolUse": "summons",
+            "PreCompact": "compact"}  # fmt: skip
+LIVE_ONLY = frozenset(["SubagentStop", "Stop", "SessionStart", "PreCompact"])  # else as is
 # An avatar's output the protocol sends back to be redone (seed 004: 缺失必须 section → 打回
 # 重做; the evidence gate of on_subagent_stop.py: L0 speculation; the planner's JSON; 身
 # done without tests → @舌). A Stop with one of these at fail-on is blocked.
@@ -96,6 +99,10 @@ def answer(args: Any, config: Any, ruleset: Any, data: dict[str, Any]) -> int:
         out = _subagent_stop(live, config, ruleset, data, fail_on)
     elif name == "Stop":
         out = _stop(live, config, ruleset, data, fail_on)
+    elif name == "PreCompact":  # (context stage and error classes: hook/compact.py)
+        from wukong_lint.hook.compact import precompact
+
+        out = precompact(data)
     else:
         text = reminder(config, data)
         out = {"hookSpecificOutput": {"hookEventName": name, "additionalContext": text}}
@@ -108,6 +115,8 @@ def answer(args: Any, config: Any, ruleset: Any, data: dict[str, Any]) -> int:
         context = out.get("hookSpecificOutput", {}).get("additionalContext")
         if context:
             sys.stdout.write(context + "\n")
+        elif out.get("systemMessage") and name == "PreCompact":  # (no JSON: a note)
+            sys.stderr.write(out["systemMessage"] + "\n")
         return 0
     sys.stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
     return 0

@@ -60,10 +60,12 @@ def executable(given: str | None = None) -> list[str]:
     return [os.path.abspath(sys.executable), "-m", "wukong_lint"]
 
 
-def hook_command(exe: list[str], agent: str, profile: str | None) -> str:
+def hook_command(exe: list[str], agent: str, profile: str | None, hygiene: bool = False) -> str:
     words = [*exe, "hook", "--agent", agent]
     if profile:
         words += ["--profile", profile]
+    if hygiene:  # (the session file cleaned at the agent's HYGIENE_EVENTS: hook/hygiene.py)
+        words.append("--hygiene")
     return shlex.join(words)
 
 
@@ -135,14 +137,18 @@ def _entry(agent: Any, command: str) -> dict[str, Any]:
     return {"matcher": agent.MATCHER, "hooks": [hook]}
 
 
-def add(agent: Any, data: dict[str, Any], command: str) -> dict[str, Any]:
+def add(
+    agent: Any, data: dict[str, Any], command: str, hygiene: bool = False
+) -> dict[str, Any]:
     """`data` with wukong-lint registered for each of the agent's events (a copy): an entry
-    of ours already there has its command set; otherwise one is appended after the others."""
+    of ours already there has its command set; otherwise one is appended after the others.
+    `hygiene`: the agent's session-end events (HYGIENE_EVENTS) too."""
     data = copy.deepcopy(data)
     if agent.CONFIG_FORMAT in ("cursor", "copilot"):
         data.setdefault("version", 1)
     hooks = data.setdefault("hooks", {})
-    for event in agent.EVENTS:
+    events = (*agent.EVENTS, *(getattr(agent, "HYGIENE_EVENTS", ()) if hygiene else ()))
+    for event in events:
         entries = hooks.setdefault(event, [])
         if not _replace(entries, command):
             entries.append(_entry(agent, command))
@@ -235,7 +241,9 @@ def write(path: str, before: str | None, after: str | None) -> str | None:
     return backup
 
 
-def plugin_files(folder: str, agent: Any, command: str) -> dict[str, dict[str, Any]]:
+def plugin_files(
+    folder: str, agent: Any, command: str, hygiene: bool = False
+) -> dict[str, dict[str, Any]]:
     """The files of a Claude Code plugin that registers the hook (path -> JSON): its
     manifest `.claude-plugin/plugin.json` and `hooks/hooks.json` (the settings' shape)."""
     from wukong_lint import __version__
@@ -247,5 +255,5 @@ def plugin_files(folder: str, agent: Any, command: str) -> dict[str, dict[str, A
     }
     return {
         os.path.join(folder, ".claude-plugin", "plugin.json"): manifest,
-        os.path.join(folder, "hooks", "hooks.json"): add(agent, {}, command),
+        os.path.join(folder, "hooks", "hooks.json"): add(agent, {}, command, hygiene),
     }

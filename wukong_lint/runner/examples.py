@@ -25,8 +25,11 @@ def example_path(rule: CompiledRule) -> str:
     return "example.txt"
 
 
-def example_problems(rule: CompiledRule) -> list[str]:
-    """Human-readable problems with a rule's examples (empty when they all behave)."""
+def example_problems(rule: CompiledRule, others: RuleSet | None = None,
+                     explain: bool = False) -> list[str]:  # fmt: skip
+    """Human-readable problems with a rule's examples (empty when they all behave). With
+    `explain`, each failed example says why (runner/example_why.py), and `others` (the
+    whole rule set) names the rules that fired on a `match` example instead."""
     ruleset = RuleSet([rule])
     kind = rule.applies_to[0]
     path = example_path(rule)
@@ -48,5 +51,12 @@ def example_problems(rule: CompiledRule) -> list[str]:
                 problems.append(f"{rule.id}: {error.message} on example {text[:60]!r}")
             if bool(findings) != expected:
                 verb = "should match but does not" if expected else "should not match but does"
-                problems.append(f"{rule.id}: example {verb}: {text[:80]!r}")
+                problem = f"{rule.id}: example {verb}: {text[:80]!r}"
+                if explain:
+                    from wukong_lint.runner.example_why import why_matched, why_not_matched
+
+                    why = (why_not_matched(rule, text, path, findings, others) if expected
+                           else why_matched(findings))  # fmt: skip
+                    problem += f"\n    why: {why}"
+                problems.append(problem)
     return problems
