@@ -203,7 +203,9 @@ def ascii_dashes(word: str) -> str:
 
 @functools.cache
 def _describe_rx(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern, re.S)
+    from wukong_lint.util.re_snapshot import compile_static  # (a rule's pattern)
+
+    return compile_static(pattern, re.S)  # type: ignore[no-any-return]
 
 
 def describe(command: Command, block: dict[str, Any] | None = None,

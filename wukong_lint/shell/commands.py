@@ -59,6 +59,7 @@ from wukong_lint.shell.parse import (
     split_options,
 )
 from wukong_lint.shell.selection import _EMPTY_PARENS, _may_call_itself
+from wukong_lint.util.re_snapshot import compile_static
 
 # -- matching -------------------------------------------------------------------------------------
 
@@ -88,7 +89,8 @@ _COMPILED: dict[str, Any] = {}
 
 
 def _compiled(pattern: str) -> Any:
-    """A block regex, compiled by the standard `re` (once a process). Not from the cache of
+    """A block regex, compiled by the standard `re` (once a process; its code kept in the
+    package's own snapshot, util/re_snapshot.py, beside the code). Not from the cache of
     the `regex` module's compiled code (engine/patterns.py): that cache lives in a folder
     whatever runs as the user can rewrite, and a block decides deny or allow, so its regex
     must come from the rule (verified against the rule files) alone. A run compiles the few
@@ -97,7 +99,7 @@ def _compiled(pattern: str) -> Any:
     found = _COMPILED.get(pattern)
     if found is None:
         try:
-            found = re.compile(pattern)
+            found = compile_static(pattern)
         except (re.error, RecursionError, OverflowError):
             found = compile_pattern(pattern)
         _COMPILED[pattern] = found

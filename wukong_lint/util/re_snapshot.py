@@ -35,6 +35,7 @@ _OFF_ENV = "WUKONG_LINT_NO_SNAPSHOT"
 # a run compiles a fraction of the patterns the snapshot holds
 _table: dict[tuple[Any, ...], bytes] = {}
 _new = 0  # entries recorded in this run (written at exit)
+_static = [False]  # set by compile_static: the pattern being compiled is a rule's
 _installed = False
 
 
@@ -80,11 +81,40 @@ def install() -> None:
                 except Exception:  # (not what was recorded: compiled the ordinary way)
                     del _table[key]
             compiled = original(p, flags)
-            _record(key, p, flags, compiled, parser, code_of, _sre)
+            if _static[0] or _at_import():
+                _record(key, p, flags, compiled, parser, code_of, _sre)
             return compiled
         return original(p, flags)
 
     compiler.compile = compile_cached
+
+
+def compile_static(pattern: str, flags: int = 0) -> Any:
+    """`re.compile` of a pattern that comes from a rule file (the built-in rules are
+    verified; a team's own are theirs), not from what a run reads: kept in the snapshot like
+    a module's own patterns."""
+    import re
+
+    _static[0] = True
+    try:
+        return re.compile(pattern, flags)
+    finally:
+        _static[0] = False
+
+
+def _at_import() -> bool:
+    """Whether the pattern being compiled is a module's own (compiled while a module is
+    imported, a few calls below its body): only those are kept. A pattern built during a
+    run from what it reads (a variable's name in a command, a key of a record) is never
+    written to the package folder, whatever it holds."""
+    frame = sys._getframe(4)  # (above: this, compile_cached, re._compile, re.compile/search)
+    for _ in range(5):
+        if frame is None:
+            return False
+        if frame.f_code.co_name == "<module>":
+            return True
+        frame = frame.f_back
+    return False
 
 
 def _record(
