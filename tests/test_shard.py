@@ -213,6 +213,20 @@ def test_history_shards_split_by_commit(repo: Path, monkeypatch, capsys):
         for finding in report["findings"]:
             assert owner.setdefault(finding["source"]["commit"], k) == k  # a commit is whole
     assert len(owner) == 11
+    first = git(repo, "rev-list", "--max-parents=0", "HEAD").strip()
+    _assert_union(capsys, 2, "--history", "--since", first, "--select", "secret.github-pat")
+
+
+def test_a_history_shard_without_commits_scans_nothing(repo: Path, monkeypatch, capsys):
+    # (git log --stdin given no commit would show HEAD's history: the shard must not)
+    monkeypatch.chdir(repo)
+    (repo / "a.env").write_text(f"GH_TOKEN={token(1)}\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "one")
+    only = ("--select", "secret.github-pat")
+    reports = [_check(capsys, "--history", *only, "--shard", f"{k}/5")[1] for k in range(1, 6)]
+    assert sorted(len(r["findings"]) for r in reports) == [0, 0, 0, 0, 1]
+    assert sorted(r["stats"]["units"] for r in reports) == [0, 0, 0, 0, 2]  # (file, message)
 
 
 def test_agent_history_shards_split_by_session(tmp_path, monkeypatch, capsys):

@@ -210,14 +210,36 @@ def history_units(
         revisions = [f"{since}..HEAD"]
     else:
         revisions = ["--all"]  # every ref; an unborn HEAD is skipped, no refs: no output
+    if keep is None:
+        yield from _log_units([*LOG_OPTIONS, *revisions, "--"], root, None, None)
+        return
+    # A shard's commits are listed first, and git diffs only those: each shard reading the
+    # whole `git log -p` would make N shards cost far more than the one scan.
+    listed = run_git(["rev-list", *revisions, "--"], root).split()
+    selected = b"".join(sha + b"\n" for sha in listed if keep(sha.decode("ascii")))
+    if not selected:
+        return  # (none: `git log --stdin` given no commit would show HEAD's history)
     import tempfile
 
-    args = ["-C", root, *LOG_OPTIONS, *revisions, "--"]
+    with tempfile.TemporaryFile() as wanted:
+        wanted.write(selected)
+        wanted.seek(0)
+        log = [*LOG_OPTIONS, "--no-walk=unsorted", "--stdin", "--"]
+        yield from _log_units(log, root, keep, wanted)
+
+
+def _log_units(
+    log: list[str], root: str, keep: Callable[[str], bool] | None, wanted: object
+) -> Iterator[Item]:
+    """The units of one `git log` (see `history_units`)."""
+    import tempfile
+
+    args = ["-C", root, *log]
     # git's messages go to a file, not a pipe nobody reads while the patches stream (a
     # repository with many broken refs would fill it and stop git: a hang)
     with tempfile.TemporaryFile() as errors:
         try:
-            proc = gitproc.popen(args, stderr=errors)
+            proc = gitproc.popen(args, stderr=errors, stdin=wanted if keep else None)
         except FileNotFoundError:
             raise GitNotFound() from None
         assert proc.stdout is not None
