@@ -181,9 +181,7 @@ def test_folder_shards_add_up_to_the_folder(tmp_path, monkeypatch, capsys):
     shutil.copytree(HISTORY / "claude" / "projects", project / "sessions")
     monkeypatch.chdir(tmp_path)
     shards = _assert_union(capsys, 3, "project")
-    holders = [
-        r for r in shards if any("/subagents/" in f["path"] for f in r["findings"])
-    ]
+    holders = [r for r in shards if any("/subagents/" in f["path"] for f in r["findings"])]
     assert len(holders) == 1
     assert any(f["path"].endswith(f"{SESSION}.jsonl") for f in holders[0]["findings"])
     # the key is relative to the root: the same split from another folder, absolute paths
@@ -239,8 +237,7 @@ def test_agent_history_shards_split_by_session(tmp_path, monkeypatch, capsys):
         monkeypatch.delenv(name, raising=False)
     shards = _assert_union(capsys, 3, "--agent-history")
     session_of = [
-        {f["path"].split(SESSION)[0] for f in r["findings"] if SESSION in f["path"]}
-        for r in shards
+        {f["path"].split(SESSION)[0] for f in r["findings"] if SESSION in f["path"]} for r in shards
     ]
     assert sum(1 for s in session_of if s) == 1  # the session and its sub-agent together
     # keys relative to the history folder: the same split under another HOME

@@ -86,8 +86,7 @@ def parse_shard_option(args: argparse.Namespace) -> None:
         raise UsageError(f"check: --shard: {err}") from None
     if args.staged or args.pre_commit or args.diff:
         raise UsageError(
-            "check: --shard splits folder, --history and --agent-history scans, not "
-            "--staged/--diff"
+            "check: --shard splits folder, --history and --agent-history scans, not --staged/--diff"
         )
     if "-" in args.paths:
         raise UsageError("check: --shard: standard input (-) cannot be split")
