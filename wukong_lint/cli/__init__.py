@@ -40,6 +40,7 @@ COMMAND_MODULES: dict[str, str] = {
     "hook": "wukong_lint.cli.hook",
     "install": "wukong_lint.cli.install_cmd",
     "log": "wukong_lint.cli.log_cmd",
+    "merge": "wukong_lint.cli.merge_cmd",
     "redact": "wukong_lint.cli.redact",
 }
 BUILTIN_COMMANDS = ("check", "rules")
@@ -86,6 +87,7 @@ _CHECK_DEFAULTS: dict[str, Any] = {
     "no_archives": False,
     "archive_depth": 2,
     "archive_max_mb": 256,
+    "shard": None,
 }
 
 _parser_class: Any = None
@@ -251,9 +253,10 @@ def _add_check(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="exit as if complete when a rule ran out of time (default: exit 2)",
     )
-    from wukong_lint.cli.check_options import add_archive_options
+    from wukong_lint.cli.check_options import add_archive_options, add_shard_option
 
     add_archive_options(check)
+    add_shard_option(check)
     check.set_defaults(handler=_cmd_check)
 
 
@@ -318,6 +321,10 @@ def _cmd_check(args: argparse.Namespace) -> int:
         raise UsageError("check: --stdin-filename needs `-` (standard input) as a PATH")
     if args.archive_depth < 1 or args.archive_max_mb < 1:
         raise UsageError("check: --archive-depth and --archive-max-mb must be 1 or more")
+    if args.shard is not None:
+        from wukong_lint.cli.check_options import parse_shard_option
+
+        parse_shard_option(args)
     from wukong_lint.sources import archives  # (every source that reads files imports it)
 
     # set on every run: a process running several checks (tests) must not keep the last's
@@ -411,7 +418,8 @@ def _check(args: argparse.Namespace, started: StagedGit | None) -> int:
         from wukong_lint.runner.parallel import default_jobs, scan_stream
         from wukong_lint.sources.history import history_units
 
-        units = common.without(history_units(args.since), excluded)
+        keep = args.shard.holds if args.shard else None  # (a commit by its sha)
+        units = common.without(history_units(args.since, keep=keep), excluded)
         scan_stream(scanner, units, args.jobs or default_jobs())
     else:
         from wukong_lint.runner.parallel import default_jobs, scan_paths
@@ -428,6 +436,10 @@ def _check(args: argparse.Namespace, started: StagedGit | None) -> int:
         named = collect(given, stdin_filename=args.stdin_filename, excluded=excluded)
         if history:
             named.files = agent_history.select(named.files, seconds)
+        if args.shard:
+            from wukong_lint.runner.shard import select_files
+
+            named.files = select_files(named.files, given, args.shard)
         try:
             from wukong_lint.report.progress import attach
 
@@ -442,12 +454,19 @@ def _check(args: argparse.Namespace, started: StagedGit | None) -> int:
         args.scanned_files = named.files  # -o never replaces one of them (common.emit)
         if args.stale_ignores != "off":
             comments = stale.comments_of_files(named.files)
-        scanner.skipped += named.skipped
+        if not args.shard or args.shard.index == 1:
+            # (named binary files: every shard sees them; shard 1 counts them, so that the
+            # shards' counts add up to the whole scan's)
+            scanner.skipped += named.skipped
     report = common.postfilter(scanner.report(), config, args)
     if report.findings or report.errors:  # a file named after a secret, an error quoting one
         from wukong_lint.engine.masking.masker import mask_report, masker_for
 
         report = mask_report(report, masker_for(ruleset))
+    if args.shard:
+        from wukong_lint.model import ShardInfo
+
+        report = report._replace(shard=ShardInfo(args.shard.count, (args.shard.index,)))
     fail_on = args.fail_on or config.fail_on or "high"
     context = common.render_context(args, ruleset, args.format)
     if args.format == "junit":
@@ -465,30 +484,10 @@ def _check(args: argparse.Namespace, started: StagedGit | None) -> int:
         print(f"wukong-lint: warning: {line}", file=sys.stderr)
     if named and named.problems and not args.allow_skipped:
         return 2  # a named input was not scanned: never a pass (--allow-skipped: a warning)
-    if report.errors and not args.allow_skipped:
-        from wukong_lint.engine.scan import is_out_of_memory, is_unread
-
-        # fail closed: a file the user asked for was not (fully) scanned
-        for why, test in (("out of memory", is_out_of_memory), ("unreadable", is_unread)):
-            unscanned = sum(1 for error in report.errors if test(error))
-            if unscanned:
-                print(
-                    f"wukong-lint: error: {unscanned} input(s) not scanned: {why} (listed "
-                    "in the report's errors; --allow-skipped accepts that)",
-                    file=sys.stderr,
-                )
-                return 2
-    if report.errors and not args.allow_rule_timeouts:
-        from wukong_lint.engine.scan import is_rule_timeout
-
-        timeouts = sum(1 for error in report.errors if is_rule_timeout(error))
-        if timeouts:  # fail closed: a rule did not see all of the text
-            print(
-                f"wukong-lint: error: {timeouts} rule time-out(s): the scan is incomplete "
-                "(--allow-rule-timeouts accepts that)",
-                file=sys.stderr,
-            )
-            return 2
+    incomplete = common.incomplete_scan(report, args.allow_skipped, args.allow_rule_timeouts)
+    if incomplete:
+        print(f"wukong-lint: error: {incomplete}", file=sys.stderr)
+        return 2
     if (args.staged or args.diff or args.history) and not args.allow_skipped:
         from wukong_lint.engine.scan import is_rule_timeout
         from wukong_lint.sources.archives import is_archive_limit

@@ -62,3 +62,31 @@ def add_archive_options(check: argparse.ArgumentParser) -> None:
         metavar="MB",
         help="decompressed bytes read per archive, nested ones included (default: 256)",
     )
+
+
+def add_shard_option(check: argparse.ArgumentParser) -> None:
+    check.add_argument(
+        "--shard",
+        metavar="K/N",
+        help="scan only part K of N (1-based) of a folder, --history (by commit) or "
+        "--agent-history (by session) scan; the same item always lands in the same part, "
+        "and `wukong-lint merge` joins the N reports",
+    )
+
+
+def parse_shard_option(args: argparse.Namespace) -> None:
+    """`--shard K/N` as a Shard (exit 2 with the reason for a bad value or a scan that
+    cannot be split)."""
+    from wukong_lint.runner.shard import parse_shard
+    from wukong_lint.util.errors import UsageError
+
+    try:
+        args.shard = parse_shard(args.shard)
+    except ValueError as err:
+        raise UsageError(f"check: --shard: {err}") from None
+    if args.staged or args.pre_commit or args.diff:
+        raise UsageError(
+            "check: --shard splits folder, --history and --agent-history scans, not --staged/--diff"
+        )
+    if "-" in args.paths:
+        raise UsageError("check: --shard: standard input (-) cannot be split")

@@ -149,6 +149,32 @@ def scan_paths_report(args: argparse.Namespace, ruleset: Any) -> Any:
     return scanner.report()
 
 
+def incomplete_scan(report: Any, allow_skipped: bool, allow_rule_timeouts: bool) -> str | None:
+    """Why a report's scan cannot pass (exit 2), from its errors: inputs not (fully) scanned
+    (out of memory, unreadable; unless `allow_skipped`), rules that ran out of time (unless
+    `allow_rule_timeouts`). None: nothing of that (fail closed: `check` and `merge`)."""
+    if not report.errors:
+        return None
+    from wukong_lint.engine.scan import is_out_of_memory, is_rule_timeout, is_unread
+
+    if not allow_skipped:
+        for why, test in (("out of memory", is_out_of_memory), ("unreadable", is_unread)):
+            unscanned = sum(1 for error in report.errors if test(error))
+            if unscanned:
+                return (
+                    f"{unscanned} input(s) not scanned: {why} (listed in the report's errors; "
+                    "--allow-skipped accepts that)"
+                )
+    if not allow_rule_timeouts:
+        timeouts = sum(1 for error in report.errors if is_rule_timeout(error))
+        if timeouts:  # a rule did not see all of the text
+            return (
+                f"{timeouts} rule time-out(s): the scan is incomplete "
+                "(--allow-rule-timeouts accepts that)"
+            )
+    return None
+
+
 def use_color(choice: str | None, stream: Any) -> bool:
     """`--color`: `always` / `never` win; `auto` (the default) honours NO_COLOR (no colour
     when set and not empty), then FORCE_COLOR (colour when set, not empty and not `0`),

@@ -144,10 +144,33 @@ class Stats(NamedTuple):
     skipped: int = 0
 
 
+class ShardInfo(NamedTuple):
+    """Which part of a scan split with `check --shard K/N` a report covers: `indexes` is
+    (K,) for one shard's report, the shards merged for a `wukong-lint merge` of them."""
+
+    count: int
+    indexes: tuple[int, ...]
+
+    @property
+    def label(self) -> str:
+        """`2/3` for one shard; `1-3/3` (all merged), `1,3/3` (some) for merged ones."""
+        if len(self.indexes) == 1:
+            return f"{self.indexes[0]}/{self.count}"
+        if self.indexes == tuple(range(1, self.count + 1)):
+            return f"1-{self.count}/{self.count}"
+        return f"{','.join(map(str, self.indexes))}/{self.count}"
+
+    @property
+    def missing(self) -> tuple[int, ...]:
+        return tuple(k for k in range(1, self.count + 1) if k not in self.indexes)
+
+
 class Report(NamedTuple):
     findings: tuple[Finding, ...]
     stats: Stats
     errors: tuple[ScanError, ...] = ()
+    # set by `check --shard K/N` (and by `merge`): the part of the scan this report covers
+    shard: ShardInfo | None = None
 
     def failing(self, threshold: Severity) -> tuple[Finding, ...]:
         return tuple(f for f in self.findings if not f.suppressed and f.severity >= threshold)

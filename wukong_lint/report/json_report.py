@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from wukong_lint.engine.masking.printable import json_text  # undecodable names as \udcff escapes
-from wukong_lint.model import Finding, Report, Severity
+from wukong_lint.model import Finding, Report, Severity, ShardInfo
 
 # json.dumps(..., ensure_ascii=False) builds a new encoder per call: one per finding (same
 # output: the default separators, no indent)
@@ -153,6 +153,14 @@ def tool_errors(findings: tuple[Finding, ...]) -> dict[str, int]:
     return counts
 
 
+def shard_properties(shard: ShardInfo) -> dict[str, Any]:
+    """What a report says of the shard(s) it covers (JSON `shard`, SARIF run properties):
+    `index` for one shard's report, `indexes` (and `missing`) for a merged one."""
+    if len(shard.indexes) == 1:
+        return {"index": shard.indexes[0], "count": shard.count}
+    return {"indexes": list(shard.indexes), "count": shard.count, "missing": list(shard.missing)}
+
+
 def render(report: Report, *, color: bool = False) -> str:
     """The JSON document, one finding per line (see `chunks`)."""
     return "".join(chunks(report))
@@ -189,6 +197,9 @@ def _pieces(report: Report, encoded: bool) -> Iterator[str | bytes]:
         "errors": [{"path": e.path, "message": e.message} for e in report.errors],
     }
     head = f'{{\n  "version": {JSON_VERSION},\n  "tool": "wukong-lint",\n  "findings": ['
+    if report.shard is not None:  # (`check --shard K/N`, `merge`: only then, the contract's keys)
+        shard = json.dumps(shard_properties(report.shard))
+        head = head.replace('\n  "findings"', f'\n  "shard": {shard},\n  "findings"')
     yield head.encode() if encoded else head
     active = report.active
     # a few hundred findings a piece: one write (and one UTF-8 encoding) for each, not one

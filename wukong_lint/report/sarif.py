@@ -205,6 +205,21 @@ def to_sarif(report: Report, rules: Sequence[Any] = (), prefix: str = "") -> dic
         "columnKind": "unicodeCodePoints",
         "results": [_result(f, index[f.rule_id], prefix) for f in report.findings],
     }
+    if report.shard is not None:  # (`check --shard K/N`, `merge`): what `merge` reads back
+        from wukong_lint.report.json_report import shard_properties
+
+        stats = report.stats
+        run["properties"] = {
+            "shard": shard_properties(report.shard),
+            # (no seconds: the same scan gives the same bytes)
+            "stats": {
+                "files": stats.files,
+                "bytes": stats.bytes,
+                "units": stats.units,
+                "suppressed": stats.suppressed,
+                "skipped": stats.skipped,
+            },
+        }
     return {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
 
 

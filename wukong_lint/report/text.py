@@ -30,6 +30,11 @@ def summary_line(report: Report) -> str:
     if report.errors:
         extra.append(f"{len(report.errors)} error{'s' if len(report.errors) != 1 else ''}")
     tail = f" ({', '.join(extra)})" if extra else ""
+    if report.shard is not None:  # (`check --shard K/N`; `merge`: the shards merged)
+        shard = report.shard
+        merged = len(shard.indexes) > 1
+        missing = f", {len(shard.missing)} missing" if merged and shard.missing else ""
+        scanned = f"{scanned} (shard {shard.label}{missing})"
     if not active:
         return f"No findings. {scanned}{tail}."
     counts = Counter(f.severity for f in active)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from wukong_lint.model import ScanError, Source, Unit
 from wukong_lint.sources.archives import blob_units, is_archive_path
@@ -99,17 +99,23 @@ def _message_unit(commit: str, lines: list[bytes]) -> Unit | None:
 
 
 def parse_log(
-    stream: Iterator[bytes], archives: list[tuple[str, str]] | None = None
+    stream: Iterator[bytes],
+    archives: list[tuple[str, str]] | None = None,
+    keep: Callable[[str], bool] | None = None,
 ) -> Iterator[Item]:
     """Units from the output of `git log -p -U0` with LOG_OPTIONS, read line by line: each
     commit's message (between its `\\0commit SHA` line and `\\0end`), then its added lines.
     An archive a commit adds or changes is appended to `archives` as (commit, path): its
-    members are read from its blob afterwards (`archive_units`), not from the patch."""
+    members are read from its blob afterwards (`archive_units`), not from the patch.
+    `keep(sha)` false: that commit is passed over whole (`check --history --shard K/N`)."""
     commit = ""
     current: _FileAdds | None = None
     message: list[bytes] | None = None  # the message being read
     next_line = 0
+    passing = False  # inside a commit `keep` refused: its lines are read past
     for raw in stream:
+        if passing and not raw.startswith(b"\x00commit "):
+            continue
         if message is not None and not raw.startswith(b"\x00commit "):
             end = raw.find(_END)
             if end < 0:
@@ -130,7 +136,8 @@ def parse_log(
                     yield unit
             current = None
             commit = raw[8:].strip().decode("ascii", "replace")
-            message = []
+            passing = keep is not None and not keep(commit)
+            message = None if passing else []
             continue
         if raw.startswith(b"diff --git "):
             if current is not None and current.lines:
@@ -177,10 +184,13 @@ def parse_log(
             yield unit
 
 
-def history_units(since: str | None = None, cwd: str | None = None) -> Iterator[Item]:
+def history_units(
+    since: str | None = None, cwd: str | None = None, keep: Callable[[str], bool] | None = None
+) -> Iterator[Item]:
     """Lines added in the history reachable from any ref (or in `since..HEAD`), and the
     commits' messages. A bare repository works (its git folder is the root); an unborn HEAD
-    (an orphan branch being started) does not stop the scan of the other refs."""
+    (an orphan branch being started) does not stop the scan of the other refs. With `keep`,
+    only the commits whose sha it accepts (a shard of the history)."""
     root = repo_root(cwd)
     if since:
         try:
@@ -200,20 +210,42 @@ def history_units(since: str | None = None, cwd: str | None = None) -> Iterator[
         revisions = [f"{since}..HEAD"]
     else:
         revisions = ["--all"]  # every ref; an unborn HEAD is skipped, no refs: no output
+    if keep is None:
+        yield from _log_units([*LOG_OPTIONS, *revisions, "--"], root, None, None)
+        return
+    # A shard's commits are listed first, and git diffs only those: each shard reading the
+    # whole `git log -p` would make N shards cost far more than the one scan.
+    listed = run_git(["rev-list", *revisions, "--"], root).split()
+    selected = b"".join(sha + b"\n" for sha in listed if keep(sha.decode("ascii")))
+    if not selected:
+        return  # (none: `git log --stdin` given no commit would show HEAD's history)
     import tempfile
 
-    args = ["-C", root, *LOG_OPTIONS, *revisions, "--"]
+    with tempfile.TemporaryFile() as wanted:
+        wanted.write(selected)
+        wanted.seek(0)
+        log = [*LOG_OPTIONS, "--no-walk=unsorted", "--stdin", "--"]
+        yield from _log_units(log, root, keep, wanted)
+
+
+def _log_units(
+    log: list[str], root: str, keep: Callable[[str], bool] | None, wanted: object
+) -> Iterator[Item]:
+    """The units of one `git log` (see `history_units`)."""
+    import tempfile
+
+    args = ["-C", root, *log]
     # git's messages go to a file, not a pipe nobody reads while the patches stream (a
     # repository with many broken refs would fill it and stop git: a hang)
     with tempfile.TemporaryFile() as errors:
         try:
-            proc = gitproc.popen(args, stderr=errors)
+            proc = gitproc.popen(args, stderr=errors, stdin=wanted if keep else None)
         except FileNotFoundError:
             raise GitNotFound() from None
         assert proc.stdout is not None
         archives: list[tuple[str, str]] = []
         try:
-            yield from parse_log(iter(proc.stdout.readline, b""), archives)
+            yield from parse_log(iter(proc.stdout.readline, b""), archives, keep)
         finally:
             proc.stdout.close()
             code = proc.wait()

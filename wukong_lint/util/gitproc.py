@@ -381,15 +381,15 @@ def start_staged() -> StagedGit | None:
         return None
 
 
-def popen(args: list[str], stderr: Any = None):
+def popen(args: list[str], stderr: Any = None, stdin: Any = None):
     """`git ARGS` as a subprocess.Popen with its stdout on a pipe, for output read as a
-    stream (`--history`); `stderr`: a file for its messages. Raises FileNotFoundError when
-    git is not installed."""
+    stream (`--history`); `stderr`: a file for its messages; `stdin`: a file to read (else
+    none). Raises FileNotFoundError when git is not installed."""
     import subprocess
 
     return subprocess.Popen(
-        argv(args), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=stderr,
-        env=environment(),
+        argv(args), stdin=subprocess.DEVNULL if stdin is None else stdin,
+        stdout=subprocess.PIPE, stderr=stderr, env=environment(),
     )  # fmt: skip
 
 
