@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from wukong_lint.shell import dirs
 from wukong_lint.shell import unknown as shell_unknown
 from wukong_lint.shell.bindings import BINDERS, bind
 from wukong_lint.shell.expand import (
@@ -462,12 +463,17 @@ class _Walker(Runs):
         prefix: list[Any] = []  # `IFS=, read ...`: assignments for this command only
         prev_end = -1
         inside = len(self.commands)  # the commands of its $(...) are recorded from here
+        quoted: list[int] = []  # the words whose `$` is quoted text (shell/dirs.py)
+        restore = None
         for child in node.children:
             kind = child.type
             if kind == "variable_assignment":
                 subs += self.substitutions_in(child)
                 prefix.append(child)
                 self.assignment_runs(child)
+                named = child.child_by_field_name("name")
+                if named is not None and named.text.startswith(b"T"):  # (TMPDIR, TMP, TEMP)
+                    restore = dirs.prefix_temp(self.env, [named.text.decode("utf-8", "replace")])
                 continue
             if kind == "file_redirect":
                 op, target, first = "", "", True
@@ -505,6 +511,8 @@ class _Walker(Runs):
                 values = expand(child, self)
             if self.nul:
                 values = [value.replace("\0", "") for value in values]
+            if words and values:  # (`--arg-file=<(echo ~)`, `rm '$TMPDIR'`: shell/dirs.py)
+                dirs.joined_or_literal(child, words, values, quoted)
             if not self.continued:
                 words += values
                 continue
@@ -513,6 +521,9 @@ class _Walker(Runs):
             words += values
             prev_end = child.end_byte
         words += extra
+        for name in restore or ():
+            self.env.pop(name, None)
+        dirs.as_relative(words, quoted)
         if not words:
             return subs
         if heredoc is None and redirects:
@@ -534,7 +545,7 @@ class _Walker(Runs):
             self.env = env
         if len(self.commands) > index:
             self.last_top = self.commands[index]
-        if argv[0] in _TRACKED:
+        if argv[0] in _TRACKED or argv[0] in ("builtin", "command"):
             self.track(argv)
         elif argv[0] in BINDERS:
             stdin = heredoc
@@ -566,19 +577,19 @@ class _Walker(Runs):
 
     def track(self, argv: tuple[str, ...]) -> None:
         """What a command changes for the rest of the line: its folder, its aliases."""
-        name = argv[0]
-        if name in ("cd", "pushd"):
-            targets = [a for a in argv[1:] if not a.startswith("-") or a == "-"]
-            self.cwd = change_dir(self.cwd, targets[0] if targets else None)
-        elif name == "popd":
-            self.cwd = "?"
+        found = dirs.tracked(argv)
+        if found is None:
+            return
+        name = found[0]
+        if name in ("cd", "pushd", "popd"):
+            self.cwd = dirs.move(self.cwd, self.env, found)
         elif name == "alias":
-            for arg in argv[1:]:
+            for arg in found[1:]:
                 alias, sep, value = arg.partition("=")
                 if sep and alias:
                     self.aliases[alias] = value
         elif name == "unset":
-            for arg in argv[1:]:
+            for arg in found[1:]:
                 self.env.pop(arg, None)
 
     def emit(
@@ -731,7 +742,7 @@ class _Walker(Runs):
         return names
 
 
-_TRACKED = frozenset(["cd", "pushd", "popd", "alias", "unset"])
+_TRACKED = dirs.TRACKED
 _POSITIONAL = frozenset(["@[]", "@", "*", "#", *map(str, range(1, 10))])
 # a program word that may not name its program (an expansion, a glob, an empty word)
 _ASSIGNED = re.compile(r"[A-Za-z_]\w*=").match  # `NAME=value`
