@@ -2,7 +2,8 @@
 walker's state changes of `cd`, `pushd`, `popd` (also as `builtin cd`, `command cd`), the
 previous folder (`cd -`) and the directory stack; the words a path program takes as a
 relative name because their `$` was quoted (`rm -rf '$TMPDIR/x'`); and a temporary-folder
-variable that a command's own prefix assignment sets (`TMPDIR=/etc rm -rf $TMPDIR/x`).
+variable that a command's own prefix assignment sets (`TMPDIR=/etc rm -rf $TMPDIR/x`); a
+Windows drive path written without quotes (`rd /s /q C:\\Users\\dev`) kept as written.
 
 The folder is a path word that shell/path_reasoning.py resolves (`change_dir`): "." the
 project root, "?" unknown. The previous folder and the stack are kept in the walker's
@@ -12,6 +13,7 @@ its variables do.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from wukong_lint.shell.path_reasoning import change_dir
@@ -30,6 +32,8 @@ CALLERS_VALUE = "$(:caller)"
 PATH_PROGRAMS = frozenset(["rm", "rmdir", "unlink", "shred", "srm", "mv", "cp", "truncate",
                            "chmod", "chown", "chgrp", "find", "touch", "mkdir", "ln", "dd",
                            "tee", "install", "rsync", "wipe"])  # fmt: skip
+_DRIVE = re.compile(r"[A-Za-z]:[^/]").match
+_WINDOWS_PATH = re.compile(r"[A-Za-z]:\\[^\s'\"$`]*$").match
 _EXPANDING = frozenset(["simple_expansion", "expansion", "command_substitution",
                         "process_substitution", "arithmetic_expansion"])  # fmt: skip
 
@@ -49,6 +53,25 @@ def tracked(argv: tuple[str, ...]) -> tuple[str, ...] | None:
             i += 1  # `command -p cd`: the default PATH, still the builtin
     rest = argv[i:]
     return rest if rest and rest[0] in TRACKED else None
+
+
+def track(walker: Any, argv: tuple[str, ...]) -> None:
+    """What a command changes for the rest of the line (the walker's `cwd`, `env`,
+    `aliases`): its folder, its aliases, the variables it unsets."""
+    found = tracked(argv)
+    if found is None:
+        return
+    name = found[0]
+    if name in ("cd", "pushd", "popd"):
+        walker.cwd = move(walker.cwd, walker.env, found)
+    elif name == "alias":
+        for arg in found[1:]:
+            alias, sep, value = arg.partition("=")
+            if sep and alias:
+                walker.aliases[alias] = value
+    elif name == "unset":
+        for arg in found[1:]:
+            walker.env.pop(arg, None)
 
 
 def _stack(env: dict[str, str]) -> list[str]:
@@ -90,7 +113,8 @@ def move(cwd: str, env: dict[str, str], argv: tuple[str, ...]) -> str:
 def joined_or_literal(node: Any, words: list[str], values: list[str], literal: list[int]) -> None:
     """A command's next word node and its values: a process substitution written right
     after a word is part of it (`--arg-file=<(echo ~)`, one word to bash; the parser gives
-    two), and a word whose `$` is quoted text is noted in `literal` (its index in `words`)."""
+    two), a word whose `$` is quoted text is noted in `literal` (its index in `words`), and a
+    Windows drive path keeps its backslashes."""
     before = node.prev_sibling
     if (
         node.type == "process_substitution"
@@ -101,6 +125,12 @@ def joined_or_literal(node: Any, words: list[str], values: list[str], literal: l
         return
     if "$" in values[0] and literal_dollar(node, values):
         literal.append(len(words))
+    elif node.type == "word" and len(values) == 1 and _DRIVE(values[0]):
+        # `rd /s /q C:\Users\dev`: bash would drop the backslashes, but a drive path is for
+        # PowerShell or cmd, which keep them (the rules read Windows paths as written)
+        raw = node.text.decode("utf-8", "replace")
+        if _WINDOWS_PATH(raw):
+            values[0] = raw
 
 
 def literal_dollar(node: Any, values: list[str]) -> bool:

@@ -78,6 +78,9 @@ _WRAPPERS = re.compile(
     r"path\.expand|normalizePath|os\.path\.realpath|realpath|"
     r"glob\.i?glob|glob|Dir\.glob)\s*\(\s*"
 )
+# a change of folder (os.chdir, process.chdir, Dir.chdir, perl's and php's chdir): the
+# relative paths of the code's calls are read from there (`os.chdir('/'); rmtree('usr')`)
+_CHDIR = re.compile(r"\bchdir\s*\(?\s*(" + _STRING + r")", re.S)
 _OPEN_WRITE = re.compile(
     r"\bopen\s*\(\s*(" + _STRING + r")\s*,\s*[rbuU]?['\"](w|wb|w\+|wt)['\"]", re.S
 )
@@ -370,6 +373,10 @@ def commands(language: str, code: str, program: bool = False) -> list[tuple[str,
         computed.append("computed-code")
     found += [(UNSEEN, reason, language) for reason in dict.fromkeys(computed)]
     found += sends(code)  # the environment or a file it reads, uploaded
+    moved = _CHDIR.search(code)
+    folder = _literal(moved.group(1)) if moved is not None else None
+    if folder and found:  # (the first literal one, for every call: calls are not ordered)
+        found.insert(0, ("cd", folder))
     return found
 
 

@@ -577,20 +577,7 @@ class _Walker(Runs):
 
     def track(self, argv: tuple[str, ...]) -> None:
         """What a command changes for the rest of the line: its folder, its aliases."""
-        found = dirs.tracked(argv)
-        if found is None:
-            return
-        name = found[0]
-        if name in ("cd", "pushd", "popd"):
-            self.cwd = dirs.move(self.cwd, self.env, found)
-        elif name == "alias":
-            for arg in found[1:]:
-                alias, sep, value = arg.partition("=")
-                if sep and alias:
-                    self.aliases[alias] = value
-        elif name == "unset":
-            for arg in found[1:]:
-                self.env.pop(arg, None)
+        dirs.track(self, argv)
 
     def emit(
         self,
@@ -679,6 +666,7 @@ class _Walker(Runs):
                   subs: tuple[str, ...], inner_via: tuple[str, ...]) -> list[str]:  # fmt: skip
         """Walk what a command runs besides itself (its registry items)."""
         names: list[str] = []
+        cwd = self.cwd  # (`os.chdir('/')` in code moves the code's later calls, not the line)
         for item in items:
             if item and item[0] == SCRIPT:
                 names += self.nested(item[1], start, end, inner_via, stdin_from, item[2:])
@@ -695,10 +683,13 @@ class _Walker(Runs):
                         rounds += 1
                         if rounds <= 4:
                             pending += code_commands(found[1], found[2])
+                    elif found[0] == "cd":
+                        self.cwd = change_dir(self.cwd, found[1])
                     else:
                         names += self.emit(found, start, end, (), stdin_from, (), inner_via, None)
             else:
                 names += self.emit(item, start, end, (), stdin_from, subs, inner_via, None)
+        self.cwd = cwd
         return names
 
     def nested(
