@@ -171,6 +171,18 @@ _DRY_RUN = ("--dry-run", "--dry_run", "--dryrun", "--preview-only", "--what-if",
             "--no-act", "--just-print")  # fmt: skip
 _FILE_PROGRAMS = frozenset(["rm", "unlink", "shred", "rmdir", "mv", "cp", "truncate"])
 
+
+def dry_run(options: list[str] | tuple[str, ...]) -> bool:
+    """Do a command's options make it only describe what it would do (`--dry-run`)? The
+    last of a dry run and its negation wins (`git clean --dry-run --no-dry-run -f` deletes)."""
+    found = False
+    for option in options:
+        if option.startswith(_DRY_RUN):
+            found = True
+        elif option in ("--no-dry-run", "--no-dry_run", "--no-dryrun"):
+            found = False
+    return found
+
 # Unicode dashes that read as `-` to a person (and to PowerShell, which takes en and em
 # dashes as a parameter's dash): `git reset ‐‐hard` is judged as `--hard`.
 DASHES = frozenset("\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d")

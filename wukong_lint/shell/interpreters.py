@@ -69,6 +69,12 @@ _BACKTICKS = re.compile(
 )
 _REQUIRED = re.compile(r"require\(\s*['\"](?:node:)?([\w/-]+)['\"]\s*\)\s*\.$")
 _HOME_VALUE = re.compile(HOME_EXPR)
+# the temporary folder as code names it (as `$TMPDIR` for the shell: a temporary folder)
+_TEMP_VALUE = re.compile(
+    r"(?:tempfile\s*\.\s*)?(?:gettempdir|mkdtemp)\s*\([^()]*\)|(?:os\s*\.\s*)?tmpdir\s*\(\s*\)"
+    r"|Dir\s*\.\s*(?:tmpdir|mktmpdir)\b(?:\s*\(\s*\))?|sys_get_temp_dir\s*\(\s*\)"
+    r"|File::Spec->tmpdir(?:\s*\(\s*\))?|os\.TempDir\(\s*\)|env::temp_dir\(\s*\)"
+)
 _PATH_METHOD = re.compile(
     r"Path\s*\(\s*(" + _STRING + r")\s*\)\s*\.\s*(unlink|rmdir|write_text|write_bytes)\b", re.S
 )
@@ -214,6 +220,9 @@ def _term(rest: str, names: dict[str, str]) -> tuple[str | None, str]:
     home = _HOME_VALUE.match(rest)
     if home:  # os.environ["HOME"], Path.home(), Dir.home, os.homedir()...
         return "~", rest[home.end() :]
+    temp = _TEMP_VALUE.match(rest)
+    if temp:  # tempfile.gettempdir(), os.tmpdir(), Dir.tmpdir, sys_get_temp_dir()...
+        return "/tmp", rest[temp.end() :]
     joined = joined_name(rest, names)
     if joined is not None:  # os.path.join(root, f) of a name bound by os.walk(...)
         return joined, _skip_call(rest)
