@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from wukong_lint.shell.path_reasoning import change_dir
+from wukong_lint.shell.path_reasoning import TEMP, change_dir, classify
 
 TRACKED = frozenset(["cd", "pushd", "popd", "alias", "unset"])
 _OLD = "\x1fOLDPWD"  # the folder before the last cd (bash's $OLDPWD, as a cwd word)
@@ -72,6 +72,26 @@ def track(walker: Any, argv: tuple[str, ...]) -> None:
     elif name == "unset":
         for arg in found[1:]:
             walker.env.pop(arg, None)
+
+
+def chdir_of(cwd: str, argv: tuple[str, ...], options: list[str] | None) -> str:
+    """The folder a wrapper runs its command in: `env -C DIR`, `env --chdir=DIR`, `sudo -D
+    DIR` (its `options`, read up to its first word that is no option), else `cwd`."""
+    if not options:
+        return cwd
+    found = None
+    args = argv[1:]
+    for index, arg in enumerate(args):
+        if arg == "--" or not arg.startswith("-"):
+            break
+        name, eq, value = arg.partition("=")
+        if name in options and eq:
+            found = value
+        elif arg in options and index + 1 < len(args):
+            found = args[index + 1]
+        elif arg[:2] in options and len(arg) > 2 and not arg.startswith("--"):
+            found = arg[2:]  # `-C/`
+    return cwd if found is None else change_dir(cwd, found)
 
 
 def _stack(env: dict[str, str]) -> list[str]:
@@ -159,12 +179,14 @@ def as_relative(words: list[str], literal: list[int]) -> None:
             words[index] = "./" + words[index]
 
 
-def prefix_temp(env: dict[str, str], names: list[str]) -> dict[str, str] | None:
+def prefix_temp(env: dict[str, str], assigned: dict[str, str]) -> dict[str, str] | None:
     """The variables to restore after a command whose prefix assigns a temporary-folder
-    variable the line did not set before (its words get `CALLERS_VALUE`); None when none."""
+    variable the line did not set before a value that is not a temporary folder
+    (`TMPDIR=/etc rm -rf $TMPDIR/x`: its words get `CALLERS_VALUE`); None when none.
+    (`TMPDIR=/tmp/x rm -rf $TMPDIR` keeps reading the caller's value as temporary.)"""
     saved: dict[str, str] | None = None
-    for name in names:
-        if name in TEMP_VARIABLES and name not in env:
+    for name, value in assigned.items():
+        if name in TEMP_VARIABLES and name not in env and classify(value) != TEMP:
             saved = saved if saved is not None else {}
             env[name] = CALLERS_VALUE
             saved[name] = ""

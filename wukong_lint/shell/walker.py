@@ -473,7 +473,8 @@ class _Walker(Runs):
                 self.assignment_runs(child)
                 named = child.child_by_field_name("name")
                 if named is not None and named.text.startswith(b"T"):  # (TMPDIR, TMP, TEMP)
-                    restore = dirs.prefix_temp(self.env, [named.text.decode("utf-8", "replace")])
+                    value = self.assignments([child])
+                    restore = dirs.prefix_temp(self.env, value) or restore
                 continue
             if kind == "file_redirect":
                 op, target, first = "", "", True
@@ -656,10 +657,12 @@ class _Walker(Runs):
                     self.env.__setitem__(*word.split("=", 1))
                 elif not word.startswith("-"):
                     break
+        here = self.cwd  # (`env -C / rm -rf etc`: what it runs, runs there)
+        self.cwd = dirs.chdir_of(here, argv, spec.get("chdir_options") if spec else None)
         try:
             names += self.run_items(items, start, end, stdin_from, subs, inner_via)
         finally:
-            self.env = env
+            self.env, self.cwd = env, here
         return names
 
     def run_items(self, items: list[Any], start: int, end: int, stdin_from: tuple[str, ...],
