@@ -183,6 +183,7 @@ def dry_run(options: list[str] | tuple[str, ...]) -> bool:
             found = False
     return found
 
+
 # Unicode dashes that read as `-` to a person (and to PowerShell, which takes en and em
 # dashes as a parameter's dash): `git reset ‐‐hard` is judged as `--hard`.
 DASHES = frozenset("\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d")
