@@ -47,7 +47,7 @@ def test_the_folder_follows_every_way_to_change_it(line: str, cwd: str) -> None:
     ("line", "path"),
     [
         ("rm -rf '$TMPDIR/foo'", "./$TMPDIR/foo"),
-        ("rm -rf \"\\$TMPDIR/x\"", "./$TMPDIR/x"),
+        ('rm -rf "\\$TMPDIR/x"', "./$TMPDIR/x"),
         ("rm -rf \\$HOME", "./$HOME"),
         ("rm -rf '${TMPDIR}'/cache", "./${TMPDIR}/cache"),
         ('rm -rf "$TMPDIR/x"', "$TMPDIR/x"),  # expanded: the variable
@@ -94,12 +94,14 @@ def test_env_chdir_moves_what_it_runs() -> None:
         ("git clean --dry-run --no-dry-run -f", "ask"),
         ("cd /tmp && cd - && rm -rf node_modules", "allow"),
         ("pushd /tmp >/dev/null && rm -rf wk-build && popd", "allow"),
-        ("TMPDIR=/tmp/wk rm -rf \"$TMPDIR\"/cache", "allow"),
+        ('TMPDIR=/tmp/wk rm -rf "$TMPDIR"/cache', "allow"),
         ("rm -rf **/__pycache__", "allow"),
         ("git clean -fdX -- build/", "allow"),
         ("git push -n --mirror backup", "allow"),
-        ("python3 -c \"import pathlib; [p.unlink() for p in pathlib.Path('.').rglob('*.pyc')]\"",
-         "allow"),
+        (
+            "python3 -c \"import pathlib; [p.unlink() for p in pathlib.Path('.').rglob('*.pyc')]\"",
+            "allow",
+        ),
     ],
 )
 def test_verdicts(line: str, tier: str) -> None:
