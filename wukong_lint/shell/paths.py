@@ -87,6 +87,8 @@ def normalize(path: str) -> str:
             if path.startswith(prefix) and path[len(prefix) : len(prefix) + 1] in ("", "/"):
                 path = root + path[len(prefix) :]
                 break
+    if "\0stdin" in path:  # a name read from a pipe (path_reasoning.STDIN): any one name
+        path = path.replace("\0stdin", "*")
     if "\0" in path:  # the walker's "some files under a folder" (path_reasoning.UNDER)
         head, _, name = path.partition("/\0*")
         path = f"{head}/**/{name or '*'}".replace("\0", "")
