@@ -84,6 +84,18 @@ _WRAPPERS = re.compile(
     r"path\.expand|normalizePath|os\.path\.realpath|realpath|"
     r"glob\.i?glob|glob|Dir\.glob)\s*\(\s*"
 )
+# a deleting function handed to a map over a glob (`array_map("unlink", glob("/etc/*"))`,
+# `list(map(os.remove, glob.glob('/etc/*')))`, `array_walk(glob(...), 'unlink')`): each file
+_GLOB_CALL = r"(?:glob\s*\.\s*i?glob|glob|Dir\s*\.\s*glob)\s*\(\s*(?P<target>" + _STRING + ")"
+_MAPPED_DELETE = re.compile(
+    r"\b(?:array_map|map)\s*\(\s*(?:['\"](?:unlink|rmdir|remove)['\"]|(?P<fn>(?:os\s*\.\s*)?"
+    r"(?:remove|unlink|rmdir)|(?:shutil\s*\.\s*)?rmtree))\s*,\s*(?:list\s*\(\s*)?"
+    + _GLOB_CALL
+    + r"|\barray_walk\s*\(\s*"
+    + _GLOB_CALL.replace("target", "walked")
+    + r"\s*\)\s*,\s*['\"](?:unlink|rmdir)['\"]",
+    re.S,
+)
 # a change of folder (os.chdir, process.chdir, Dir.chdir, perl's and php's chdir): the
 # relative paths of the code's calls are read from there (`os.chdir('/'); rmtree('usr')`)
 _CHDIR = re.compile(r"\bchdir\s*\(?\s*(" + _STRING + r")", re.S)
@@ -382,6 +394,11 @@ def commands(language: str, code: str, program: bool = False) -> list[tuple[str,
         computed.append("computed-code")
     found += [(UNSEEN, reason, language) for reason in dict.fromkeys(computed)]
     found += sends(code)  # the environment or a file it reads, uploaded
+    for match in _MAPPED_DELETE.finditer(code):
+        target = _literal(match.group("target") or match.group("walked"))
+        if target is not None:
+            recursive = "rmtree" in (match.group("fn") or "")
+            found.append(("rm", "-rf" if recursive else "-f", target))
     moved = _CHDIR.search(code)
     folder = _literal(moved.group(1)) if moved is not None else None
     if folder and found:  # (the first literal one, for every call: calls are not ordered)
