@@ -66,6 +66,8 @@ def _targets_match(
     ]
     if command.name in _FINDS:
         words = _find_reach(command, words, where)
+    elif not words and command.name == "git" and command.argv[1:2] == ("clean",):
+        words = ["."]  # (`cd ~ && git clean -fdx`: no path is the folder it runs in)
     classes = [where.classify(one, command.cwd) for word in words for one in expand_braces(word)]
     if not classes:
         return False
