@@ -276,7 +276,8 @@ def _judge(args: argparse.Namespace, data: dict) -> int:
 
         return answer(args, config, ruleset, data)
     findings = []
-    for unit in event_units(data, profile, notes, args.checkpoint):
+    units = event_units(data, profile, notes, args.checkpoint)
+    for unit in units:
         found, _ = scan_unit(ruleset, unit)
         findings += found
     if data["hook_event_name"] == "PreToolUse":  # the scripts the call runs or writes
@@ -296,6 +297,10 @@ def _judge(args: argparse.Namespace, data: dict) -> int:
         from wukong_lint.hook.paths import apply_config_paths
 
         findings = [f for f in apply_config_paths(data, config, findings) if not f.suppressed]
+    if any(f.rule_id in _RECOVERABLE for f in findings):  # (git: a deleted file it has)
+        from wukong_lint.hook.recoverable import soften
+
+        findings = soften(data, findings, units)
     fail_on = Severity.parse(args.fail_on or config.fail_on or "high")
     code, out, err, blocked = decide(data, findings, fail_on, args.mode, warnings)
     args.judged = _Judged(config.audit, ruleset, sorted({f.rule_id for f in findings}))  # audit
@@ -313,6 +318,10 @@ def _judge(args: argparse.Namespace, data: dict) -> int:
     sys.stdout.write(out)
     sys.stderr.write(err)
     return code
+
+
+# the confirm-tier rules that git's copy of the files can settle (hook/recoverable.py)
+_RECOVERABLE = frozenset(["dangerous-command.rm-project-files"])
 
 
 class _Judged:

@@ -66,6 +66,8 @@ def _targets_match(
     ]
     if command.name in _FINDS:
         words = _find_reach(command, words, where)
+    elif not words and command.name == "git" and command.argv[1:2] == ("clean",):
+        words = ["."]  # (`cd ~ && git clean -fdx`: no path is the folder it runs in)
     classes = [where.classify(one, command.cwd) for word in words for one in expand_braces(word)]
     if not classes:
         return False
@@ -186,6 +188,19 @@ _HELP = frozenset(["--help", "-help"])
 _DRY_RUN = ("--dry-run", "--dry_run", "--dryrun", "--preview-only", "--what-if", "--simulate",
             "--no-act", "--just-print")  # fmt: skip
 _FILE_PROGRAMS = frozenset(["rm", "unlink", "shred", "rmdir", "mv", "cp", "truncate"])
+
+
+def dry_run(options: list[str] | tuple[str, ...]) -> bool:
+    """Do a command's options make it only describe what it would do (`--dry-run`)? The
+    last of a dry run and its negation wins (`git clean --dry-run --no-dry-run -f` deletes)."""
+    found = False
+    for option in options:
+        if option.startswith(_DRY_RUN):
+            found = True
+        elif option in ("--no-dry-run", "--no-dry_run", "--no-dryrun"):
+            found = False
+    return found
+
 
 # Unicode dashes that read as `-` to a person (and to PowerShell, which takes en and em
 # dashes as a parameter's dash): `git reset ‐‐hard` is judged as `--hard`.

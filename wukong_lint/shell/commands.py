@@ -36,7 +36,6 @@ from wukong_lint.engine.rules import CompiledRule
 from wukong_lint.engine.scope import in_scope  # (also imported from here by other kinds)
 from wukong_lint.model import Unit
 from wukong_lint.shell.command_targets import (
-    _DRY_RUN,
     _HELP,
     _NOWHERE,
     DASHES,
@@ -48,6 +47,7 @@ from wukong_lint.shell.command_targets import (
     _targets_match,
     ascii_dashes,
     describe,
+    dry_run,
     made_files,
 )
 from wukong_lint.shell.parse import (
@@ -185,7 +185,7 @@ def block_matches(block: dict[str, Any], command: Command, where: Where | None =
         return False
     if not (block["redirect_to"] or block.get("redirect_targets_any")) and (
         _HELP & set(options)
-        or any(o.startswith(_DRY_RUN) for o in options)
+        or dry_run(options)
         or (name == "rsync" and any(o[:2] != "--" and "n" in o[1:] for o in options))
     ):
         return False  # `terraform destroy --help`, `kubectl delete ns x --dry-run=client`,

@@ -130,7 +130,7 @@ _LOOP = re.compile(
     r"\bfor\s+(\w+)((?:\s*,\s*\w+)*)\s+in\s+(?:"
     rf"os\.walk\(\s*(?P<walk>{_FOLDER})"
     rf"|(?:os\.listdir|os\.scandir)\(\s*(?P<list>{_FOLDER})"
-    rf"|(?P<path>{_FOLDER})\s*\.\s*(?P<how>iterdir|glob|rglob|walk)\s*\("
+    rf"|(?P<path>{_FOLDER})\s*\.\s*(?P<how>iterdir|glob|rglob|walk)\s*\(\s*(?P<pattern>{_Q})?"
     rf"|[\[(]\s*(?P<items>{_Q}(?:\s*,\s*{_Q})*)\s*,?\s*[\])]"
     r")"
 )
@@ -144,6 +144,7 @@ def _folder(text: str) -> str:
     return re.sub(r"\\(.)", r"\1", literal.group(0)[1:-1]) if literal else "?"
 
 
+_UNDER = "/\0*"  # (path_reasoning.UNDER: some of the files under a folder)
 RECURSIVE = "\0r"  # marks a bound value as every file below a folder (os.walk, rglob)
 
 
@@ -168,6 +169,16 @@ def bound_paths(code: str) -> dict[str, str]:
             folder = _folder(match.group("path"))
             recursive = match.group("how") in ("rglob", "walk")
             value = (RECURSIVE + folder) if recursive else folder.rstrip("/") + "/*"
+            pattern = (match.group("pattern") or "'*'")[1:-1]
+            if pattern not in ("*", "**", "**/*") and "/" not in pattern.strip("*/"):
+                # `Path('.').rglob('*.pyc')`: only the files of that name (`find -name`)
+                name = pattern.rsplit("/", 1)[-1]
+                head = (
+                    RECURSIVE + folder.rstrip("/") + _UNDER
+                    if recursive
+                    else folder.rstrip("/") + "/"
+                )
+                value = head + name
         if folder != "?":
             found[match.group(1)] = value
             for other in (match.group(2) or "").split(","):

@@ -69,6 +69,12 @@ _BACKTICKS = re.compile(
 )
 _REQUIRED = re.compile(r"require\(\s*['\"](?:node:)?([\w/-]+)['\"]\s*\)\s*\.$")
 _HOME_VALUE = re.compile(HOME_EXPR)
+# the temporary folder as code names it (as `$TMPDIR` for the shell: a temporary folder)
+_TEMP_VALUE = re.compile(
+    r"(?:tempfile\s*\.\s*)?(?:gettempdir|mkdtemp)\s*\([^()]*\)|(?:os\s*\.\s*)?tmpdir\s*\(\s*\)"
+    r"|Dir\s*\.\s*(?:tmpdir|mktmpdir)\b(?:\s*\(\s*\))?|sys_get_temp_dir\s*\(\s*\)"
+    r"|File::Spec->tmpdir(?:\s*\(\s*\))?|os\.TempDir\(\s*\)|env::temp_dir\(\s*\)"
+)
 _PATH_METHOD = re.compile(
     r"Path\s*\(\s*(" + _STRING + r")\s*\)\s*\.\s*(unlink|rmdir|write_text|write_bytes)\b", re.S
 )
@@ -78,6 +84,21 @@ _WRAPPERS = re.compile(
     r"path\.expand|normalizePath|os\.path\.realpath|realpath|"
     r"glob\.i?glob|glob|Dir\.glob)\s*\(\s*"
 )
+# a deleting function handed to a map over a glob (`array_map("unlink", glob("/etc/*"))`,
+# `list(map(os.remove, glob.glob('/etc/*')))`, `array_walk(glob(...), 'unlink')`): each file
+_GLOB_CALL = r"(?:glob\s*\.\s*i?glob|glob|Dir\s*\.\s*glob)\s*\(\s*(?P<target>" + _STRING + ")"
+_MAPPED_DELETE = re.compile(
+    r"\b(?:array_map|map)\s*\(\s*(?:['\"](?:unlink|rmdir|remove)['\"]|(?P<fn>(?:os\s*\.\s*)?"
+    r"(?:remove|unlink|rmdir)|(?:shutil\s*\.\s*)?rmtree))\s*,\s*(?:list\s*\(\s*)?"
+    + _GLOB_CALL
+    + r"|\barray_walk\s*\(\s*"
+    + _GLOB_CALL.replace("target", "walked")
+    + r"\s*\)\s*,\s*['\"](?:unlink|rmdir)['\"]",
+    re.S,
+)
+# a change of folder (os.chdir, process.chdir, Dir.chdir, perl's and php's chdir): the
+# relative paths of the code's calls are read from there (`os.chdir('/'); rmtree('usr')`)
+_CHDIR = re.compile(r"\bchdir\s*\(?\s*(" + _STRING + r")", re.S)
 _OPEN_WRITE = re.compile(
     r"\bopen\s*\(\s*(" + _STRING + r")\s*,\s*[rbuU]?['\"](w|wb|w\+|wt)['\"]", re.S
 )
@@ -211,6 +232,9 @@ def _term(rest: str, names: dict[str, str]) -> tuple[str | None, str]:
     home = _HOME_VALUE.match(rest)
     if home:  # os.environ["HOME"], Path.home(), Dir.home, os.homedir()...
         return "~", rest[home.end() :]
+    temp = _TEMP_VALUE.match(rest)
+    if temp:  # tempfile.gettempdir(), os.tmpdir(), Dir.tmpdir, sys_get_temp_dir()...
+        return "/tmp", rest[temp.end() :]
     joined = joined_name(rest, names)
     if joined is not None:  # os.path.join(root, f) of a name bound by os.walk(...)
         return joined, _skip_call(rest)
@@ -370,6 +394,15 @@ def commands(language: str, code: str, program: bool = False) -> list[tuple[str,
         computed.append("computed-code")
     found += [(UNSEEN, reason, language) for reason in dict.fromkeys(computed)]
     found += sends(code)  # the environment or a file it reads, uploaded
+    for match in _MAPPED_DELETE.finditer(code):
+        target = _literal(match.group("target") or match.group("walked"))
+        if target is not None:
+            recursive = "rmtree" in (match.group("fn") or "")
+            found.append(("rm", "-rf" if recursive else "-f", target))
+    moved = _CHDIR.search(code)
+    folder = _literal(moved.group(1)) if moved is not None else None
+    if folder and found:  # (the first literal one, for every call: calls are not ordered)
+        found.insert(0, ("cd", folder))
     return found
 
 

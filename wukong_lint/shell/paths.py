@@ -87,6 +87,8 @@ def normalize(path: str) -> str:
             if path.startswith(prefix) and path[len(prefix) : len(prefix) + 1] in ("", "/"):
                 path = root + path[len(prefix) :]
                 break
+    if "\0stdin" in path:  # a name read from a pipe (path_reasoning.STDIN): any one name
+        path = path.replace("\0stdin", "*")
     if "\0" in path:  # the walker's "some files under a folder" (path_reasoning.UNDER)
         head, _, name = path.partition("/\0*")
         path = f"{head}/**/{name or '*'}".replace("\0", "")
@@ -199,9 +201,23 @@ def _normalized(unit: Unit) -> list[tuple[str, str, str]]:
     known = getattr(unit, "normalized_accesses", None)
     if known is None:
         cwd = unit.event.ctx.cwd  # type: ignore[attr-defined]
-        known = [(raw, normalize(_above(raw, cwd)), mode) for raw, mode in accesses(unit)]
+        shell = getattr(unit.event, "command", None) is not None
+        known = [
+            (raw, normalize(_above(_shell_glob(raw) if shell and mode != FIND else raw, cwd)), mode)
+            for raw, mode in accesses(unit)
+        ]
         unit.normalized_accesses = known  # type: ignore[attr-defined]
     return known
+
+
+def _shell_glob(word: str) -> str:
+    """A path word of a command line as the glob it is: bash's `**` (without `globstar`,
+    a `*`; with it, any depth of folders not starting with `.`) never names a dot folder, so
+    `rm -rf **/__pycache__` reaches no `.git/hooks` (a `**` the walker writes for the files
+    `find` reaches, `/\0*`, and a search's, do: they list dot files)."""
+    if "**" not in word or "\0" in word:
+        return word
+    return word.replace("**", "*")
 
 
 def _mode_wanted(mode: str, params: dict[str, Any]) -> bool:
@@ -226,7 +242,12 @@ def _reaches(patterns: list[str], access: str) -> bool:
     searched = "/**/" in access
     # (`DIR/**/NAME` is NAME at any depth under DIR, DIR itself included)
     forms = (access, access.replace("/**/", "/", 1)) if searched else (access,)
+    # a relative glob (`**/__pycache__`) stays under the folder it runs in: it reaches no
+    # absolute or home path, however many folders its `**` spans
+    relative = access[:1] not in ("/", "~", "$")
     for pattern in patterns:
+        if relative and pattern[:1] in ("/", "~"):
+            continue
         if "/" in pattern:
             if any(globs_overlap(form, pattern, True) for form in forms):
                 return True

@@ -67,6 +67,8 @@ class Spec(_Strict):
     code_options: list[str] = Field(default_factory=list)
     file_options: list[str] = Field(default_factory=list)
     lookup_options: list[str] = Field(default_factory=list)
+    # options naming the folder its command runs in (`env -C DIR`, `sudo -D DIR`)
+    chdir_options: list[str] = Field(default_factory=list)
     exec_options: list[str] = Field(default_factory=list)
     encoded_options: list[str] = Field(default_factory=list)
     key_options: dict[str, list[str]] = Field(default_factory=dict)

@@ -57,6 +57,7 @@ _PRINTING = re.compile(
 )
 # stages after a listing that print some of its lines (`ls ~/.ssh/id_* | head -1`)
 _SUBSET_FILTERS = frozenset(["head", "tail", "sort", "uniq", "shuf", "grep", "egrep", "fgrep"])
+_FINDS = frozenset(["find", "gfind", "bfs"])
 _QUIET = frozenset(["cd", "pushd", "popd", "true", ":"])  # (cd prints nothing: no CDPATH)
 _LOOKUPS = frozenset(["which", "whereis"])
 _PATH_OF = frozenset(["realpath", "readlink", "dirname", "basename"])
@@ -97,11 +98,19 @@ class Runs:
                 targets = heredoc.split()[:MAX_PRODUCER_WORDS] or [STDIN]
             if arg_file is not None:  # xargs -a <(echo /): the file's words
                 printed = self.printed_by("$" + arg_file[1:]) if arg_file[:2] == "<(" else None
-                targets = printed.split() if printed is not None else [STDIN]
+                targets = printed.replace("\0", " ").split() if printed is not None else [STDIN]
             if _bare_shell(command):  # `echo 'rm -rf /x' | xargs -0 bash -c`: its input
                 text = producer.text if producer is not None and nul else None
                 scripts = [text.strip("\0\n")] if text else targets[:1]  # (-0: one item)
                 return [(SCRIPT, t) for t in scripts if t != STDIN]
+            if (
+                producer is not None
+                and producer.text is None
+                and program_name(producer.argv[0]) in _FINDS
+                and program_name(command[0]) in _DELETERS
+                and not find_parts(producer.argv[1:]).filtered
+            ):  # `find ~ -type f | xargs rm -f`: every file below, as `find -exec rm` is rm -r
+                command = (command[0], "-r", *command[1:])
             fed = lines_run(command, replace, producer.argv if producer else None)
             if replace:
                 return [_replace(command, replace, targets), *fed]
@@ -278,6 +287,12 @@ def listed(argv: tuple[str, ...]) -> list[str]:
     if pname == "find":
         parts = find_parts(argv[1:])
         return parts.targets(UNDER)
+    if pname == "git" and "ls-files" in argv:
+        # `git ls-files -z '*.orig' | xargs rm`: the project's files of that name
+        names = [a for a in argv[argv.index("ls-files") + 1 :] if not a.startswith("-")]
+        name = names[0].rsplit("/", 1)[-1] if len(names) == 1 else ""
+        if name not in ("", "*", ".") and names[0][: -len(name)].strip("*/") == "":
+            return ["." + UNDER + name]
     if pname in ("git", "grep", "rg", "ag", "fd", "fdfind", "locate"):
         # `git ls-files | xargs rm`, `grep -l x | xargs rm`: some files of the project
         return ["." + UNDER]

@@ -22,7 +22,7 @@ from typing import Any
 from wukong_lint.shell.model import parse_source
 from wukong_lint.shell.nodes import _command_name, _piece_search, list_parts
 
-_STATE_COMMANDS = frozenset(["cd", "pushd", "popd", "alias", "unalias", "set", "shopt",
+_STATE_COMMANDS = frozenset(["cd", "pushd", "popd", "alias", "unalias", "set", "shopt", "builtin",
                              "export", "declare", "typeset", "local", "readonly"])  # fmt: skip
 _STATE_NODES = frozenset(["variable_assignment", "declaration_command", "variable_assignments"])
 _VARIABLE = re.compile(rb"\$\{?([A-Za-z_]\w*)")

@@ -82,7 +82,7 @@ def _walk_statement(walker: _Walker, node: Any) -> None:
     )
 
 
-_TRACKED_STARTS = (b"cd", b"pushd", b"popd", b"alias", b"unset")
+_TRACKED_STARTS = (b"cd", b"pushd", b"popd", b"alias", b"unset", b"builtin", b"command")
 
 
 def _track_unselected(walker: _Walker, node: Any) -> None:
@@ -100,7 +100,7 @@ def _track_unselected(walker: _Walker, node: Any) -> None:
         _TRACKED_STARTS
     ):
         name = _command_name(node)
-        if name in ("cd", "pushd", "popd", "alias", "unset"):
+        if name in ("cd", "pushd", "popd", "alias", "unset", "builtin", "command"):
             words = [
                 _word(c.children[0] if c.type == "command_name" and c.children else c, walker.env)
                 for c in node.children

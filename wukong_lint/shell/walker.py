@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from wukong_lint.shell import dirs
 from wukong_lint.shell import unknown as shell_unknown
 from wukong_lint.shell.bindings import BINDERS, bind
 from wukong_lint.shell.expand import (
@@ -462,12 +463,18 @@ class _Walker(Runs):
         prefix: list[Any] = []  # `IFS=, read ...`: assignments for this command only
         prev_end = -1
         inside = len(self.commands)  # the commands of its $(...) are recorded from here
+        quoted: list[int] = []  # the words whose `$` is quoted text (shell/dirs.py)
+        restore = None
         for child in node.children:
             kind = child.type
             if kind == "variable_assignment":
                 subs += self.substitutions_in(child)
                 prefix.append(child)
                 self.assignment_runs(child)
+                named = child.child_by_field_name("name")
+                if named is not None and named.text.startswith(b"T"):  # (TMPDIR, TMP, TEMP)
+                    value = self.assignments([child])
+                    restore = dirs.prefix_temp(self.env, value) or restore
                 continue
             if kind == "file_redirect":
                 op, target, first = "", "", True
@@ -505,6 +512,8 @@ class _Walker(Runs):
                 values = expand(child, self)
             if self.nul:
                 values = [value.replace("\0", "") for value in values]
+            if words and values:  # (`--arg-file=<(echo ~)`, `rm '$TMPDIR'`: shell/dirs.py)
+                dirs.joined_or_literal(child, words, values, quoted)
             if not self.continued:
                 words += values
                 continue
@@ -513,6 +522,9 @@ class _Walker(Runs):
             words += values
             prev_end = child.end_byte
         words += extra
+        for name in restore or ():
+            self.env.pop(name, None)
+        dirs.as_relative(words, quoted)
         if not words:
             return subs
         if heredoc is None and redirects:
@@ -534,7 +546,7 @@ class _Walker(Runs):
             self.env = env
         if len(self.commands) > index:
             self.last_top = self.commands[index]
-        if argv[0] in _TRACKED:
+        if argv[0] in _TRACKED or argv[0] in ("builtin", "command"):
             self.track(argv)
         elif argv[0] in BINDERS:
             stdin = heredoc
@@ -566,20 +578,7 @@ class _Walker(Runs):
 
     def track(self, argv: tuple[str, ...]) -> None:
         """What a command changes for the rest of the line: its folder, its aliases."""
-        name = argv[0]
-        if name in ("cd", "pushd"):
-            targets = [a for a in argv[1:] if not a.startswith("-") or a == "-"]
-            self.cwd = change_dir(self.cwd, targets[0] if targets else None)
-        elif name == "popd":
-            self.cwd = "?"
-        elif name == "alias":
-            for arg in argv[1:]:
-                alias, sep, value = arg.partition("=")
-                if sep and alias:
-                    self.aliases[alias] = value
-        elif name == "unset":
-            for arg in argv[1:]:
-                self.env.pop(arg, None)
+        dirs.track(self, argv)
 
     def emit(
         self,
@@ -658,16 +657,19 @@ class _Walker(Runs):
                     self.env.__setitem__(*word.split("=", 1))
                 elif not word.startswith("-"):
                     break
+        here = self.cwd  # (`env -C / rm -rf etc`: what it runs, runs there)
+        self.cwd = dirs.chdir_of(here, argv, spec.get("chdir_options") if spec else None)
         try:
             names += self.run_items(items, start, end, stdin_from, subs, inner_via)
         finally:
-            self.env = env
+            self.env, self.cwd = env, here
         return names
 
     def run_items(self, items: list[Any], start: int, end: int, stdin_from: tuple[str, ...],
                   subs: tuple[str, ...], inner_via: tuple[str, ...]) -> list[str]:  # fmt: skip
         """Walk what a command runs besides itself (its registry items)."""
         names: list[str] = []
+        cwd = self.cwd  # (`os.chdir('/')` in code moves the code's later calls, not the line)
         for item in items:
             if item and item[0] == SCRIPT:
                 names += self.nested(item[1], start, end, inner_via, stdin_from, item[2:])
@@ -684,10 +686,13 @@ class _Walker(Runs):
                         rounds += 1
                         if rounds <= 4:
                             pending += code_commands(found[1], found[2])
+                    elif found[0] == "cd":
+                        self.cwd = change_dir(self.cwd, found[1])
                     else:
                         names += self.emit(found, start, end, (), stdin_from, (), inner_via, None)
             else:
                 names += self.emit(item, start, end, (), stdin_from, subs, inner_via, None)
+        self.cwd = cwd
         return names
 
     def nested(
@@ -731,7 +736,7 @@ class _Walker(Runs):
         return names
 
 
-_TRACKED = frozenset(["cd", "pushd", "popd", "alias", "unset"])
+_TRACKED = dirs.TRACKED
 _POSITIONAL = frozenset(["@[]", "@", "*", "#", *map(str, range(1, 10))])
 # a program word that may not name its program (an expansion, a glob, an empty word)
 _ASSIGNED = re.compile(r"[A-Za-z_]\w*=").match  # `NAME=value`

@@ -252,6 +252,43 @@ class GitProcess:
         self.result = (os.waitstatus_to_exitcode(status), out, err)
         return self.result
 
+    def communicate_within(self, seconds: float) -> tuple[int, bytes, bytes] | None:
+        """As `communicate` without stdin, but None when git has not ended within about
+        `seconds` (it is then killed): for the live hook, which must not wait on a slow or
+        locked repository."""
+        if self.result is not None:
+            return self.result
+        if self.proc is not None:
+            import subprocess
+
+            try:
+                out, err = self.proc.communicate(timeout=seconds)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.communicate()
+                return None
+            self.result = (self.proc.returncode, out, err)
+            return self.result
+        import time
+
+        stdin = self.fds.pop("stdin", None)
+        if stdin is not None:
+            os.close(stdin)
+        self._start_reading()
+        deadline = time.monotonic() + seconds
+        while not self._pump(max(1, int((deadline - time.monotonic()) * 1000))):
+            if time.monotonic() >= deadline:
+                import signal
+
+                os.kill(self.pid, signal.SIGKILL)
+                self.close()
+                return None
+        _, status = os.waitpid(self.pid, 0)
+        out, err = (b"".join(c) for c in self._chunks.values())
+        self._chunks = {}
+        self.result = (os.waitstatus_to_exitcode(status), out, err)
+        return self.result
+
     def forget_output(self) -> None:
         """Drop its stdout, once parsed (a large staged change: megabytes)."""
         if self.result is not None:
