@@ -62,6 +62,16 @@ def _is_generic(rule: CompiledRule) -> bool:
     return "generic" in rule.tags
 
 
+def _tier(rule: CompiledRule) -> int:
+    """Which rule names a secret found twice: a provider's (0) before a rule that knows only
+    what holds it (1, tag `container`: a URL's user info, a connection string, a command
+    line's password, an auth header) before the catch-all assignment: a GitLab token in a
+    clone URL is reported as the GitLab token, with its revocation docs. Generic rules keep
+    ranking after every specific one (the deferred generic rules of `scan_unit` rely on it)."""
+    container = "container" in rule.tags
+    return (3 - container) if "generic" in rule.tags else int(container)
+
+
 def _drop_overlaps(found: list[_Candidate]) -> list[_Candidate]:
     """One secret, one finding: where secret spans overlap, keep the most specific rule."""
     if len(found) < 2:
@@ -69,7 +79,7 @@ def _drop_overlaps(found: list[_Candidate]) -> list[_Candidate]:
     secrets = [c for c in found if c.rule.category == "secret"]
     if len(secrets) < 2:
         return found
-    ranked = sorted(secrets, key=lambda c: (_is_generic(c.rule), -c.rule.severity, c.hit.start))
+    ranked = sorted(secrets, key=lambda c: (_tier(c.rule), -c.rule.severity, c.hit.start))
     kept: list[_Candidate] = []
     for cand in ranked:
         s, e = cand.hit.secret_start, cand.hit.secret_end
@@ -225,7 +235,7 @@ def _kept_specific(found: list[_Candidate]) -> list[_Candidate]:
     they rank before every generic one, so generic candidates never change this set."""
     ranked = sorted(
         (c for c in found if c.rule.category == "secret" and not _is_generic(c.rule)),
-        key=lambda c: (-c.rule.severity, c.hit.start),
+        key=lambda c: (_tier(c.rule), -c.rule.severity, c.hit.start),
     )
     kept: list[_Candidate] = []
     for cand in ranked:
