@@ -69,54 +69,66 @@ def _replaced(rule, hits: list, path: str, text: str) -> bool:
     if not others:
         return False
     alone = scan_unit(RuleSet([rule]), Unit(path, text, Source(kind=rule.applies_to[0])))[0]
-    return any(
-        a.line == f.line for a in alone for f in others
-    )
+    return any(a.line == f.line for a in alone for f in others)
 
 
-def measure(seed: int | None, show: bool) -> dict:
+def measure(seed: int | None, show: bool) -> dict[str, list[int]]:
+    """Counts by where the examples come from ("files": the example files, "yaml": the
+    rules' own `examples`): [true found, true, false flagged, false, false flagged by the
+    example's own rule]; "few": [rules with fewer than 10 true or 10 false examples]."""
     from wukong_lint.engine.loader import load_rules
     from wukong_lint.engine.rules import RuleSet
     from wukong_lint.engine.scan import scan_unit
     from wukong_lint.model import Source, Unit
-    from wukong_lint.runner.examples import all_examples, example_path
+    from wukong_lint.runner.examples import example_path, file_examples
 
     rules = [r for r in load_rules().rules if r.category == "secret"]
     every = RuleSet(rules)
-    per_rule: dict[str, tuple[int, int, int, int]] = {}
+    counts = {"files": [0, 0, 0, 0, 0], "yaml": [0, 0, 0, 0, 0]}
+    few: list[str] = []
     lines: list[str] = []
     for rule in rules:
-        match, no_match = all_examples(rule, FOLDER)
+        match, no_match = file_examples(rule.id, FOLDER)
         short = rule.id.removeprefix("secret.")
         if seed is not None and (short in SPECS or short in FILE_SPECS):
-            trues, falses = draw(short, seed)  # held out: fresh draws of the generated rules
-            match = list(rule.examples_match) + trues
-            no_match = list(rule.examples_no_match) + falses
+            match, no_match = draw(short, seed)  # held out: fresh draws of the generated rules
+        sources = (
+            ("yaml", rule.examples_match, rule.examples_no_match),
+            ("files", match, no_match),
+        )
+        if (
+            len(match) + len(rule.examples_match) < 10
+            or len(no_match) + len(rule.examples_no_match) < 10
+        ):
+            few.append(rule.id)
         path = example_path(rule)
         kind = rule.applies_to[0]
-        found = flagged = 0
-        for text in match:
-            hits = scan_unit(every, Unit(path, text, Source(kind=kind)))[0]
-            if any(f.rule_id == rule.id for f in hits) or _replaced(rule, hits, path, text):
-                found += 1
-            elif show:
-                got = sorted({f.rule_id for f in hits})
-                lines.append(f"MISS {rule.id}: {text[:70]!r} (found: {got})")
-        for text in no_match:
-            hits = [
-                f
-                for f in scan_unit(every, Unit(path, text, Source(kind=kind)))[0]
-                if f.severity > 1
-            ]
-            if hits:
-                flagged += 1
-                if show:
+        for source, trues, falses in sources:
+            c = counts[source]
+            for text in trues:
+                hits = scan_unit(every, Unit(path, text, Source(kind=kind)))[0]
+                c[1] += 1
+                if any(f.rule_id == rule.id for f in hits) or _replaced(rule, hits, path, text):
+                    c[0] += 1
+                elif show:
                     got = sorted({f.rule_id for f in hits})
-                    lines.append(f"FLAG {rule.id}: {text[:70]!r} by {got}")
-        per_rule[rule.id] = (found, len(match), flagged, len(no_match))
+                    lines.append(f"MISS {source} {rule.id}: {text[:70]!r} (found: {got})")
+            for text in falses:
+                hits = [
+                    f
+                    for f in scan_unit(every, Unit(path, text, Source(kind=kind)))[0]
+                    if f.severity > 1
+                ]
+                c[3] += 1
+                if hits:
+                    c[2] += 1
+                    c[4] += any(f.rule_id == rule.id for f in hits)
+                    if show:
+                        got = sorted({f.rule_id for f in hits})
+                        lines.append(f"FLAG {source} {rule.id}: {text[:70]!r} by {got}")
     for line in lines:
         print(line)
-    return per_rule
+    return {**counts, "few": few}  # type: ignore[dict-item]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -127,20 +139,23 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.write:
         return write()
-    per_rule = measure(args.seed, args.show)
-    found = sum(v[0] for v in per_rule.values())
-    trues = sum(v[1] for v in per_rule.values())
-    flagged = sum(v[2] for v in per_rule.values())
-    falses = sum(v[3] for v in per_rule.values())
-    few = sorted(r for r, v in per_rule.items() if v[1] < 10 or v[3] < 10)
+    counts = measure(args.seed, args.show)
+    for source in ("files", "yaml"):
+        found, trues, flagged, falses, own = counts[source]
+        print(
+            f"{source:<6} true found {found}/{trues} ({100 * found / trues:.1f} %), "
+            f"false flagged above low by any secret rule {flagged}/{falses} "
+            f"({100 * flagged / falses:.2f} %), by the example's own rule {own}"
+        )
+    total = [a + b for a, b in zip(counts["files"], counts["yaml"], strict=True)]
     print(
-        f"{len(per_rule)} secret rules: true found {found}/{trues} ({100 * found / trues:.1f} %), "
-        f"false flagged {flagged}/{falses} ({100 * flagged / falses:.2f} %); "
-        f"rules under 10/10: {len(few)}"
+        f"all    true found {total[0]}/{total[1]} ({100 * total[0] / total[1]:.1f} %), "
+        f"false flagged {total[2]}/{total[3]} ({100 * total[2] / total[3]:.2f} %), "
+        f"by own rule {total[4]}; rules under 10/10: {len(counts['few'])} {' '.join(counts['few'])}"
     )
-    if few:
-        print("  " + " ".join(few))
-    return 0 if found >= 0.95 * trues and flagged <= 0.03 * falses and not few else 1
+    files = counts["files"]
+    ok = files[0] >= 0.95 * files[1] and files[2] <= 0.03 * files[3] and total[0] >= 0.95 * total[1]
+    return 0 if ok and not counts["few"] and total[4] == 0 else 1
 
 
 if __name__ == "__main__":

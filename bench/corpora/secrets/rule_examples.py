@@ -13,6 +13,8 @@ Shape templates: `{A36}` 36 characters of [A-Za-z0-9] (holding each class), `{a2
 `SPECIAL[NAME]` (base64 of JSON, a JWT). Standard library only.
 """
 
+# ruff: noqa: E501  (whole-line templates of real-shaped lines)
+
 from __future__ import annotations
 
 import base64
@@ -74,12 +76,22 @@ def jwt(rng: random.Random) -> str:
 def ops(rng: random.Random) -> str:
     body = {
         "signInAddress": "my.1password.com",
-        "userAuth": {"method": "SRPg-4096", "alg": "PBES2g-HS256", "iterations": 650000,
-                     "salt": mixed(rng, 22, ALPHABETS["u"])},
+        "userAuth": {
+            "method": "SRPg-4096",
+            "alg": "PBES2g-HS256",
+            "iterations": 650000,
+            "salt": mixed(rng, 22, ALPHABETS["u"]),
+        },
         "email": f"{mixed(rng, 13, ALPHABETS['a'])}@1passwordserviceaccounts.com",
         "srpX": mixed(rng, 64, ALPHABETS["h"]),
-        "muk": {"alg": "A256GCM", "ext": True, "k": mixed(rng, 43, ALPHABETS["u"]),
-                "key_ops": ["encrypt", "decrypt"], "kty": "oct", "kid": "mp"},
+        "muk": {
+            "alg": "A256GCM",
+            "ext": True,
+            "k": mixed(rng, 43, ALPHABETS["u"]),
+            "key_ops": ["encrypt", "decrypt"],
+            "kty": "oct",
+            "kid": "mp",
+        },
         "secretKey": f"A3-{mixed(rng, 6, ALPHABETS['U'])}-{mixed(rng, 11, ALPHABETS['U'])}",
         "deviceUuid": mixed(rng, 26, ALPHABETS["a"]),
     }
@@ -87,27 +99,39 @@ def ops(rng: random.Random) -> str:
 
 
 def glc(rng: random.Random) -> str:
-    body = {"o": str(rng.randint(100000, 999999)),
-            "n": f"stack-{rng.randint(100000, 999999)}-hm-read-{mixed(rng, 6, ALPHABETS['a'])}",
-            "k": mixed(rng, 24, ALPHABETS["A"]), "m": {"r": rng.choice(["us", "eu", "au"])}}
+    body = {
+        "o": str(rng.randint(100000, 999999)),
+        "n": f"stack-{rng.randint(100000, 999999)}-hm-read-{mixed(rng, 6, ALPHABETS['a'])}",
+        "k": mixed(rng, 24, ALPHABETS["A"]),
+        "m": {"r": rng.choice(["us", "eu", "au"])},
+    }
     return "glc_" + b64(_json(body)).rstrip("=")
 
 
 def sntrys(rng: random.Random) -> str:
-    body = {"iat": rng.randint(1_700_000_000, 1_760_000_000), "url": "https://sentry.io",
-            "region_url": "https://us.sentry.io", "org": rng.choice(["acme", "orders", "shop"])}
+    body = {
+        "iat": rng.randint(1_700_000_000, 1_760_000_000),
+        "url": "https://sentry.io",
+        "region_url": "https://us.sentry.io",
+        "org": rng.choice(["acme", "orders", "shop"]),
+    }
     return "sntrys_" + b64(_json(body)).rstrip("=") + "_" + mixed(rng, 43, ALPHABETS["b"])
 
 
 def mapbox(rng: random.Random) -> str:
-    body = {"u": rng.choice(["acme-maps", "fleetco", "geo-team"]), "a": mixed(rng, 25, ALPHABETS["a"])}
+    body = {
+        "u": rng.choice(["acme-maps", "fleetco", "geo-team"]),
+        "a": mixed(rng, 25, ALPHABETS["a"]),
+    }
     return f"sk.{b64u(_json(body))}.{mixed(rng, 22, ALPHABETS['u'])}"
 
 
 def intercom(rng: random.Random) -> str:
-    raw = f"tok:{mixed(rng, 8, ALPHABETS['h'])}_{mixed(rng, 4, ALPHABETS['h'])}_" \
-          f"{mixed(rng, 4, ALPHABETS['h'])}_{mixed(rng, 4, ALPHABETS['h'])}_" \
-          f"{mixed(rng, 12, ALPHABETS['h'])}:1:0"
+    raw = (
+        f"tok:{mixed(rng, 8, ALPHABETS['h'])}_{mixed(rng, 4, ALPHABETS['h'])}_"
+        f"{mixed(rng, 4, ALPHABETS['h'])}_{mixed(rng, 4, ALPHABETS['h'])}_"
+        f"{mixed(rng, 12, ALPHABETS['h'])}:1:0"
+    )
     return b64(raw.encode())
 
 
@@ -127,7 +151,7 @@ def ab32_key(rng: random.Random) -> str:  # a 32-byte key in base64 (Azure SAS p
 
 def pem(rng: random.Random) -> str:
     body = b64(b"\x30\x82\x04\xa4\x02\x01\x00\x02\x82\x01\x01\x00" + rng.randbytes(700))
-    return "\n".join(body[i:i + 64] for i in range(0, len(body), 64))
+    return "\n".join(body[i : i + 64] for i in range(0, len(body), 64))
 
 
 def sas_sig(rng: random.Random) -> str:
@@ -139,8 +163,14 @@ def bcrypt(rng: random.Random) -> str:
 
 
 def twitter_bearer(rng: random.Random) -> str:
-    return "A" * 22 + mixed(rng, 22, ALPHABETS["A"]) + "%2F" + mixed(rng, 20, ALPHABETS["A"]) \
-        + "%3D" + mixed(rng, 50, ALPHABETS["A"])
+    return (
+        "A" * 22
+        + mixed(rng, 22, ALPHABETS["A"])
+        + "%2F"
+        + mixed(rng, 20, ALPHABETS["A"])
+        + "%3D"
+        + mixed(rng, 50, ALPHABETS["A"])
+    )
 
 
 def laravel(rng: random.Random) -> str:
@@ -152,12 +182,16 @@ def aws_session(rng: random.Random) -> str:
 
 
 def adyen(rng: random.Random) -> str:
-    return f"AQE{mixed(rng, 90, ALPHABETS['b'])}-{mixed(rng, 43, ALPHABETS['b'])}=-" \
-           f"{mixed(rng, 16, ALPHABETS['A'] + '!#%<>?')}"
+    return (
+        f"AQE{mixed(rng, 90, ALPHABETS['b'])}-{mixed(rng, 43, ALPHABETS['b'])}=-"
+        f"{mixed(rng, 16, ALPHABETS['A'] + '!#*?.,;')}"
+    )
 
 
 def flyv1(rng: random.Random) -> str:
-    return "FlyV1 fm2_" + mixed(rng, 300, ALPHABETS["b"]) + ",fm2_" + mixed(rng, 120, ALPHABETS["b"])
+    return (
+        "FlyV1 fm2_" + mixed(rng, 300, ALPHABETS["b"]) + ",fm2_" + mixed(rng, 120, ALPHABETS["b"])
+    )
 
 
 def heroku(rng: random.Random) -> str:
@@ -169,10 +203,25 @@ def basic(rng: random.Random) -> str:
 
 
 SPECIAL: dict[str, Callable[[random.Random], str]] = {
-    "jwt": jwt, "ops": ops, "glc": glc, "sntrys": sntrys, "mapbox": mapbox,
-    "intercom": intercom, "pypi": pypi, "ab64": ab64_key, "ab32": ab32_key, "pem": pem,
-    "sas": sas_sig, "bcrypt": bcrypt, "twitter": twitter_bearer, "laravel": laravel,
-    "aws_session": aws_session, "basic": basic, "adyen": adyen, "flyv1": flyv1, "heroku": heroku,
+    "jwt": jwt,
+    "ops": ops,
+    "glc": glc,
+    "sntrys": sntrys,
+    "mapbox": mapbox,
+    "intercom": intercom,
+    "pypi": pypi,
+    "ab64": ab64_key,
+    "ab32": ab32_key,
+    "pem": pem,
+    "sas": sas_sig,
+    "bcrypt": bcrypt,
+    "twitter": twitter_bearer,
+    "laravel": laravel,
+    "aws_session": aws_session,
+    "basic": basic,
+    "adyen": adyen,
+    "flyv1": flyv1,
+    "heroku": heroku,
 }
 
 FIELD = re.compile(r"\{(?:fn:(\w+)|uuid|([AaUhHdLlubzcy])(\d+))\}")
@@ -198,16 +247,19 @@ SPECS: dict[str, Spec] = {
     "1password-service-account-token": ("OP_SERVICE_ACCOUNT_TOKEN", "{fn:ops}"),
     "age-secret-key": ("AGE_SECRET_KEY SOPS_AGE_KEY", "AGE-SECRET-KEY-1{c58}"),
     "airtable-personal-access-token": ("AIRTABLE_API_KEY AIRTABLE_TOKEN", "pat{A14}.{h64}"),
-    "algolia-admin-api-key": ("ALGOLIA_ADMIN_KEY ALGOLIA_ADMIN_API_KEY ALGOLIA_WRITE_API_KEY",
-                              "{h32}"),
+    "algolia-admin-api-key": (
+        "ALGOLIA_ADMIN_KEY ALGOLIA_ADMIN_API_KEY ALGOLIA_WRITE_API_KEY",
+        "{h32}",
+    ),
     "alibaba-access-key-id": ("ALIBABA_CLOUD_ACCESS_KEY_ID ALICLOUD_ACCESS_KEY", "LTAI5t{A18}"),
-    "alibaba-access-key-secret": ("ALIBABA_CLOUD_ACCESS_KEY_SECRET ALICLOUD_SECRET_KEY",
-                                  "{A30}"),
+    "alibaba-access-key-secret": ("ALIBABA_CLOUD_ACCESS_KEY_SECRET ALICLOUD_SECRET_KEY", "{A30}"),
     "anthropic-admin-key": ("ANTHROPIC_ADMIN_KEY", "sk-ant-admin01-{u93}AA"),
     "anthropic-api-key": ("ANTHROPIC_API_KEY", "sk-ant-api03-{u93}AA"),
     "asana-personal-access-token": ("ASANA_ACCESS_TOKEN ASANA_PAT", "2/{d16}/{d16}:{h32}"),
-    "atlassian-api-token": ("JIRA_API_TOKEN CONFLUENCE_API_TOKEN ATLASSIAN_TOKEN",
-                            "ATATT3xFfGF0{u170}={H8}"),
+    "atlassian-api-token": (
+        "JIRA_API_TOKEN CONFLUENCE_API_TOKEN ATLASSIAN_TOKEN",
+        "ATATT3xFfGF0{u170}={H8}",
+    ),
     "auth0-client-secret": ("AUTH0_CLIENT_SECRET", "{u64}"),
     "aws-access-key-id": ("AWS_ACCESS_KEY_ID aws_access_key_id", "AKIA{z16}"),
     "aws-mws-auth-token": ("MWS_AUTH_TOKEN", "amzn.mws.{uuid}"),
@@ -216,8 +268,7 @@ SPECS: dict[str, Spec] = {
     "azure-ad-client-secret": ("AZURE_CLIENT_SECRET", "{u3}8Q~{u34}"),
     "azure-devops-pat": ("AZURE_DEVOPS_EXT_PAT AZURE_DEVOPS_TOKEN", "{y52}"),
     "bitbucket-app-password": ("BITBUCKET_APP_PASSWORD", "ATBB{A24}{H8}"),
-    "braintree-access-token": ("BRAINTREE_ACCESS_TOKEN",
-                               "access_token$production${a16}${h32}"),
+    "braintree-access-token": ("BRAINTREE_ACCESS_TOKEN", "access_token$production${a16}${h32}"),
     "brevo-api-key": ("BREVO_API_KEY SENDINBLUE_API_KEY", "xkeysib-{h64}-{A16}"),
     "buildkite-api-token": ("BUILDKITE_API_TOKEN", "bkua_{h40}"),
     "circleci-token": ("CIRCLECI_TOKEN CIRCLE_TOKEN", "CCIPAT_{A22}_{h40}"),
@@ -359,169 +410,244 @@ SPECS: dict[str, Spec] = {
     "zendesk-api-token": ("ZENDESK_API_TOKEN", "{A40}"),
     "adyen-api-key": ("ADYEN_API_KEY", "{fn:adyen}"),
     "azure-storage-account-key": ("AZURE_STORAGE_KEY AZURE_STORAGE_ACCOUNT_KEY", "{fn:ab64}"),
-    "gcp-service-account-key": (None, [
-        '{"type": "service_account", "project_id": "orders-prod-{d6}", "private_key_id": "{h40}", '
-        '"private_key": "-----BEGIN PRIVATE KEY-----\\n{b64}\\n{b64}\\n{b60}==\\n-----END PRIVATE '
-        'KEY-----\\n", "client_email": "ci@orders-prod.iam.gserviceaccount.com"}',
-    ]),
-    "jwt": (None, [
-        "Authorization: Bearer {fn:jwt}",
-        'SESSION_TOKEN = "{fn:jwt}"',
-        'headers = {{"Authorization": f"Bearer {fn:jwt}"}}',
-        "export API_JWT={fn:jwt}",
-        'curl -H "Authorization: Bearer {fn:jwt}" https://api.acme.io/v1/orders',
-        '  "access_token": "{fn:jwt}",',
-        "const token = '{fn:jwt}';",
-        "  token: {fn:jwt}",
-    ]),
-    "sentry-dsn": (None, [
-        'sentry_sdk.init(dsn="https://{h32}@o{d7}.ingest.sentry.io/{d7}")',
-        "SENTRY_DSN=https://{h32}@o{d6}.ingest.us.sentry.io/{d7}",
-        "  dsn: https://{h32}@o{d7}.ingest.sentry.io/{d6}",
-        'Sentry.init({{ dsn: "https://{h32}@o{d6}.ingest.sentry.io/{d7}" }});',
-        "export SENTRY_DSN='https://{h32}:{h32}@o{d7}.ingest.sentry.io/{d7}'",
-        '    "dsn": "https://{h32}@o{d7}.ingest.de.sentry.io/{d7}",',
-    ]),
-    "discord-webhook-url": (None, [
-        "DISCORD_WEBHOOK_URL=https://discord.com/api/webhooks/{d19}/{u68}",
-        'WEBHOOK = "https://discordapp.com/api/webhooks/{d18}/{u68}"',
-        "  webhook: https://ptb.discord.com/api/v10/webhooks/{d19}/{u68}",
-        "curl -X POST -d @msg.json https://discord.com/api/webhooks/{d19}/{u68}",
-    ]),
-    "slack-webhook-url": (None, [
-        "SLACK_WEBHOOK_URL=https://hooks.slack.com/services/T{U10}/B{U10}/{A24}",
-        'webhook = "https://hooks.slack.com/services/T{U8}/B{U11}/{A24}"',
-        "  slack_url: https://hooks.slack.com/services/T{U9}/B{U9}/{A24}",
-        "curl -X POST --data @payload.json https://hooks.slack.com/services/T{U10}/B{U10}/{A24}",
-    ]),
-    "slack-workflow-webhook-url": (None, [
-        "SLACK_WORKFLOW_URL=https://hooks.slack.com/workflows/T{U10}/A{U10}/{d18}/{A24}",
-        'trigger = "https://hooks.slack.com/triggers/T{U10}/{d13}/{h32}"',
-        "  url: https://hooks.slack.com/workflows/T{U9}/A{U11}/{d17}/{A24}",
-    ]),
-    "microsoft-teams-webhook-url": (None, [
-        "TEAMS_WEBHOOK_URL=https://acme.webhook.office.com/webhookb2/{uuid}@{uuid}/IncomingWebhook/"
-        "{h32}/{uuid}",
-        'url = "https://outlook.office.com/webhook/{uuid}@{uuid}/IncomingWebhook/{h32}/{uuid}"',
-        "  teams: https://contoso.webhook.office.com/webhookb2/{uuid}@{uuid}/IncomingWebhook/"
-        "{h32}/{uuid}/{u43}",
-    ]),
-    "mattermost-webhook-url": (None, [
-        "MATTERMOST_WEBHOOK_URL=https://chat.acme.io/hooks/{a26}",
-        'mattermost_url = "https://mattermost.example.org/hooks/{a26}"',
-        "  mattermost: https://mm.acme.dev/hooks/{a26}",
-    ]),
-    "newrelic-browser-key": (None, [
-        ';NREUM.loader_config={{accountID:"{d7}",trustKey:"{d7}",agentID:"{d10}",'
-        'licenseKey:"NRJS-{h19}",applicationID:"{d10}"}};',
-        "NEW_RELIC_BROWSER_KEY=NRJS-{h19}",
-        '  "licenseKey": "NRJS-{h19}",',
-    ]),
-    "nuget-api-key": (None, [
-        "dotnet nuget push pkg.nupkg --api-key oy2{a43} --source https://api.nuget.org/v3/index.json",
-        "NUGET_API_KEY=oy2{a43}",
-        "nuget setapikey oy2{a43} -source https://www.nuget.org",
-        '  <add key="NuGetApiKey" value="oy2{a43}" />',
-    ]),
-    "azure-sas-token": (None, [
-        'BLOB_SAS_URL="https://acmeassets.blob.core.windows.net/exports/r.csv?sp=r&st=2024-05-01T08:00:00Z'
-        '&se=2024-05-02T08:00:00Z&spr=https&sv=2022-11-02&sr=b&sig={fn:sas}"',
-        "AZURE_STORAGE_SAS_TOKEN=sv=2021-06-08&ss=bfqt&srt=sco&sp=rwdlacupiytfx&se=2025-01-01T00:00:00Z"
-        "&st=2024-01-01T00:00:00Z&spr=https&sig={fn:sas}",
-        '  sas_url: "https://logs{a6}.blob.core.windows.net/raw?sv=2020-08-04&si=read&sr=c&sig={fn:sas}"',
-        'container_url = "https://data.blob.core.windows.net/in?sp=racwdl&st=2024-02-01T00:00:00Z'
-        '&se=2024-09-01T00:00:00Z&sv=2022-11-02&sr=c&sig={fn:sas}"',
-    ]),
-    "azure-shared-access-key": (None, [
-        'SERVICEBUS_CONN="Endpoint=sb://acme-{l6}.servicebus.windows.net/;SharedAccessKeyName='
-        'RootManageSharedAccessKey;SharedAccessKey={fn:ab32}"',
-        "EVENTHUB_CONNECTION=Endpoint=sb://telemetry.servicebus.windows.net/;SharedAccessKeyName=send;"
-        "SharedAccessKey={fn:ab32};EntityPath=events",
-        '  "IoTHub": "HostName=acme.azure-devices.net;SharedAccessKeyName=iothubowner;'
-        'SharedAccessKey={fn:ab32}",',
-    ]),
-    "cli-password": (None, [
-        "curl -u deploy:{A16} https://api.acme.io/v1/status",
-        "mysql -u root -p{A14} -h db.internal orders",
-        "sshpass -p '{A14}' ssh deploy@10.0.4.12",
-        "curl --user admin:{A18} -X POST https://ci.acme.io/job/build",
-        "mysqldump -uroot --password={A16} orders > dump.sql",
-        "sshpass -p {A12} scp dump.sql backup@10.1.2.3:/srv",
-        "mariadb --user=app --password='{A15}' shop",
-    ]),
-    "connection-string": (None, [
-        "DATABASE_URL=postgresql://app_user:{A16}@db.internal.acme.io:5432/orders",
-        'MONGO_URI = "mongodb+srv://svc:{A18}@cluster0.{a5}.mongodb.net/prod"',
-        "  url: mysql://shop:{A14}@10.0.3.7:3306/shop",
-        "REDIS_URL=rediss://default:{A24}@cache.acme.io:6380/0",
-        'broker_url = "amqp://worker:{A16}@rabbit.internal:5672/jobs"',
-        "SQLALCHEMY_DATABASE_URI='mssql+pyodbc://sa:{A15}@sql01/erp?driver=ODBC+Driver+18'",
-    ]),
-    "url-basic-auth": (None, [
-        "PIP_INDEX_URL=https://deploy:{A16}@pypi.internal.acme.io/simple",
-        "git clone https://ci-bot:{A20}@git.acme.io/platform/api.git",
-        '  registry: "https://builder:{A18}@registry.acme.io/v2/"',
-        "ftp://backup:{A14}@files.acme.io/nightly/",
-        'proxy = "http://proxyuser:{A12}@proxy.corp.acme.io:3128"',
-    ]),
-    "http-auth-header": (None, [
-        'requests.get(url, headers={{"Authorization": "Bearer {A32}"}})',
-        "curl -H 'X-Api-Key: {A32}' https://api.acme.io/v2/items",
-        "Authorization: Basic {fn:basic}",
-        "  Authorization: Token {h40}",
-        'fetch(url, {{ headers: {{ "x-api-key": "{A36}" }} }})',
-        'client.headers["Authorization"] = "Bearer {u40}"',
-    ]),
-    "private-key": (None, [
-        "-----BEGIN RSA PRIVATE KEY-----\n{fn:pem}\n-----END RSA PRIVATE KEY-----",
-        "-----BEGIN PRIVATE KEY-----\n{fn:pem}\n-----END PRIVATE KEY-----",
-        "-----BEGIN OPENSSH PRIVATE KEY-----\n{fn:pem}\n-----END OPENSSH PRIVATE KEY-----",
-        "-----BEGIN EC PRIVATE KEY-----\n{fn:pem}\n-----END EC PRIVATE KEY-----",
-        "deploy_key: |\n  -----BEGIN OPENSSH PRIVATE KEY-----\n  {b64}\n  {b64}\n  {b64}\n"
-        "  -----END OPENSSH PRIVATE KEY-----",
-    ]),
-    "password-hash": (None, [
-        "admin:{fn:bcrypt}",
-        "deploy:$6$rounds=5000${A16}${A86}:19000:0:99999:7:::",
-        "backup:$apr1${A8}${A22}",
-        "root:$5${A16}${A43}:19000:0:99999:7:::",
-    ]),
-    "password-hash-sql": (None, [
-        "INSERT INTO users (email, password) VALUES ('ops@acme.io', '{fn:bcrypt}');",
-        "UPDATE users SET password_hash = '{fn:bcrypt}' WHERE id = 1;",
-        "INSERT INTO accounts VALUES (1, 'admin', '{fn:bcrypt}', NOW());",
-    ]),
-    "django-secret-key": (None, [
-        "SECRET_KEY = 'django-insecure-{a50}'",
-        'SECRET_KEY = "{A50}"',
-        "SECRET_KEY: str = '{A50}'",
-    ]),
-    "laravel-app-key": (None, ["APP_KEY={fn:laravel}", "APP_KEY=\"{fn:laravel}\""]),
-    "rails-secret-key-base": (None, [
-        "SECRET_KEY_BASE={h128}",
-        "  secret_key_base: {h128}",
-        'config.secret_key_base = "{h128}"',
-    ]),
-    "wordpress-salt": (None, [
-        "define( 'AUTH_KEY', '{A64}' );",
-        "define('SECURE_AUTH_SALT', '{A64}');",
-        "define( 'NONCE_KEY',        '{A64}' );",
-    ]),
-    "php-array-password": (None, [
-        "    'password' => '{A16}',",
-        "$config['db']['password'] = '{A14}';",
-        "        'db_password' => \"{A24}\",",
-    ]),
-    "php-config-variable": (None, [
-        "$db_password = '{A16}';",
-        '$smtp_pass = "{A14}";',
-        "$mail_pass = '{A24}';",
-    ]),
-    "php-define-password": (None, [
-        "define('DB_PASSWORD', '{A16}');",
-        'define("SMTP_PASS", "{A14}");',
-        "define( 'API_SECRET', '{A24}' );",
-    ]),
+    "gcp-service-account-key": (
+        None,
+        [
+            '{"type": "service_account", "project_id": "orders-prod-{d6}", "private_key_id": "{h40}", '
+            '"private_key": "-----BEGIN PRIVATE KEY-----\\n{b64}\\n{b64}\\n{b60}==\\n-----END PRIVATE '
+            'KEY-----\\n", "client_email": "ci@orders-prod.iam.gserviceaccount.com"}',
+        ],
+    ),
+    "jwt": (
+        None,
+        [
+            "Authorization: Bearer {fn:jwt}",
+            'SESSION_TOKEN = "{fn:jwt}"',
+            'headers = {{"Authorization": f"Bearer {fn:jwt}"}}',
+            "export API_JWT={fn:jwt}",
+            'curl -H "Authorization: Bearer {fn:jwt}" https://api.acme.io/v1/orders',
+            '  "access_token": "{fn:jwt}",',
+            "const token = '{fn:jwt}';",
+            "  token: {fn:jwt}",
+        ],
+    ),
+    "sentry-dsn": (
+        None,
+        [
+            'sentry_sdk.init(dsn="https://{h32}@o{d7}.ingest.sentry.io/{d7}")',
+            "SENTRY_DSN=https://{h32}@o{d6}.ingest.us.sentry.io/{d7}",
+            "  dsn: https://{h32}@o{d7}.ingest.sentry.io/{d6}",
+            'Sentry.init({{ dsn: "https://{h32}@o{d6}.ingest.sentry.io/{d7}" }});',
+            "export SENTRY_DSN='https://{h32}:{h32}@o{d7}.ingest.sentry.io/{d7}'",
+            '    "dsn": "https://{h32}@o{d7}.ingest.de.sentry.io/{d7}",',
+        ],
+    ),
+    "discord-webhook-url": (
+        None,
+        [
+            "DISCORD_WEBHOOK_URL=https://discord.com/api/webhooks/{d19}/{u68}",
+            'WEBHOOK = "https://discordapp.com/api/webhooks/{d18}/{u68}"',
+            "  webhook: https://ptb.discord.com/api/v10/webhooks/{d19}/{u68}",
+            "curl -X POST -d @msg.json https://discord.com/api/webhooks/{d19}/{u68}",
+        ],
+    ),
+    "slack-webhook-url": (
+        None,
+        [
+            "SLACK_WEBHOOK_URL=https://hooks.slack.com/services/T{U10}/B{U10}/{A24}",
+            'webhook = "https://hooks.slack.com/services/T{U8}/B{U11}/{A24}"',
+            "  slack_url: https://hooks.slack.com/services/T{U9}/B{U9}/{A24}",
+            "curl -X POST --data @payload.json https://hooks.slack.com/services/T{U10}/B{U10}/{A24}",
+        ],
+    ),
+    "slack-workflow-webhook-url": (
+        None,
+        [
+            "SLACK_WORKFLOW_URL=https://hooks.slack.com/workflows/T{U10}/A{U10}/{d18}/{A24}",
+            'trigger = "https://hooks.slack.com/triggers/T{U10}/{d13}/{h32}"',
+            "  url: https://hooks.slack.com/workflows/T{U9}/A{U11}/{d17}/{A24}",
+        ],
+    ),
+    "microsoft-teams-webhook-url": (
+        None,
+        [
+            "TEAMS_WEBHOOK_URL=https://acme.webhook.office.com/webhookb2/{uuid}@{uuid}/IncomingWebhook/"
+            "{h32}/{uuid}",
+            'url = "https://outlook.office.com/webhook/{uuid}@{uuid}/IncomingWebhook/{h32}/{uuid}"',
+            "  teams: https://contoso.webhook.office.com/webhookb2/{uuid}@{uuid}/IncomingWebhook/"
+            "{h32}/{uuid}/{u43}",
+        ],
+    ),
+    "mattermost-webhook-url": (
+        None,
+        [
+            "MATTERMOST_WEBHOOK_URL=https://chat.acme.io/hooks/{a26}",
+            'mattermost_url = "https://mattermost.example.org/hooks/{a26}"',
+            "  mattermost: https://mm.acme.dev/hooks/{a26}",
+        ],
+    ),
+    "newrelic-browser-key": (
+        None,
+        [
+            ';NREUM.loader_config={{accountID:"{d7}",trustKey:"{d7}",agentID:"{d10}",'
+            'licenseKey:"NRJS-{h19}",applicationID:"{d10}"}};',
+            "NEW_RELIC_BROWSER_KEY=NRJS-{h19}",
+            '  "licenseKey": "NRJS-{h19}",',
+        ],
+    ),
+    "nuget-api-key": (
+        None,
+        [
+            "dotnet nuget push pkg.nupkg --api-key oy2{a43} --source https://api.nuget.org/v3/index.json",
+            "NUGET_API_KEY=oy2{a43}",
+            "nuget setapikey oy2{a43} -source https://www.nuget.org",
+            '  <add key="NuGetApiKey" value="oy2{a43}" />',
+        ],
+    ),
+    "azure-sas-token": (
+        None,
+        [
+            'BLOB_SAS_URL="https://acmeassets.blob.core.windows.net/exports/r.csv?sp=r&st=2024-05-01T08:00:00Z'
+            '&se=2024-05-02T08:00:00Z&spr=https&sv=2022-11-02&sr=b&sig={fn:sas}"',
+            "AZURE_STORAGE_SAS_TOKEN=sv=2021-06-08&ss=bfqt&srt=sco&sp=rwdlacupiytfx&se=2025-01-01T00:00:00Z"
+            "&st=2024-01-01T00:00:00Z&spr=https&sig={fn:sas}",
+            '  sas_url: "https://logs{a6}.blob.core.windows.net/raw?sv=2020-08-04&si=read&sr=c&sig={fn:sas}"',
+            'container_url = "https://data.blob.core.windows.net/in?sp=racwdl&st=2024-02-01T00:00:00Z'
+            '&se=2024-09-01T00:00:00Z&sv=2022-11-02&sr=c&sig={fn:sas}"',
+        ],
+    ),
+    "azure-shared-access-key": (
+        None,
+        [
+            'SERVICEBUS_CONN="Endpoint=sb://acme-{l6}.servicebus.windows.net/;SharedAccessKeyName='
+            'RootManageSharedAccessKey;SharedAccessKey={fn:ab32}"',
+            "EVENTHUB_CONNECTION=Endpoint=sb://telemetry.servicebus.windows.net/;SharedAccessKeyName=send;"
+            "SharedAccessKey={fn:ab32};EntityPath=events",
+            '  "IoTHub": "HostName=acme.azure-devices.net;SharedAccessKeyName=iothubowner;'
+            'SharedAccessKey={fn:ab32}",',
+        ],
+    ),
+    "cli-password": (
+        None,
+        [
+            "curl -u deploy:{A16} https://api.acme.io/v1/status",
+            "mysql -u root -p{A14} -h db.internal orders",
+            "sshpass -p '{A14}' ssh deploy@10.0.4.12",
+            "curl --user admin:{A18} -X POST https://ci.acme.io/job/build",
+            "mysqldump -uroot --password={A16} orders > dump.sql",
+            "sshpass -p {A12} scp dump.sql backup@10.1.2.3:/srv",
+            "mariadb --user=app --password='{A15}' shop",
+        ],
+    ),
+    "connection-string": (
+        None,
+        [
+            "DATABASE_URL=postgresql://app_user:{A16}@db.internal.acme.io:5432/orders",
+            'MONGO_URI = "mongodb+srv://svc:{A18}@cluster0.{a5}.mongodb.net/prod"',
+            "  url: mysql://shop:{A14}@10.0.3.7:3306/shop",
+            "REDIS_URL=rediss://default:{A24}@cache.acme.io:6380/0",
+            'broker_url = "amqp://worker:{A16}@rabbit.internal:5672/jobs"',
+            "SQLALCHEMY_DATABASE_URI='mssql+pyodbc://sa:{A15}@sql01/erp?driver=ODBC+Driver+18'",
+        ],
+    ),
+    "url-basic-auth": (
+        None,
+        [
+            "PIP_INDEX_URL=https://deploy:{A16}@pypi.internal.acme.io/simple",
+            "git clone https://ci-bot:{A20}@git.acme.io/platform/api.git",
+            '  registry: "https://builder:{A18}@registry.acme.io/v2/"',
+            "ftp://backup:{A14}@files.acme.io/nightly/",
+            'proxy = "http://proxyuser:{A12}@proxy.corp.acme.io:3128"',
+        ],
+    ),
+    "http-auth-header": (
+        None,
+        [
+            'requests.get(url, headers={{"Authorization": "Bearer {A32}"}})',
+            "curl -H 'X-Api-Key: {A32}' https://api.acme.io/v2/items",
+            "Authorization: Basic {fn:basic}",
+            "  Authorization: Token {h40}",
+            'fetch(url, {{ headers: {{ "x-api-key": "{A36}" }} }})',
+            'client.headers["Authorization"] = "Bearer {u40}"',
+        ],
+    ),
+    "private-key": (
+        None,
+        [
+            "-----BEGIN RSA PRIVATE KEY-----\n{fn:pem}\n-----END RSA PRIVATE KEY-----",
+            "-----BEGIN PRIVATE KEY-----\n{fn:pem}\n-----END PRIVATE KEY-----",
+            "-----BEGIN OPENSSH PRIVATE KEY-----\n{fn:pem}\n-----END OPENSSH PRIVATE KEY-----",
+            "-----BEGIN EC PRIVATE KEY-----\n{fn:pem}\n-----END EC PRIVATE KEY-----",
+            "deploy_key: |\n  -----BEGIN OPENSSH PRIVATE KEY-----\n  {b64}\n  {b64}\n  {b64}\n"
+            "  -----END OPENSSH PRIVATE KEY-----",
+        ],
+    ),
+    "password-hash": (
+        None,
+        [
+            "admin:{fn:bcrypt}",
+            "deploy:$6$rounds=5000${A16}${A86}:19000:0:99999:7:::",
+            "backup:$apr1${A8}${A22}",
+            "root:$5${A16}${A43}:19000:0:99999:7:::",
+        ],
+    ),
+    "password-hash-sql": (
+        None,
+        [
+            "INSERT INTO users (email, password) VALUES ('ops@acme.io', '{fn:bcrypt}');",
+            "UPDATE users SET password_hash = '{fn:bcrypt}' WHERE id = 1;",
+            "INSERT INTO accounts VALUES (1, 'admin', '{fn:bcrypt}', NOW());",
+        ],
+    ),
+    "django-secret-key": (
+        None,
+        [
+            "SECRET_KEY = 'django-insecure-{a50}'",
+            'SECRET_KEY = "{A50}"',
+            "SECRET_KEY: str = '{A50}'",
+        ],
+    ),
+    "laravel-app-key": (None, ["APP_KEY={fn:laravel}", 'APP_KEY="{fn:laravel}"']),
+    "rails-secret-key-base": (
+        None,
+        [
+            "SECRET_KEY_BASE={h128}",
+            "  secret_key_base: {h128}",
+            'config.secret_key_base = "{h128}"',
+        ],
+    ),
+    "wordpress-salt": (
+        None,
+        [
+            "define( 'AUTH_KEY', '{A64}' );",
+            "define('SECURE_AUTH_SALT', '{A64}');",
+            "define( 'NONCE_KEY',        '{A64}' );",
+        ],
+    ),
+    "php-array-password": (
+        None,
+        [
+            "    'password' => '{A16}',",
+            "$config['db']['password'] = '{A14}';",
+            "        'db_password' => \"{A24}\",",
+        ],
+    ),
+    "php-config-variable": (
+        None,
+        [
+            "$db_password = '{A16}';",
+            '$smtp_pass = "{A14}";',
+            "$mail_pass = '{A24}';",
+        ],
+    ),
+    "php-define-password": (
+        None,
+        [
+            "define('DB_PASSWORD', '{A16}');",
+            'define("SMTP_PASS", "{A14}");',
+            "define( 'API_SECRET', '{A24}' );",
+        ],
+    ),
 }
 
 CONTEXTS = [
@@ -579,14 +705,17 @@ def false_examples(rule: str, rng: random.Random) -> list[str]:
     name = names.split()[0] if names else rule.upper().replace("-", "_")
     prefix = _prefix(shape) if names else ""
     token = fill(rng, shape) if names else ""
-    body = token[len(prefix):]
+    body = token[len(prefix) :]
     misspelt = ""
     if prefix:
         first = prefix[0]
         swap = "q" if first.lower() != "q" else "z"
         misspelt = (swap.upper() if first.isupper() else swap) + prefix[1:] + body
     values = {
-        "n": name, "low": name.lower(), "p": prefix, "x": "x" * max(8, len(body)),
+        "n": name,
+        "low": name.lower(),
+        "p": prefix,
+        "x": "x" * max(8, len(body)),
         "s": token[: len(prefix) + 6] or "abcd1234",
         "q": misspelt,
     }
