@@ -217,3 +217,23 @@ def test_example_rates() -> None:
     assert files[0] >= 0.95 * files[1]
     assert files[2] <= 0.03 * files[3]
     assert files[4] + yaml[4] == 0
+
+
+def test_rules_test_says_why_an_example_was_missed(tmp_path: Path) -> None:
+    rule_file = tmp_path / "t.yaml"
+    rule_file.write_text(
+        "id: secret.t\ncategory: secret\nseverity: high\nkind: regex\nmessage: t\n"
+        "keywords: [tok_]\nregex: '(tok_[a-z0-9]{8,})'\nentropy: 3.0\ndocs: t\n"
+        "examples:\n  match: ['a = tok_q8v2k7x1m3', 'nothing', 'a = tok_aaaaaaaaaa',"
+        " 'a = tok_EXAMPLE', 'a = tok_changeme1']\n  no_match: ['b']\n",
+        encoding="utf-8",
+    )
+    from wukong_lint.runner.examples import example_problems
+
+    (rule,) = load_rules((str(rule_file),), builtin=False).rules
+    problems = example_problems(rule)
+    assert len(problems) == 4
+    assert problems[0].endswith("(no keyword of the rule: tok_)")
+    assert problems[1].endswith("(entropy 1.43 < 3.0)")
+    assert problems[2].endswith("(the regex does not match)")
+    assert problems[3].endswith("(dropped by the filter placeholder)")

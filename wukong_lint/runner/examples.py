@@ -112,5 +112,47 @@ def example_problems(rule: CompiledRule, examples_dir: Path | None = None) -> li
                 problems.append(f"{rule.id}: {error.message} on example {text[:60]!r}")
             if bool(findings) != expected:
                 verb = "should match but does not" if expected else "should not match but does"
-                problems.append(f"{rule.id}: example {verb}: {text[:80]!r}")
+                why = why_missed(rule, text, path) if expected else ""
+                problems.append(f"{rule.id}: example {verb}: {text[:80]!r}{why}")
     return problems
+
+
+def why_missed(rule: CompiledRule, text: str, path: str) -> str:
+    """Why a regex rule found nothing in an example, when it is cheap to tell: no keyword,
+    no match of the regex, or the first candidate's gate (length, entropy, a shared filter,
+    an allow pattern). Names the gate, never the value."""
+    from wukong_lint.engine.filters import FILTERS, names_itself, shannon_entropy
+    from wukong_lint.engine.matchers import _allowed, _secret_span
+
+    if rule.kind != "regex":
+        return ""
+    lowered = text.lower()
+    if rule.keywords and not any(k in lowered for k in rule.keywords):
+        return f" (no keyword of the rule: {', '.join(rule.keywords[:4])})"
+    if not rule.applies_to_path(path):
+        return f" (the rule does not apply to {path})"
+    unit = Unit(path, text, Source())
+    reasons = []
+    for match in rule.pattern().finditer(text):
+        start, end = _secret_span(rule, match)
+        secret = text[start:end]
+        if len(secret) < rule.min_length:
+            reasons.append(f"shorter than min_length {rule.min_length}")
+        elif rule.entropy is not None and shannon_entropy(secret) < rule.entropy:
+            reasons.append(f"entropy {shannon_entropy(secret):.2f} < {rule.entropy}")
+        elif any(FILTERS[name](secret) for name in rule.filters):
+            names = [name for name in rule.filters if FILTERS[name](secret)]
+            reasons.append(f"dropped by the filter {names[0]}")
+        elif "key" in match.re.groupindex and names_itself(match.group("key") or "", secret):
+            reasons.append("a code name assigned to itself (filter code)")
+        elif rule.allow and _allowed(rule, match, secret, unit):
+            reasons.append("dropped by an allow pattern")
+        else:
+            reasons.append(
+                "kept by the matcher, dropped after it (overlap, documentation "
+                "context, inline ignore)"
+            )
+        break
+    if not reasons:
+        return " (the regex does not match)"
+    return f" ({reasons[0]})"
