@@ -237,3 +237,34 @@ def test_rules_test_says_why_an_example_was_missed(tmp_path: Path) -> None:
     assert problems[1].endswith("(entropy 1.43 < 3.0)")
     assert problems[2].endswith("(the regex does not match)")
     assert problems[3].endswith("(dropped by the filter placeholder)")
+
+
+# --- a name and its value in two fields (a class the per-rule examples revealed) ---------
+
+HEX64 = "".join(RNG.choice("0123456789abcdef") for _ in range(64))
+
+
+@pytest.mark.parametrize(
+    ("path", "text"),
+    [
+        ("k8s/deploy.yaml", f'env:\n  - name: LINODE_TOKEN\n    value: "{HEX64}"\n'),
+        ("ecs/task.json", json.dumps([{"name": "LINODE_TOKEN", "value": HEX64}])),
+        ("web.config", f'<appSettings>\n  <add key="LINODE_TOKEN" value="{HEX64}" />\n'),
+    ],
+)
+def test_name_value_pairs_are_named_by_the_provider_rule(path: str, text: str) -> None:
+    assert loud(path, text) == ["secret.linode-pat"]
+
+
+@pytest.mark.parametrize(
+    ("path", "text"),
+    [
+        ("k8s/a.yaml", "env:\n  - name: LINODE_TOKEN\n    valueFrom:\n      secretKeyRef: {}\n"),
+        ("k8s/deploy.yaml", f"env:\n  - name: LINODE_REGION\n    value: {HEX64[:12]}\n"),
+        ("ecs/task.json", json.dumps([{"name": "LINODE_TOKEN", "value": "${LINODE_TOKEN}"}])),
+        ("web.config", '<add key="LINODE_TOKEN" value="" />\n'),
+        ("web.config", '<add key="Password" value="AQAAANCMnd8BFdERjHoAwE/Cl+sBAAAA0Mz" />\n'),
+    ],
+)
+def test_name_value_look_alikes_are_quiet(path: str, text: str) -> None:
+    assert loud(path, text) == []

@@ -661,6 +661,14 @@ CONTEXTS = [
     "ENV {n} {t}",
     "- {n}={t}",
     "{n}: '{t}'",
+    '{low} = "{t}"',
+    '- name: {n}\n  value: "{t}"',
+    '{{"env": {{"{n}": "{t}"}}}}',
+    '$env:{n} = "{t}"',
+    "env:\n  {n}: {t}",
+    'config = {{"{low}": "{t}"}}',
+    "set {n}={t}",
+    '<add key="{n}" value="{t}" />',
 ]
 
 # look-alikes written around each rule's variable and shape; `{n}` the variable, `{p}` the
@@ -689,13 +697,17 @@ def _prefix(shape: str) -> str:
 
 def true_examples(rule: str, rng: random.Random, n: int = 10) -> list[str]:
     names, shape = SPECS[rule][0], SPECS[rule][1]
+    offset = rng.randrange(len(CONTEXTS))
     out = []
     for i in range(n):
         if names is None:
             out.append(fill(rng, shape[i % len(shape)]))
         else:
             name = names.split()[i % len(names.split())]
-            out.append(CONTEXTS[i % len(CONTEXTS)].format(n=name, t=fill(rng, shape)))
+            # ten of the contexts, starting where the rule's draw says: every context is
+            # exercised across the rules
+            context = CONTEXTS[(i + offset) % len(CONTEXTS)]
+            out.append(context.format(n=name, low=name.lower(), t=fill(rng, shape)))
     return out
 
 
