@@ -207,6 +207,7 @@ FILE_SPECS: dict[str, tuple[list, list]] = {
             "<servers><server><id>nexus</id><username>deploy</username><password>{A14}</password></server></servers>",
             "<settings>\n  <servers>\n    <server>\n      <id>releases</id>\n      <username>ci</username>\n"
             "      <password>{A18}</password>\n    </server>\n  </servers>\n</settings>",
+            "<server>\n  <id>github</id>\n  <username>ci-bot</username>\n  <password>ghp_{A36}</password>\n</server>",
         ],
         [
             "<server><password>${{env.MVN_PASS}}</password></server>",
@@ -364,6 +365,9 @@ FILE_SPECS: dict[str, tuple[list, list]] = {
             'provider "postgresql" {{\n  host     = "db.lan"\n  username = "tf"\n  password = "{A16}"\n}}',
             'resource "azurerm_mssql_server" "s" {{\n  administrator_login          = "sqladmin"\n'
             '  administrator_login_password = "{A18}"\n}}',
+            'resource "aws_elasticache_replication_group" "cache" {{\n  transit_encryption_enabled = true\n'
+            '  auth_token                 = "{A32}"\n}}',
+            'module "db" {{\n  source   = "./modules/db"\n  password = "{A16}"\n}}',
         ],
         [
             'resource "aws_db_instance" "x" {{\n  password = var.db_password\n}}',
@@ -383,6 +387,8 @@ FILE_SPECS: dict[str, tuple[list, list]] = {
             '<tomcat-users><user username="deployer" password="{A14}" roles="manager-script"/></tomcat-users>',
             '<tomcat-users>\n  <role rolename="manager-gui"/>\n  <user username="admin" password="{A16}" '
             'roles="manager-gui,admin-gui"/>\n</tomcat-users>',
+            '<?xml version="1.0" encoding="UTF-8"?>\n<tomcat-users xmlns="http://tomcat.apache.org/xml">\n'
+            '  <user name="jmx" password="{A12}" roles="manager-jmx"/>\n</tomcat-users>',
         ],
         [],
     ),  # the rule's own ten look-alikes are in its YAML
