@@ -63,7 +63,7 @@ def joined(text: str, path: str, near: list[int] | None) -> Iterator[View]:
     if name.endswith((".yml", ".yaml")):
         found.append(_blocks(text))
     if "alue" in text:
-        found.append(_pairs(text))
+        found.append(_pairs(text, near))
     for views in found:
         for view in views:
             if near is None or _holds(view, near):
@@ -209,10 +209,29 @@ def _blocks(text: str) -> Iterator[View]:
         yield View("".join(parts), tuple(pieces), ("yaml block",))
 
 
-def _pairs(text: str) -> Iterator[View]:
+def _pairs(text: str, near: list[int] | None) -> Iterator[View]:
     """Each name and value written as two fields, as `NAME` + the value field from its
-    separator to the end of its line."""
-    for match in _PAIR.finditer(text):
+    separator to the end of its line. The name holds the keyword: only the lines of the
+    offsets `near` and the line after each are searched (None: the whole text)."""
+    if near is None:
+        windows = [(0, len(text))]
+    else:
+        windows = []
+        for offset in near:  # ascending
+            start = text.rfind("\n", 0, offset) + 1
+            end = text.find("\n", offset)
+            end = text.find("\n", end + 1) if end >= 0 else -1
+            end = len(text) if end < 0 else end
+            if windows and start <= windows[-1][1]:
+                windows[-1] = (windows[-1][0], max(end, windows[-1][1]))
+            else:
+                windows.append((start, end))
+    for window_start, window_end in windows:
+        yield from _pairs_in(text, window_start, window_end)
+
+
+def _pairs_in(text: str, window_start: int, window_end: int) -> Iterator[View]:
+    for match in _PAIR.finditer(text, window_start, window_end):
         group = next(g for g in (1, 2, 3) if match.group(g) is not None)
         name_start, name_end = match.span(group)
         value_at = match.end()
