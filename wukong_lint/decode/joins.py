@@ -39,12 +39,13 @@ _ONE_LITERAL = re.compile(r"""["']([^"']*)["']""")
 _BLOCK = re.compile(r"^([ \t]*)([^\s:#][^:#\n]{0,80}:)[ \t]*([|>])[-+0-9]*[ \t]*\r?$", re.M)
 MAX_JOINED = 1 << 16  # characters of one joined value at most
 # name, then (the same line or the next) the value field: the groups are the name and where
-# the value's separator starts
-_PAIR = re.compile(
-    r"""(?:\bname:[ \t]*["']?([\w.\-]{2,80})["']?[ \t]*\r?\n[ \t]*-?[ \t]*value(?=:)"""
-    r"""|"[Nn]ame"[ \t]*:[ \t]*"([\w.\-]{2,80})"[ \t]*,[ \t]*"[Vv]alue(?=":)"""
-    r"""|<add[ \t]+key="([\w.\-:]{2,80})"[ \t]+value(?==))"""
+# the value's separator starts. One pattern a form, each starting with a literal (the regex
+# engine skips to it), run only on a text holding that form's words.
+_PAIR_YAML = re.compile(
+    r"""name:[ \t]*["']?([\w.\-]{2,80})["']?[ \t]*\r?\n[ \t]*-?[ \t]*value(?=:)"""
 )
+_PAIR_JSON = re.compile(r'"[Nn]ame"[ \t]*:[ \t]*"([\w.\-]{2,80})"[ \t]*,[ \t]*"[Vv]alue(?=":)')
+_PAIR_XML = re.compile(r'<add[ \t]+key="([\w.\-:]{2,80})"[ \t]+value(?==)')
 
 
 def joined(text: str, path: str, near: list[int] | None) -> Iterator[View]:
@@ -62,8 +63,7 @@ def joined(text: str, path: str, near: list[int] | None) -> Iterator[View]:
         found.append(_continued(text))
     if name.endswith((".yml", ".yaml")):
         found.append(_blocks(text))
-    if "alue" in text:
-        found.append(_pairs(text, near))
+    found.append(_pairs(text))
     for views in found:
         for view in views:
             if near is None or _holds(view, near):
@@ -209,39 +209,27 @@ def _blocks(text: str) -> Iterator[View]:
         yield View("".join(parts), tuple(pieces), ("yaml block",))
 
 
-def _pairs(text: str, near: list[int] | None) -> Iterator[View]:
+def _pairs(text: str) -> Iterator[View]:
     """Each name and value written as two fields, as `NAME` + the value field from its
-    separator to the end of its line. The name holds the keyword: only the lines of the
-    offsets `near` and the line after each are searched (None: the whole text)."""
-    if near is None:
-        windows = [(0, len(text))]
-    else:
-        windows = []
-        for offset in near:  # ascending
-            start = text.rfind("\n", 0, offset) + 1
-            end = text.find("\n", offset)
-            end = text.find("\n", end + 1) if end >= 0 else -1
+    separator to the end of its line."""
+    forms = []
+    if "value:" in text and "name:" in text:
+        forms.append((_PAIR_YAML, 1))
+    if ('"name"' in text or '"Name"' in text) and ('"value"' in text or '"Value"' in text):
+        forms.append((_PAIR_JSON, 1))
+    if "<add " in text:
+        forms.append((_PAIR_XML, 1))
+    for pattern, group in forms:
+        for match in pattern.finditer(text):
+            name_start, name_end = match.span(group)
+            value_at = match.end()
+            end = text.find("\n", value_at)
             end = len(text) if end < 0 else end
-            if windows and start <= windows[-1][1]:
-                windows[-1] = (windows[-1][0], max(end, windows[-1][1]))
-            else:
-                windows.append((start, end))
-    for window_start, window_end in windows:
-        yield from _pairs_in(text, window_start, window_end)
-
-
-def _pairs_in(text: str, window_start: int, window_end: int) -> Iterator[View]:
-    for match in _PAIR.finditer(text, window_start, window_end):
-        group = next(g for g in (1, 2, 3) if match.group(g) is not None)
-        name_start, name_end = match.span(group)
-        value_at = match.end()
-        end = text.find("\n", value_at)
-        end = len(text) if end < 0 else end
-        if end - value_at > MAX_JOINED:
-            continue
-        name = text[name_start:name_end]
-        pieces = (
-            Piece(0, name_start, name_end, True),
-            Piece(len(name), value_at, end, True),
-        )
-        yield View(name + text[value_at:end], pieces, ("name/value pair",))
+            if end - value_at > MAX_JOINED:
+                continue
+            name = text[name_start:name_end]
+            pieces = (
+                Piece(0, name_start, name_end, True),
+                Piece(len(name), value_at, end, True),
+            )
+            yield View(name + text[value_at:end], pieces, ("name/value pair",))
