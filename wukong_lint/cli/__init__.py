@@ -284,6 +284,12 @@ def _add_rules(sub: argparse._SubParsersAction) -> None:
     r_test = rules_sub.add_parser("test", help="run the examples of rules")
     r_test.add_argument("dirs", nargs="*", metavar="DIR")
     r_test.add_argument("--strict", action="store_true", help="rules tagged todo-examples fail too")
+    r_test.add_argument(
+        "--examples",
+        metavar="DIR",
+        help="example files <rule id>.txt (# ruleid: / # ok: annotations); default for the "
+        "built-in rules: tests/fixtures/secrets/examples of a checkout",
+    )
     for p in (r_list, r_show, r_test):
         p.add_argument("--rules", action="append", default=[], metavar="DIR")
     from wukong_lint.cli.rules_extra import add_actions
@@ -530,15 +536,20 @@ def _cmd_rules(args: argparse.Namespace) -> int:
             print(f"  {text}")
         return 0
     if args.rules_command == "test":
-        from wukong_lint.runner.examples import example_problems
+        from pathlib import Path
+
+        from wukong_lint.runner.examples import builtin_examples_dir, example_problems
 
         dirs = args.dirs + args.rules
         from types import SimpleNamespace
 
         ruleset = _load(SimpleNamespace(rules=dirs), builtin=not dirs)
+        examples = Path(args.examples) if args.examples else None
+        if examples is None and not dirs:
+            examples = builtin_examples_dir()
         problems, todo = [], []  # todo: examples marked to be written (import-gitleaks)
         for rule in ruleset.rules:
-            found = example_problems(rule, ruleset, explain=True)  # (each failure: why)
+            found = example_problems(rule, ruleset, explain=True, examples_dir=examples)
             pending = "todo-examples" in rule.tags and not args.strict
             (todo if pending else problems).extend(found)
         for problem in problems:

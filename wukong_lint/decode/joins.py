@@ -8,7 +8,12 @@
   Python): the line's text before the first literal, then one literal of the contents;
 - YAML block scalars (`key: |`, `key: >-`): `key: ` and the block's lines, joined by
   newlines (literal) or spaces (folded), or by nothing when every line is one word (a
-  token wrapped to the width).
+  token wrapped to the width);
+- a name and its value written as two fields (Kubernetes and compose env lists
+  `- name: X` / `value: Y`, ECS and CloudFormation `{"name": "X", "value": "Y"}`, .NET
+  `<add key="X" value="Y" />`): the name, then the value field from its separator on
+  (`X: Y`, `X": "Y"`, `X="Y"`), so a rule that knows a provider by its variable's name reads
+  the pair as the assignment it stands for.
 
 A view's pieces map it back: every joined value is reported where its first piece is.
 """
@@ -33,6 +38,14 @@ _NEXT = re.compile(r"[ \t]*\+?[ \t]*(?:\\?\r?\n[ \t]*\+?[ \t]*)?[\"'][\w\-+/=.:~
 _ONE_LITERAL = re.compile(r"""["']([^"']*)["']""")
 _BLOCK = re.compile(r"^([ \t]*)([^\s:#][^:#\n]{0,80}:)[ \t]*([|>])[-+0-9]*[ \t]*\r?$", re.M)
 MAX_JOINED = 1 << 16  # characters of one joined value at most
+# name, then (the same line or the next) the value field: the groups are the name and where
+# the value's separator starts. One pattern a form, each starting with a literal (the regex
+# engine skips to it), run only on a text holding that form's words.
+_PAIR_YAML = re.compile(
+    r"""name:[ \t]*["']?([\w.\-]{2,80})["']?[ \t]*\r?\n[ \t]*-?[ \t]*value(?=:)"""
+)
+_PAIR_JSON = re.compile(r'"[Nn]ame"[ \t]*:[ \t]*"([\w.\-]{2,80})"[ \t]*,[ \t]*"[Vv]alue(?=":)')
+_PAIR_XML = re.compile(r'<add[ \t]+key="([\w.\-:]{2,80})"[ \t]+value(?==)')
 
 
 def joined(text: str, path: str, near: list[int] | None) -> Iterator[View]:
@@ -50,6 +63,7 @@ def joined(text: str, path: str, near: list[int] | None) -> Iterator[View]:
         found.append(_continued(text))
     if name.endswith((".yml", ".yaml")):
         found.append(_blocks(text))
+    found.append(_pairs(text))
     for views in found:
         for view in views:
             if near is None or _holds(view, near):
@@ -193,3 +207,29 @@ def _blocks(text: str) -> Iterator[View]:
             parts.append(word + sep)
             at += len(word) + len(sep)
         yield View("".join(parts), tuple(pieces), ("yaml block",))
+
+
+def _pairs(text: str) -> Iterator[View]:
+    """Each name and value written as two fields, as `NAME` + the value field from its
+    separator to the end of its line."""
+    forms = []
+    if "value:" in text and "name:" in text:
+        forms.append((_PAIR_YAML, 1))
+    if ('"name"' in text or '"Name"' in text) and ('"value"' in text or '"Value"' in text):
+        forms.append((_PAIR_JSON, 1))
+    if "<add " in text:
+        forms.append((_PAIR_XML, 1))
+    for pattern, group in forms:
+        for match in pattern.finditer(text):
+            name_start, name_end = match.span(group)
+            value_at = match.end()
+            end = text.find("\n", value_at)
+            end = len(text) if end < 0 else end
+            if end - value_at > MAX_JOINED:
+                continue
+            name = text[name_start:name_end]
+            pieces = (
+                Piece(0, name_start, name_end, True),
+                Piece(len(name), value_at, end, True),
+            )
+            yield View(name + text[value_at:end], pieces, ("name/value pair",))

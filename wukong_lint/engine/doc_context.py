@@ -4,6 +4,12 @@ loud it is.
 - In a Python docstring or an API-example document (`*.rst`, `*.adoc`, botocore-style
   `examples-1.json`), values are samples: a catch-all (`generic`) rule's finding is dropped,
   and a provider rule's finding, whose shape is real, is kept at low severity with a note.
+- Package metadata is documentation too: a Python distribution's PKG-INFO / METADATA (its
+  README, copied in as the long description) and every file of a `*.dist-info` or
+  `*.egg-info` folder, and the package.json of an installed package (under node_modules/,
+  which npm fills with the package's README); a project's own package.json is not.
+- In a JSON API description (botocore's service-2.json, OpenAPI), a value inside a
+  `"documentation"`, `"description"`, `"summary"` or `"example"` string is a sample as well.
 - A private key under a test or fixture path is still a key (reported), but at medium, with
   the folder in the message: test suites ship throw-away keys far more often than live ones.
 
@@ -38,6 +44,39 @@ def is_example_document(path: str) -> bool:
     return ext == ".json" and (
         stem.startswith("examples-") or stem.endswith((".examples", "-examples"))
     )
+
+
+METADATA_FOLDERS = (".dist-info", ".egg-info")
+
+
+def is_package_metadata(path: str) -> bool:
+    """A package's metadata: PKG-INFO, a distribution's METADATA and the other files of its
+    `*.dist-info` / `*.egg-info` folder, an installed npm package's package.json."""
+    parts = path.replace("\\", "/").lower().split("/")
+    name = parts[-1]
+    if name == "pkg-info":
+        return True
+    folders = parts[:-1]
+    if any(folder.endswith(METADATA_FOLDERS) for folder in folders):
+        return True
+    return name == "package.json" and "node_modules" in folders
+
+
+# a JSON string holding prose about an API: "documentation": "...", "description": "..."
+_DOC_KEY = re.compile(r'"(?:documentation|description|summary|examples?|docstring)"[ \t]*:[ \t]*"')
+
+
+def _in_json_doc_string(text: str, offset: int) -> bool:
+    """Whether `offset` lies inside the value of a documentation key of a JSON line."""
+    line_start = text.rfind("\n", 0, offset) + 1
+    last = None
+    for found in _DOC_KEY.finditer(text, line_start, offset):
+        last = found
+    if last is None:
+        return False
+    # no unescaped quote between the string's opening and the offset: still inside it
+    inside = text[last.end() : offset]
+    return '"' not in inside.replace("\\\\", "").replace('\\"', "")
 
 
 def test_folder(path: str) -> str:
@@ -81,6 +120,8 @@ class Context:
         self.path = path
         self.text = text
         self.example = is_example_document(path)
+        self.metadata = is_package_metadata(path)
+        self.json = path.lower().endswith(".json")
         self.python = path.lower().endswith(PYTHON_SUFFIXES)
         self.fixtures = test_folder(path)
         self._quotes: dict[str, list[int]] = {}
@@ -127,6 +168,10 @@ class Context:
             return (2, f"under the test path {self.fixtures}/") if self.fixtures else None
         if self.example:
             where = "in an example document"
+        elif self.metadata:
+            where = "in package metadata"
+        elif self.json and _in_json_doc_string(self.text, offset):
+            where = "in an API description"
         elif self.python and self.in_docstring(offset):
             where = "in a docstring"
         else:

@@ -75,7 +75,8 @@ PLACEHOLDER_WORDS = (
 
 # Sample credentials that standards and vendor documentation print, copied into libraries'
 # docstrings and tests everywhere: the OAuth 2.0 RFCs (6749, 6750, 7009), OAuth 1.0 (RFC 5849),
-# AWS's documentation keys. A value holding one of them is a sample, never a live credential.
+# AWS's documentation keys, the Azure SAS samples of AWS's and Microsoft's documentation. A
+# value holding one of them is a sample, never a live credential.
 KNOWN_SAMPLES = (
     "2yotnfzfejr1zcsicmwpaa",  # RFC 6749 access token
     "tgzv3jokf0xg5qx2tlkwia",  # RFC 6749 refresh token
@@ -96,6 +97,8 @@ KNOWN_SAMPLES = (
     "j49sk3j29djd",
     "dpf43f3p2l4k3l03",
     "kllo9940pd9333jh",
+    "abbkdwqvyuvctph9ebp",  # the Azure SAS signature of AWS DataSync's API documentation
+    "f%6grvaz5cdj2pw4tgu7ilstkwgn7bukkag8p6hesxwmf",  # Microsoft Learn's SAS parameter sample
     "akiaiosfodnn7",  # AWS documentation keys
     "wjalrxutnfemi/k7mdeng",
     "je7mtgbclwbf/2zp9utk",
@@ -285,6 +288,25 @@ def is_code(value: str) -> bool:
     # part is a plausible name; random text with dots (`A.qtoIl6SDLYpU.c1CK`) is not.
     parts = value.split(".")
     return len(parts) > 1 and all(_NAME.match(part) for part in parts)
+
+
+_CHAIN_PART = _Lazy(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def _squash(name: str) -> str:
+    return name.replace("_", "").replace("-", "").lower()
+
+
+def names_itself(key: str, value: str) -> bool:
+    """An assignment between two code names: the value is an attribute chain ending in the
+    name it is assigned to (`MLKEM768X25519PrivateKey = rust_openssl.hpke.MLKEM768X25519PrivateKey`,
+    `api_key = self.api_key_provider.ApiKey`): a re-export or a property, not a value. The
+    name decides, so a random value with dots (`dp.st.prd.XXKn...`) never passes."""
+    parts = value.split(".")
+    if len(parts) < 2 or not all(_CHAIN_PART.match(part) for part in parts):
+        return False
+    name = _squash(key.replace("-", ".").split(".")[-1])
+    return len(name) >= 3 and _squash(parts[-1]) == name
 
 
 def is_word(value: str) -> bool:

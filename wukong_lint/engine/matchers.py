@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
-from wukong_lint.engine.filters import FILTERS, shannon_entropy
+from wukong_lint.engine.filters import FILTERS, names_itself, shannon_entropy
 from wukong_lint.engine.patterns import compile_pattern
 from wukong_lint.engine.rules import CompiledRule
 from wukong_lint.model import Unit
@@ -139,6 +139,7 @@ def match_regex(
     timeout = REGEX_TIMEOUT_BASE + REGEX_TIMEOUT_PER_MB * len(text) / 1_000_000
     deadline = time.monotonic() + timeout
     pattern = rule.pattern()
+    named = "code" in rule.filters and "key" in pattern.groupindex
     ends = None
     if rule.after_keyword and offsets is not None:
         after = compile_pattern(rule.after_keyword).match
@@ -168,6 +169,8 @@ def match_regex(
                 secret = text[s_start:s_end]
                 if is_filtered(rule, secret):
                     continue
+                if named and "." in secret and names_itself(match.group("key") or "", secret):
+                    continue  # `X = module.X`: code names on both sides (filter `code`)
                 if rule.allow and _allowed(rule, match, secret, unit):
                     continue
                 yield Hit(start, end, s_start, s_end)

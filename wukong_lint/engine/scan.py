@@ -62,6 +62,16 @@ def _is_generic(rule: CompiledRule) -> bool:
     return "generic" in rule.tags
 
 
+def _tier(rule: CompiledRule) -> int:
+    """Which rule names a secret found twice: a provider's (0) before a rule that knows only
+    what holds it (1, tag `container`: a URL's user info, a connection string, a command
+    line's password, an auth header) before the catch-all assignment: a GitLab token in a
+    clone URL is reported as the GitLab token, with its revocation docs. Generic rules keep
+    ranking after every specific one (the deferred generic rules of `scan_unit` rely on it)."""
+    container = "container" in rule.tags
+    return (3 - container) if "generic" in rule.tags else int(container)
+
+
 def _drop_overlaps(found: list[_Candidate]) -> list[_Candidate]:
     """One secret, one finding: where secret spans overlap, keep the most specific rule."""
     if len(found) < 2:
@@ -69,7 +79,7 @@ def _drop_overlaps(found: list[_Candidate]) -> list[_Candidate]:
     secrets = [c for c in found if c.rule.category == "secret"]
     if len(secrets) < 2:
         return found
-    ranked = sorted(secrets, key=lambda c: (_is_generic(c.rule), -c.rule.severity, c.hit.start))
+    ranked = sorted(secrets, key=lambda c: (_tier(c.rule), -c.rule.severity, c.hit.start))
     kept: list[_Candidate] = []
     for cand in ranked:
         s, e = cand.hit.secret_start, cand.hit.secret_end
@@ -225,7 +235,7 @@ def _kept_specific(found: list[_Candidate]) -> list[_Candidate]:
     they rank before every generic one, so generic candidates never change this set."""
     ranked = sorted(
         (c for c in found if c.rule.category == "secret" and not _is_generic(c.rule)),
-        key=lambda c: (-c.rule.severity, c.hit.start),
+        key=lambda c: (_tier(c.rule), -c.rule.severity, c.hit.start),
     )
     kept: list[_Candidate] = []
     for cand in ranked:
@@ -296,7 +306,8 @@ def _derived(
     candidate on the span of the unit's text it was decoded or joined from, with the chain
     in its note. Only the secret regex rules run on a view, each only where its keywords
     occur in the view (the prefilter again), and a secret the plain text shows already
-    (or an earlier view) is not reported twice."""
+    (or an earlier view) is not reported twice: a plain-text finding of a rule that ranks
+    after the view's (`_tier`) is replaced, from `found`."""
     near = ruleset.secret_keyword_offsets(unit.text)
     if not near and _MAY_DECODE.search(unit.text) is None:
         # no keyword to join around, and nothing a decoder reads: no encoded run of 8
@@ -310,7 +321,12 @@ def _derived(
         return []
     text, path = unit.text, unit.path
     prefilter = ruleset.prefilter(unit.source.kind)
-    taken = [(c.hit.secret_start, c.hit.secret_end) for c in found if c.rule.category == "secret"]
+    # the secret spans reported so far: a view's finding on one of them is dropped, unless it
+    # names the secret better than a plain-text finding it meets (a provider's rule reading a
+    # joined name/value pair, where the plain text had only the catch-all): that one goes
+    taken: list[tuple[int, int, _Candidate | None]] = [
+        (c.hit.secret_start, c.hit.secret_end, c) for c in found if c.rule.category == "secret"
+    ]
     out: list[_Candidate] = []
     for view in derived:
         hits = prefilter.hits(view.text)
@@ -331,8 +347,14 @@ def _derived(
                 start, end = view.span(hit.secret_start, hit.secret_end)
             else:
                 start, end = view.span(hit.start, hit.end)
-            if any(start < e and s < end for s, e in taken):
-                continue
+            clash = [t for t in taken if start < t[1] and t[0] < end]
+            if clash:
+                tier = _tier(cand.rule)
+                if not all(c is not None and tier < _tier(c.rule) for _, _, c in clash):
+                    continue
+                for t in clash:
+                    taken.remove(t)
+                    found.remove(t[2])  # type: ignore[arg-type]
             line, column = lines.locate(start)
             if unit.added_lines is not None and line not in unit.added_lines:
                 continue
@@ -341,7 +363,7 @@ def _derived(
             shown = secret[: redact.public_prefix(secret, cand.rule.keywords)]
             # the chain and the provider prefix only: never the secret, decoded or not
             note = f"{' → '.join(view.chain)} → {shown}…"
-            taken.append((start, end))
+            taken.append((start, end, None))
             hit = Hit(start, end, start, end, note)
             out.append(_new_candidate((cand.rule, hit, line, column, end_line, start, 0)))
     return out
