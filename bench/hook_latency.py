@@ -160,7 +160,10 @@ def agent_events(agent: str) -> list[str]:
 def time_runs(exes: list[str], words: list[str], payloads: list[str], runs: int
               ) -> tuple[dict[str, list[float]], dict[str, list[float]]]:  # fmt: skip
     """Wall and CPU milliseconds of `runs` hook runs per executable (after one warm-up),
-    the executables alternating so that both see the same load."""
+    the executables alternating so that both see the same load. Bytecode is written
+    (without .pyc files every module is compiled on every call), and the hooks run in a
+    neutral folder: an `--exe` wrapper of `python -m`/`-c` imports the package of the
+    current folder first, whatever its PYTHONPATH says."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     times: dict[str, list[float]] = {exe: [] for exe in exes}
     cpus: dict[str, list[float]] = {exe: [] for exe in exes}
@@ -171,7 +174,7 @@ def time_runs(exes: list[str], words: list[str], payloads: list[str], runs: int
             start = time.perf_counter()
             subprocess.run(
                 [exe, "hook", *words], input=payload.encode(), env=env,
-                capture_output=True, check=False,
+                capture_output=True, check=False, cwd=tempfile.gettempdir(),
             )  # fmt: skip
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
             if i:  # the first run fills the caches
