@@ -34,6 +34,7 @@ BENCH = ROOT / "bench"
         (r"(?i)key=(?s:.)", ("key=(?s:.)", "i")),
         (r"[\]{}(]x", (r"[\]{}(]x", "")),
         (r"\(?|x", (r"\(?|x", "")),
+        ("(?x) a [ #]+ # note\n b{1,60}+ (?<k>c)(?>d)", ("a[ #]+b{1,}(?:c)(?:d)", "")),
     ],
 )
 def test_translation_widens_and_keeps_the_syntax(pattern: str, expected: tuple[str, str]):
@@ -41,7 +42,7 @@ def test_translation_widens_and_keeps_the_syntax(pattern: str, expected: tuple[s
 
 
 @pytest.mark.parametrize(
-    "pattern", [r"\Atoken", r"token\Z", r"(a)\1", r"(?x) a b", r"(?>ab)", r"\p{L}", r"(a"]
+    "pattern", [r"\Atoken", r"token\Z", r"(a)\1", r"a(?x) b", r"(?(1)a|b)", r"\p{L}", r"(a"]
 )
 def test_patterns_whose_meaning_could_differ_stay_on_regex(pattern: str):
     assert multimatch.translate(pattern) is None

@@ -48,7 +48,7 @@ _FORMAT = "hs1"  # part of the key: a change of the translation invalidates ever
 
 # escapes whose meaning differs (or is unknown) between `regex` and Hyperscan
 _REJECT_ESCAPES = set("AZzGpPNXgQEKuULlhHRVv123456789")
-_GLOBAL_FLAGS = {"i": "i", "m": "", "s": "s", "a": "", "u": ""}  # others: left to regex
+_GLOBAL_FLAGS = {"i": "i", "m": "", "s": "s", "a": "", "u": "", "x": ""}  # others: regex
 
 
 def _group_end(pattern: str, start: int) -> int:
@@ -80,16 +80,50 @@ def _group_end(pattern: str, start: int) -> int:
     return -1
 
 
+def _leading_flags(pattern: str) -> str:
+    """The letters of the global flag groups `(?imsx)` that open `pattern` (VERSION0 applies
+    one anywhere to the whole pattern; only those at the start are read as such here)."""
+    letters, i = "", 0
+    while pattern.startswith("(?", i):
+        j = i + 2
+        while j < len(pattern) and pattern[j].isalpha():
+            j += 1
+        if j == i + 2 or pattern[j : j + 1] != ")":
+            break
+        letters += pattern[i + 2 : j]
+        i = j + 1
+    return letters
+
+
 def translate(pattern: str) -> tuple[str, str] | None:
     """(a Hyperscan expression whose matches include every match of `pattern` under
     `regex` VERSION0 on ASCII text, its global flags "i"/"s"), or None: left to `regex`."""
     out: list[str] = []
     flags = ""
+    verbose = "x" in _leading_flags(pattern)
     named: dict[str, list[str]] = {}  # group name -> the translated groups of that name
     opened: list[tuple[int, str | None]] = []  # (index in out, name) of each open group
+    quantified = False  # the last token was a quantifier (a `+` after it: possessive)
     i, n = 0, len(pattern)
     while i < n:
         c = pattern[i]
+        if verbose and c in " \t\n\r\f\v":
+            i += 1
+            continue
+        if verbose and c == "#":
+            end = pattern.find("\n", i)
+            i = n if end < 0 else end + 1
+            continue
+        if quantified and c == "+":  # possessive: the greedy repeat matches more
+            quantified = False
+            i += 1
+            continue
+        if quantified and c == "?":  # lazy
+            quantified = False
+            out.append(c)
+            i += 1
+            continue
+        quantified = False
         if c == "\\":
             nxt = pattern[i + 1 : i + 2]
             if not nxt or nxt in _REJECT_ESCAPES:
@@ -126,16 +160,18 @@ def translate(pattern: str) -> tuple[str, str] | None:
                     return None
                 i = end + 1
                 continue
-            if pattern.startswith("(?|", i) or pattern.startswith("(?:", i):
+            if pattern.startswith(("(?|", "(?:", "(?>"), i):  # atomic: a plain group matches more
                 opened.append((len(out), None))
                 out.append("(?:")
                 i += 3
                 continue
-            if pattern.startswith("(?P<", i):
+            if pattern.startswith(("(?P<", "(?<"), i) and not pattern.startswith(
+                ("(?<=", "(?<!"), i
+            ):
                 end = pattern.find(">", i)
                 if end < 0:
                     return None
-                opened.append((len(out), pattern[i + 4 : end]))
+                opened.append((len(out), pattern[pattern.index("<", i) + 1 : end]))
                 out.append("(?:")
                 i = end + 1
                 continue
@@ -152,9 +188,11 @@ def translate(pattern: str) -> tuple[str, str] | None:
                 while j < n and pattern[j].isalpha():
                     j += 1
                 letters = pattern[i + 2 : j]
-                if j < n and pattern[j] == ")" and letters:  # global flags (anywhere, VERSION0)
+                if j < n and pattern[j] == ")" and letters:  # global flags
                     if any(f not in _GLOBAL_FLAGS for f in letters):
                         return None
+                    if "x" in letters and not verbose:
+                        return None  # (verbose only among the pattern's first flags)
                     flags += "".join(_GLOBAL_FLAGS[f] for f in letters)
                     i = j + 1
                     continue
@@ -171,7 +209,7 @@ def translate(pattern: str) -> tuple[str, str] | None:
                     out.append(pattern[i : i + size])
                     i += size
                     continue
-                return None  # atomic groups, conditionals, other extensions
+                return None  # conditionals and other extensions
             opened.append((len(out), None))
             out.append("(")
             i += 1
@@ -185,6 +223,11 @@ def translate(pattern: str) -> tuple[str, str] | None:
                 named.setdefault(name, []).append("".join(out[at + 1 : -1]))
             i += 1
             continue
+        if c in "*+?":
+            out.append(c)
+            quantified = True
+            i += 1
+            continue
         if c == "{":
             j = i + 1
             while j < n and (pattern[j].isdigit() or pattern[j] == ","):
@@ -193,9 +236,9 @@ def translate(pattern: str) -> tuple[str, str] | None:
             if j < n and pattern[j] == "}" and body.count(",") <= 1 and body not in ("", ","):
                 low_text = body.split(",")[0]
                 low = int(low_text) if low_text else 0
-                lazy = pattern[j + 1 : j + 2] == "?"
-                out.append(f"{{{min(low, CAP)},}}" + ("?" if lazy else ""))
-                i = j + (2 if lazy else 1)
+                out.append(f"{{{min(low, CAP)},}}")
+                quantified = True
+                i = j + 1
                 continue
             out.append("\\{")  # a literal brace (as `regex` reads one that is no repeat)
             i += 1
