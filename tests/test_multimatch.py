@@ -155,6 +155,10 @@ def test_off_and_unavailable_say_why(monkeypatch):
     monkeypatch.setenv(multimatch.ENV, "0")
     assert multimatch.engine_status().startswith("regex (off")
     monkeypatch.setenv(multimatch.ENV, "")
+    if not multimatch.DEFAULT_ON:
+        assert multimatch.engine_status().startswith("regex (hyperscan off by default")
+    monkeypatch.setenv(multimatch.ENV, "1")
+    assert multimatch.engine_status().startswith("hyperscan ")
     monkeypatch.setitem(sys.modules, "hyperscan", None)  # an import that fails
     assert multimatch.engine_status().startswith("regex (hyperscan unavailable")
-    assert os.environ.get(multimatch.ENV) == ""
+    assert os.environ.get(multimatch.ENV) == "1"

@@ -29,8 +29,8 @@ expressions and database; a file that does not verify is deleted and rebuilt, ne
 Nothing here is imported on the pre-commit path or by the hook: a scan turns it on once it
 has read `rules.START_AFTER` characters (a pooled folder scan: before its workers fork).
 
-`WUKONG_LINT_HYPERSCAN=0` turns it off (the pure path), `=1` on from the first text (the
-differential tests); without the package, or on a
+It is off unless `WUKONG_LINT_HYPERSCAN=1` (then from the first text; `DEFAULT_ON` below
+says why); `=0` forces the pure path; without the package, or on a
 platform without its wheel, the scan is the pure path and `--version` says why.
 """
 
@@ -254,10 +254,19 @@ def translate(pattern: str) -> tuple[str, str] | None:
     return "".join(out), "".join(sorted(set(flags)))
 
 
+# Off unless asked for: measured on real code (issue 32, docs/performance.md), the secret
+# regexes are a few per cent of a secrets scan, and the database's pass over every text costs
+# as much as the runs it saves (callgrind: +1.7 % and +2.7 % instructions on two trees).
+DEFAULT_ON = False
+
+
 def unavailable() -> str | None:
     """Why the Hyperscan path is off (None: it can run)."""
-    if os.environ.get(ENV, "") == "0":
+    setting = os.environ.get(ENV, "")
+    if setting == "0":
         return f"off: {ENV}=0"
+    if setting != "1" and not DEFAULT_ON:
+        return f"hyperscan off by default, no gain measured; {ENV}=1 turns it on"
     try:
         import hyperscan  # noqa: F401
     except Exception as err:  # (ImportError, or a library that does not load)
