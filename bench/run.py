@@ -19,6 +19,7 @@ import json
 import os
 import platform
 import re
+import resource
 import shutil
 import statistics
 import subprocess
@@ -131,6 +132,7 @@ def bench_env() -> dict[str, str]:
 def run(
     cmd: list[str], cwd: Path | None = None, *, capture: bool = True, check: bool = False
 ) -> tuple[float, subprocess.CompletedProcess]:
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     proc = subprocess.run(
         cmd,
@@ -140,6 +142,10 @@ def run(
         stderr=subprocess.PIPE,
     )
     dt = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    # CPU of the process and of the workers it waited for (user + system): the machine is
+    # shared, so wall time alone says little about the work done
+    proc.cpu_seconds = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     if check and proc.returncode not in (0, 1):
         raise RuntimeError(
             f"{' '.join(map(str, cmd))} exited {proc.returncode}: {proc.stderr.decode()[-2000:]}"
@@ -206,7 +212,9 @@ def wk_scan(tree: Path, report: Path) -> tuple[float, dict]:
     if proc.returncode not in (0, 1):
         raise RuntimeError(f"wukong-lint exited {proc.returncode}: {proc.stderr.decode()[-2000:]}")
     with open(report, encoding="utf-8") as fh:
-        return dt, json.load(fh)
+        rep = json.load(fh)
+    rep["cpu_seconds"] = proc.cpu_seconds
+    return dt, rep
 
 
 # --------------------------------------------------------------------------------------------
@@ -419,11 +427,14 @@ def real_code(quick: bool, fresh_ds: bool, runs: int) -> dict:
     tree, nfiles, size = build_real_tree(quick)
     mb = size / 1e6
     log(f"[real-code] wukong-lint over {tree.name}: {nfiles} files, {mb:.1f} MB")
-    times, rep = [], None
+    times, cpus, rep = [], [], None
     for _ in range(runs):
         dt, rep = wk_scan(tree, OUT / f"wukong-{tree.name}.json")
         times.append(dt)
+        cpus.append(rep["cpu_seconds"])
     assert rep is not None
+    # the bytes the scan read (archive members included: the report's stats), not the tree's
+    scanned = (rep.get("stats") or {}).get("bytes", 0) / 1e6
     secret = [f for f in rep["findings"] if f["category"] == "secret"]
     top = collections.Counter(f["rule_id"] for f in rep["findings"]).most_common(10)
     examples = collections.defaultdict(list)
@@ -447,6 +458,10 @@ def real_code(quick: bool, fresh_ds: bool, runs: int) -> dict:
             "examples": dict(examples),
             "seconds": [round(t, 3) for t in times],
             "mb_s": round(mb / statistics.median(times), 2),
+            "cpu_seconds": [round(c, 3) for c in cpus],
+            "scanned_mb": round(scanned, 2),
+            "scanned_mb_s": round(scanned / statistics.median(times), 2),
+            "scanned_mb_per_cpu_s": round(scanned / max(statistics.median(cpus), 1e-9), 2),
             "errors": rep.get("errors", [])[:20],
             "stats": rep.get("stats"),
         },

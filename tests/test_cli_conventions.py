@@ -197,7 +197,9 @@ def test_rules_show_suggests_and_rules_list_is_sorted_aligned_and_json(project: 
     code, _, err = run(capsys, "rules", "show", "secret.github")  # a prefix: its rules
     assert code == 2 and "'secret.github-pat'" in err
     code, out, _ = run(capsys, "rules", "list")
-    lines = out.splitlines()
+    table, _, engines = out.partition("\n\n")  # the table, then which engine runs the regexes
+    assert engines.startswith("regex rules: ")
+    lines = table.splitlines()
     ids = [line.split()[0] for line in lines[1:]]
     assert ids == sorted(ids) and len(ids) > 100
     starts = {line.index(line.split()[1], len(line.split()[0])) for line in lines}
@@ -207,3 +209,5 @@ def test_rules_show_suggests_and_rules_list_is_sorted_aligned_and_json(project: 
     listed = json.loads(out)["rules"]
     assert [r["id"] for r in listed] == ids
     assert set(listed[0]) == {"id", "category", "severity", "kind", "enabled"}
+    split = json.loads(out)["engines"]
+    assert split["hyperscan"] + split["regex"] == sum(r["kind"] == "regex" for r in listed)

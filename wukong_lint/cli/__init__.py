@@ -127,13 +127,29 @@ def _parser_type() -> Any:
     return _parser_class
 
 
+def _version_action() -> Any:
+    import argparse
+
+    class Version(argparse.Action):
+        """`--version`: the build (native.py) and the secret regex engine
+        (engine/multimatch.py: Hyperscan, or why not), found only when asked (importing
+        Hyperscan costs milliseconds)."""
+
+        def __call__(self, parser: Any, namespace: Any, values: Any, option: Any = None) -> None:
+            from wukong_lint.engine.multimatch import engine_status
+
+            print(f"wukong-lint {__version__} ({native_status()}; secrets: {engine_status()})")
+            parser.exit()
+
+    return Version
+
+
 def _build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The parser; with `only`, just that sub-command's (argparse spends ~1 ms per parser it
     defines, and `check --staged` runs on every commit)."""
     parser = _parser_type()(prog="wukong-lint", description="Policy linter for AI-agent work.")
     # (and whether the hottest modules run compiled: native.py)
-    version = f"wukong-lint {__version__} ({native_status()})"
-    parser.add_argument("--version", action="version", version=version)
+    parser.add_argument("--version", action=_version_action(), nargs=0)
     # An explicit prog keeps argparse from measuring the terminal (importing shutil) at start-up.
     sub = parser.add_subparsers(
         dest="command", metavar="COMMAND", parser_class=_parser_type(), prog="wukong-lint"
@@ -512,10 +528,11 @@ def _check(args: argparse.Namespace, started: StagedGit | None) -> int:
 
 def _cmd_rules(args: argparse.Namespace) -> int:
     if args.rules_command == "list":
-        from wukong_lint.cli.rules_list import filtered, render
+        from wukong_lint.cli.rules_list import engines, filtered, render
 
-        rules = filtered(_load(args).rules, _split(args.category), _split(args.kind), args.enabled)
-        sys.stdout.write(render(rules, args.format))
+        ruleset = _load(args)
+        rules = filtered(ruleset.rules, _split(args.category), _split(args.kind), args.enabled)
+        sys.stdout.write(render(rules, args.format, engines(ruleset, rules)))
         return 0
     if args.rules_command == "show":
         ruleset = _load(args)

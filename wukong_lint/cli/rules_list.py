@@ -24,10 +24,44 @@ def rows(rules: Sequence[Any]) -> list[dict[str, Any]]:
     ]
 
 
-def render(rules: Sequence[Any], fmt: str = "text") -> str:
+def engines(ruleset: Any, rules: Sequence[Any]) -> dict[str, Any]:
+    """Which engine runs the listed regex rules: Hyperscan confirms a text may match before
+    `regex` runs (engine/multimatch.py), or `regex` alone (a pattern Hyperscan cannot hold,
+    or no Hyperscan: `why`)."""
+    from wukong_lint.engine import multimatch
+
+    listed = {id(rule) for rule in rules}
+    regex_rules = [r for r in ruleset.rules if r.kind == "regex" and id(r) in listed]
+    why = multimatch.unavailable()
+    database = None if why is not None else ruleset.multimatch()
+    covered = set() if database is None else {ruleset.rules[i].id for i in database.covered}
+    on_regex = sorted(r.id for r in regex_rules if r.id not in covered)
+    return {
+        "hyperscan": len(regex_rules) - len(on_regex),
+        "regex": len(on_regex),
+        "regex_only": on_regex,
+        "why": why or "",
+        "engine": multimatch.engine_status(),
+    }
+
+
+def _engines_line(split: dict[str, Any]) -> str:
+    if split["why"]:
+        return f"regex rules: {split['regex']} on regex ({split['why']})\n"
+    shown = ", ".join(split["regex_only"][:12]) + (", ..." if split["regex"] > 12 else "")
+    return (
+        f"regex rules: {split['hyperscan']} on hyperscan + regex ({split['engine']}), "
+        f"{split['regex']} on regex alone" + (f": {shown}" if shown else "") + "\n"
+    )
+
+
+def render(rules: Sequence[Any], fmt: str = "text", split: dict[str, Any] | None = None) -> str:
     table = rows(rules)
     if fmt == "json":
-        return json.dumps({"rules": table}, ensure_ascii=False, indent=2) + "\n"
+        body: dict[str, Any] = {"rules": table}
+        if split is not None:
+            body["engines"] = split
+        return json.dumps(body, ensure_ascii=False, indent=2) + "\n"
     cells = [[str(c).upper() for c in COLUMNS]]
     cells += [[*(str(r[c]) for c in COLUMNS[:-1]), "on" if r["enabled"] else "off"] for r in table]
     widths = [max(len(row[i]) for row in cells) for i in range(len(COLUMNS) - 1)]
@@ -37,7 +71,12 @@ def render(rules: Sequence[Any], fmt: str = "text") -> str:
         + row[-1]
         for row in cells
     ]
-    return "\n".join(lines) + "\n"
+    tail = (
+        ""
+        if split is None or not (split["hyperscan"] or split["regex"])
+        else "\n" + _engines_line(split)
+    )
+    return "\n".join(lines) + "\n" + tail
 
 
 def filtered(

@@ -250,7 +250,7 @@ def _discard(key: str) -> None:
 
 def _prune(directory: str) -> None:
     """Keep the newest few cache files of each kind: every rule edit writes a new one."""
-    for prefix in ("rules-", "patterns-"):
+    for prefix in ("rules-", "patterns-", "hyperscan-"):
         entries = []
         for name in os.listdir(directory):
             if name.startswith(prefix) and name.endswith(".bin"):

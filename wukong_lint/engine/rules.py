@@ -6,6 +6,7 @@ Regexes are compiled lazily: a rule whose keywords never occur costs nothing.
 """
 
 import fnmatch
+import os
 import re
 from collections.abc import Iterable, Iterator
 from itertools import compress
@@ -138,6 +139,7 @@ _SURROGATE = r"[\ud800-\udfff]"  # compiled on first use: rare
 # Keyword hits in one slice above which they are collapsed with C-level passes (real code
 # has some 2,500 hits per MB, at most ~700 in a slice; a run of one character, one a slice).
 DENSE = 4096
+START_AFTER = 4 << 20  # characters scanned before the Hyperscan database (multimatch.py) is read
 
 
 def _by_keyword(matches: list[tuple[int, int, int]]) -> dict[int, list[int] | None]:
@@ -430,6 +432,11 @@ class RuleSet:
         # secret rules' keywords are without a second pass of the prefilter)
         self.last_hits: tuple[str, dict[int, list[int] | None]] | None = None
         self._decode_gate: Any = None
+        # The Hyperscan database of the regex rules (engine/multimatch.py): None until a scan
+        # has read multimatch.START_AFTER characters, False when off or unavailable.
+        self._multimatch: Any = None
+        self._chars = 0
+        self._start_after = 0 if os.environ.get("WUKONG_LINT_HYPERSCAN") == "1" else START_AFTER
 
     def select(self, keep: Any) -> "RuleSet":
         selected = RuleSet([r for r in self.rules if keep(r)])
@@ -437,6 +444,37 @@ class RuleSet:
         selected.decode = self.decode
         selected.mask_rules = self.secret_rules()
         return selected
+
+    def multimatch(self) -> Any:
+        """The Hyperscan database of this set's regex rules (multimatch.Database), or None:
+        off, unavailable, or no rule it can hold. Built (or read from its cache) once."""
+        found = self._multimatch
+        if found is None:
+            from wukong_lint.engine import multimatch
+            from wukong_lint.engine.patterns import cache_dir
+
+            patterns = [r.regex if r.kind == "regex" and r.keywords else "" for r in self.rules]
+            found = self._multimatch = multimatch.build(patterns, cache_dir()) or False
+        return found or None
+
+    def confirmed(self, text: str, found: list[tuple[int, Any]]) -> list[tuple[int, Any]]:
+        """`found` ((rule index, offsets) of the rules the keyword prefilter passed) without
+        the regex rules that cannot match anywhere in `text` (multimatch.py): the same
+        findings, fewer regex runs. Only once a scan has read enough text to pay for the
+        database, and only on ASCII texts."""
+        database = self._multimatch
+        if database is None:
+            self._chars += len(text)
+            if self._chars < self._start_after:
+                return found
+            database = self.multimatch()
+        if not database or not text.isascii():
+            return found
+        covered = database.covered
+        if not any(index in covered for index, _ in found):
+            return found
+        can = database.matching(text.encode())
+        return [(index, o) for index, o in found if index not in covered or index in can]
 
     def secret_rules(self) -> list[CompiledRule]:
         """The rules that mask this set's output: every secret rule, on or off."""
@@ -561,8 +599,10 @@ class RuleSet:
             return  # (most units: no keyword rule to run)
         batch = [
             (self.rules[index], offsets)
-            for index, offsets in hits.items()
-            if index in keyword_rules and self.rules[index].applies_to_path(path)
+            for index, offsets in self.confirmed(
+                unit.text, [(i, o) for i, o in hits.items() if i in keyword_rules]
+            )
+            if self.rules[index].applies_to_path(path)
         ]
         prepared: set[str] = set()
         for rule, offsets in batch:

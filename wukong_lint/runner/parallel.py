@@ -78,6 +78,9 @@ def _run(
     )
 
     _RULESET = scanner.ruleset
+    if kind == "files":
+        # the Hyperscan database read (or compiled) once, before the workers fork
+        scanner.ruleset.multimatch()
     try:
         run_chunks(scanner, _worker, kind, chunks, jobs, ignore_interrupts)
     finally:

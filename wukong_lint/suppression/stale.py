@@ -41,7 +41,6 @@ def comments_of_files(files: Iterable[tuple[str, str]]) -> list[Comment]:
     """The ignore comments of the files (path to read, display path) a scan read."""
     import os
 
-    marker = re.compile(rb"(?i)wukong-lint")  # (no lower-cased copy of the file)
     found: list[Comment] = []
     for full, display in files:
         try:
@@ -51,7 +50,10 @@ def comments_of_files(files: Iterable[tuple[str, str]]) -> list[Comment]:
                 data = handle.read(MAX_BYTES + 1)
         except OSError:
             continue
-        if len(data) > MAX_BYTES or marker.search(data) is None or b"\0" in data:
+        # (a lower-cased copy searched for the name: 5x faster than a case-insensitive
+        # regex, which cost a quarter of a secrets-only folder scan of real code)
+        # (a binary file, found by its NUL byte, is not lower-cased at all)
+        if len(data) > MAX_BYTES or b"\0" in data or b"wukong-lint" not in data.lower():
             continue
         found += comments_in(data.decode("utf-8", errors="replace"), display)
     return found
