@@ -12,6 +12,7 @@ regex, compiled on first use.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from functools import lru_cache
 from typing import Any
 
 SPECIAL = frozenset("?[")  # what only fnmatch's regex handles
@@ -176,6 +177,10 @@ def _share(one: tuple[Any, ...], other: tuple[Any, ...]) -> bool:
     return True  # `?`, a negated class: some character is left for both
 
 
+# Remembered: a session asks the same few questions again and again (each Grep or Glob of
+# the project folder against every target of every path rule: ~35 globs a call, ~0.1 ms
+# each), and the answer depends on the two globs only.
+@lru_cache(maxsize=16384)
 def globs_overlap(one: str, other: str, segments: bool = False) -> bool:
     """Whether some text matches both globs (fnmatchcase semantics; with `segments`, `one`
     is read as a shell reads a glob: a `*` stays within a name and does not start one with
