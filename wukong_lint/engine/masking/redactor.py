@@ -42,6 +42,21 @@ def _secret_rules(ruleset: Any) -> Any:
     return _SELECTED[1]
 
 
+def _raw_gate_holds(rules: Any) -> bool:
+    """Whether a line's raw JSON text can stand for its decoded strings in the keyword
+    prefilter: every secret rule that runs on transcripts has keywords, and no keyword holds
+    a character JSON must escape (a quote, a backslash, a control character)."""
+    for rule in rules.rules:
+        if "transcript" not in rule.applies_to:
+            continue
+        if not rule.keywords:
+            return False
+        for keyword in rule.keywords:
+            if any(c in ('"', "\\") or c < " " for c in keyword):
+                return False
+    return True
+
+
 class Redactor:
     def __init__(self, ruleset: Any) -> None:
         # (imported here, not with the module, nor at each text: `text` runs once per string
@@ -57,6 +72,16 @@ class Redactor:
         self._matcher_for, self._timeout = matcher_for, RuleTimeout
         self._in_marker, self._masked_spans = in_marker, masked_spans
         self._unit, self._source = Unit, Source(kind="transcript")
+        self._raw_gate = _raw_gate_holds(self.rules)
+
+    def _no_keyword_in(self, body: str) -> bool:
+        """Whether a JSON line surely holds no secret a rule can find: no secret rule's keyword
+        occurs in its raw text, and no escape in it can hide one (`\\uXXXX`, `\\/`; the
+        other escapes stand for characters no keyword holds), so none occurs in any string
+        decoded from it either, nested JSON included (its escapes are escaped again)."""
+        if not self._raw_gate or "\\u" in body or "\\/" in body:
+            return False
+        return not any("transcript" in r.applies_to for r, _ in self.rules.candidates(body))
 
     def holds_secret(self, value: Any) -> bool:
         """Whether any string of a decoded record (or of JSON held in one of them) holds a
@@ -151,6 +176,8 @@ class Redactor:
     def line(self, raw: bytes) -> bytes:
         text = raw.decode("utf-8", "surrogateescape")
         body = text.rstrip("\r\n")
+        if self._no_keyword_in(body):
+            return raw  # (most lines: not decoded nor walked, one keyword pass over the line)
         ending = text[len(body) :]
         before = self.count
         try:
