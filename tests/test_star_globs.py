@@ -78,3 +78,29 @@ def test_the_built_in_path_globs_agree_with_fnmatch_on_real_paths():
                 "/" not in pattern and fnmatch.fnmatchcase(base, pattern)
             )
             assert _glob(path, pattern) == want, (pattern, path)
+
+
+def test_remembered_reach_answers_as_computed_and_stays_bounded():
+    """The path rules' glob reasoning is remembered (a session asks the same searches again):
+    a remembered answer is the computed one, and the memo never grows past its limit."""
+    from wukong_lint.shell import paths
+
+    rules = load_rules((), details=False).rules
+    targets = [r.params["targets"] for r in rules if r.kind == "path"]
+    accesses = ["~/infra/**/*", "~/**/id_*", "/**/credentials", "src/**/*.py", "~/.ss*/id_*",
+                "./**/*.pyc", "~/.aws/*", "*", "/*/**/.env"]  # fmt: skip
+    paths._REACHED.clear()
+    for _ in range(2):  # the second round is answered from the memo
+        for patterns in targets:
+            for access in accesses:
+                assert paths._reaches(patterns, access) == paths._reached(patterns, access)
+    assert 0 < len(paths._REACHED) <= paths._REACHED_LIMIT
+    limit = paths._REACHED_LIMIT
+    try:
+        paths._REACHED_LIMIT = 3
+        for n in range(10):
+            paths._reaches(["~/.ssh/*"], f"~/p{n}/**/*")
+        assert len(paths._REACHED) <= 3
+    finally:
+        paths._REACHED_LIMIT = limit
+        paths._REACHED.clear()

@@ -229,7 +229,24 @@ def _mode_wanted(mode: str, params: dict[str, Any]) -> bool:
     return mode == "meta" and "write" in wanted and params.get("permissions", True)
 
 
+_REACHED: dict[tuple[tuple[str, ...], str], bool] = {}
+_REACHED_LIMIT = 4096  # answers kept (then the memo starts over): bounded on any session
+
+
 def _reaches(patterns: list[str], access: str) -> bool:
+    """`_reached`, remembered: a session searches the same few folders again and again (each
+    Grep or Glob of the project against every target of a rule), the answer depends on the
+    globs only."""
+    key = (tuple(patterns), access)
+    found = _REACHED.get(key)
+    if found is None:
+        if len(_REACHED) >= _REACHED_LIMIT:
+            _REACHED.clear()
+        found = _REACHED[key] = _reached(patterns, access)
+    return found
+
+
+def _reached(patterns: list[str], access: str) -> bool:
     """Whether a glob access (`~/.ss*/id_*`, a search's `~/**/id_*`: a `*` within a name,
     `**` any depth) can reach a path of `patterns` (rule globs: the whole path, the last
     name for a glob without `/`, the folder itself for `folder/*`)."""

@@ -178,7 +178,10 @@ def _share(one: tuple[Any, ...], other: tuple[Any, ...]) -> bool:
     return True  # `?`, a negated class: some character is left for both
 
 
-@lru_cache(maxsize=16384)  # (pure: a 100 KB script asks the same pairs some 40,000 times)
+# Remembered: the answer depends on the two globs only, and a run asks the same pairs again
+# and again (a session's Greps and Globs of the project against every target of every path
+# rule, ~35 globs a call; a 100 KB script's accesses some 40,000 times).
+@lru_cache(maxsize=16384)
 def globs_overlap(one: str, other: str, segments: bool = False) -> bool:
     """Whether some text matches both globs (fnmatchcase semantics; with `segments`, `one`
     is read as a shell reads a glob: a `*` stays within a name and does not start one with

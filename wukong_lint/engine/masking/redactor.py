@@ -31,11 +31,59 @@ def _loads(text: str) -> Any:
         return json.loads(text)
 
 
+# (rule set, its secret rules): the last selection, kept for the next Redactor of the same
+# rule set (`redact --in-place` makes one per file; a selection builds the keyword
+# automaton: ~2 ms, which thousands of small session files would pay again and again)
+_SELECTED: tuple[Any, Any] | None = None
+
+
+def _secret_rules(ruleset: Any) -> Any:
+    global _SELECTED
+    if _SELECTED is None or _SELECTED[0] is not ruleset:
+        _SELECTED = (ruleset, ruleset.select(lambda r: r.category == "secret"))
+    return _SELECTED[1]
+
+
+def _raw_gate_holds(rules: Any) -> bool:
+    """Whether a line's raw JSON text can stand for its decoded strings in the keyword
+    prefilter: every secret rule that runs on transcripts has keywords, and no keyword holds
+    a character JSON must escape (a quote, a backslash, a control character)."""
+    for rule in rules.rules:
+        if "transcript" not in rule.applies_to:
+            continue
+        if not rule.keywords:
+            return False
+        for keyword in rule.keywords:
+            if any(c in ('"', "\\") or c < " " for c in keyword):
+                return False
+    return True
+
+
 class Redactor:
     def __init__(self, ruleset: Any) -> None:
-        self.rules = ruleset.select(lambda r: r.category == "secret")
+        # (imported here, not with the module, nor at each text: `text` runs once per string
+        # of a record that holds a secret)
+        from wukong_lint.engine.kinds import matcher_for
+        from wukong_lint.engine.matchers import RuleTimeout
+        from wukong_lint.engine.scan import in_marker, masked_spans
+        from wukong_lint.model import Source, Unit
+
+        self.rules = _secret_rules(ruleset)
         self.count = 0
         self.errors = 0
+        self._matcher_for, self._timeout = matcher_for, RuleTimeout
+        self._in_marker, self._masked_spans = in_marker, masked_spans
+        self._unit, self._source = Unit, Source(kind="transcript")
+        self._raw_gate = _raw_gate_holds(self.rules)
+
+    def _no_keyword_in(self, body: str) -> bool:
+        """Whether a JSON line surely holds no secret a rule can find: no secret rule's keyword
+        occurs in its raw text, and no escape in it can hide one (`\\uXXXX`, `\\/`; the
+        other escapes stand for characters no keyword holds), so none occurs in any string
+        decoded from it either, nested JSON included (its escapes are escaped again)."""
+        if not self._raw_gate or "\\u" in body or "\\/" in body:
+            return False
+        return not any("transcript" in r.applies_to for r, _ in self.rules.candidates(body))
 
     def holds_secret(self, value: Any) -> bool:
         """Whether any string of a decoded record (or of JSON held in one of them) holds a
@@ -63,16 +111,14 @@ class Redactor:
         return found
 
     def text(self, text: str) -> str:
-        from wukong_lint.engine.kinds import matcher_for
-        from wukong_lint.engine.matchers import RuleTimeout
-        from wukong_lint.model import Source, Unit
-
-        unit = Unit("<redact>", text, Source(kind="transcript"))
-        from wukong_lint.engine.scan import in_marker, masked_spans
-
-        earlier = masked_spans(text)
+        candidates = self.rules.candidates(text)
+        if not candidates:
+            return text
+        unit = self._unit("<redact>", text, self._source)
+        earlier = self._masked_spans(text)
+        in_marker, matcher_for = self._in_marker, self._matcher_for
         spans: list[tuple[int, int, str]] = []
-        for rule, offsets in self.rules.candidates(text):
+        for rule, offsets in candidates:
             if "transcript" not in rule.applies_to:
                 continue
             try:
@@ -81,7 +127,7 @@ class Redactor:
                     masked = earlier and in_marker(hit.secret_start, hit.secret_end, earlier)
                     if hit.secret_end > hit.secret_start and not masked:
                         spans.append((hit.secret_start, hit.secret_end, rule.id))
-            except RuleTimeout:
+            except self._timeout:
                 self.errors += 1
         if not spans:
             return text
@@ -132,6 +178,8 @@ class Redactor:
     def line(self, raw: bytes) -> bytes:
         text = raw.decode("utf-8", "surrogateescape")
         body = text.rstrip("\r\n")
+        if self._no_keyword_in(body):
+            return raw  # (most lines: not decoded nor walked, one keyword pass over the line)
         ending = text[len(body) :]
         before = self.count
         try:

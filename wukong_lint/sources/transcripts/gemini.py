@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from itertools import chain
 from typing import Any
 
 from wukong_lint.model.events import EventUnit, strings
@@ -325,7 +326,9 @@ class _Places:
         for piece in unit.text.split("\n"):
             number = 0
             if piece:
-                for index in (*range(cursor, len(expected)), *range(cursor)):
+                # (from the cursor on, then from the start: the next equal line is most often
+                # at the cursor, so no list of every index is made for each line)
+                for index in chain(range(cursor, len(expected)), range(cursor)):
                     if expected[index][0] == piece:
                         cursor, number = index + 1, expected[index][1]
                         break
