@@ -337,7 +337,8 @@ def test_the_direct_zip_reader_checks_the_crc_and_never_reads_past_the_declared_
     at = data.index(b"PK\x01\x02")  # the central directory: bad.txt's CRC-32 at +16
     bad_crc = data[: at + 16] + b"\0\0\0\0" + data[at + 20 :]
     shorter = data[: at + 24] + struct.pack("<I", 5) + data[at + 28 :]  # declared: 5 bytes
-    for broken in (bad_crc, shorter):
+    empty = data[: at + 24] + struct.pack("<I", 0) + data[at + 28 :]  # declared: none
+    for broken in (bad_crc, shorter, empty):
         direct = _member_results(broken)
         assert direct == _through_zipfile(monkeypatch, broken)
         assert direct[0][3].startswith("cannot read: corrupt archive member (Bad CRC-32")

@@ -297,7 +297,10 @@ def _zip_direct(handle: IO[bytes], info: zipfile.ZipInfo, budget: _Budget) -> by
         return None  # truncated: zipfile's error
     # never more than the declared size, as zipfile (inflate stops there: a bomb is bounded)
     size = info.file_size
-    data = packed[:size] if method == 0 else zlib.decompressobj(-15).decompress(packed, size)
+    if method == 0 or size == 0:  # (a max_length of 0 would be no limit at all)
+        data = packed[:size]
+    else:
+        data = zlib.decompressobj(-15).decompress(packed, size)
     budget.take(len(data))
     if zlib.crc32(data) != info.CRC:
         raise zipfile.BadZipFile(f"Bad CRC-32 for file {info.filename!r}")
