@@ -294,3 +294,64 @@ def test_a_bomb_in_a_staged_archive_is_a_warning(repo: Path, monkeypatch, capsys
     git(repo, "add", ".")
     code, report, _ = run(capsys, "--staged")
     assert code == 2  # a member that could not be read: the change was not all scanned
+
+
+def _member_results(data: bytes) -> list[object]:
+    return [
+        (
+            type(item).__name__,
+            item.path,
+            getattr(item, "text", None),
+            getattr(item, "message", None),
+        )
+        for item in archives._archive(
+            io.BytesIO(data), "a.zip", archives.Source(kind="file"), archives.Limits(), 1, None
+        )
+    ]
+
+
+def _through_zipfile(monkeypatch, data: bytes) -> list[object]:
+    with monkeypatch.context() as patch:
+        patch.setattr(archives, "_zip_direct", lambda *_: None)
+        return _member_results(data)
+
+
+@pytest.mark.parametrize("method", [zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED])
+def test_the_direct_zip_reader_gives_what_zipfile_gives(monkeypatch, method):
+    members = {"a.env": LINE, "empty.txt": b"", "ünï/cödé.py": "x = 'é'\n".encode() * 5000,
+               "big.txt": bytes(range(256)) * 4000}  # fmt: skip
+    data = make_zip(members, method)
+    direct = _member_results(data)
+    assert direct == _through_zipfile(monkeypatch, data)
+    assert [path for _, path, _, _ in direct] == [f"a.zip!{name}" for name in members]
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:  # (read here, not by zipfile)
+        for info in archive.infolist():
+            got = archives._zip_direct(io.BytesIO(data), info, archives._Budget(1 << 30))
+            assert got == members[info.filename]
+
+
+def test_the_direct_zip_reader_checks_the_crc_and_never_reads_past_the_declared_size(
+    monkeypatch,
+):
+    data = make_zip({"bad.txt": b"hello world\n", "good.env": LINE}, zipfile.ZIP_DEFLATED)
+    at = data.index(b"PK\x01\x02")  # the central directory: bad.txt's CRC-32 at +16
+    bad_crc = data[: at + 16] + b"\0\0\0\0" + data[at + 20 :]
+    shorter = data[: at + 24] + struct.pack("<I", 5) + data[at + 28 :]  # declared: 5 bytes
+    empty = data[: at + 24] + struct.pack("<I", 0) + data[at + 28 :]  # declared: none
+    for broken in (bad_crc, shorter, empty):
+        direct = _member_results(broken)
+        assert direct == _through_zipfile(monkeypatch, broken)
+        assert direct[0][3].startswith("cannot read: corrupt archive member (Bad CRC-32")
+        assert direct[1][:2] == ("Unit", "a.zip!good.env")
+
+
+def test_members_the_direct_reader_leaves_to_zipfile(monkeypatch):
+    # another compression; a local header whose name is not the directory's
+    for method in (zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA):
+        data = make_zip({"a.env": LINE}, method)
+        assert _member_results(data) == [("Unit", "a.zip!a.env", LINE.decode(), None)]
+    data = make_zip({"a.env": LINE, "b.env": LINE})
+    renamed = data.replace(b"b.env", b"c.env", 1)  # the first: the local header's
+    direct = _member_results(renamed)
+    assert direct == _through_zipfile(monkeypatch, renamed)
+    assert "differ" in direct[1][3]

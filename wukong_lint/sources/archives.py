@@ -20,11 +20,14 @@ from __future__ import annotations
 import io
 import os
 from collections.abc import Iterator
-from typing import IO, NamedTuple
+from typing import IO, TYPE_CHECKING, NamedTuple
 
 from wukong_lint.model import ScanError, Source, Unit
 from wukong_lint.secrets.file_names import KEYSTORE_SUFFIXES
 from wukong_lint.util.text import Skipped, decode
+
+if TYPE_CHECKING:
+    import zipfile
 
 # zip containers (Java, Python, Android, .NET packages: all zip files) and tars
 ZIP_SUFFIXES = (".zip", ".jar", ".war", ".ear", ".whl", ".egg", ".nupkg", ".apk", ".aar")
@@ -43,6 +46,8 @@ _BINARY_MEMBERS = (
 # every warning about a limit starts so: the run still passes (a limit is no unread input)
 ARCHIVE_LIMIT = "archive limit: "
 _READ = 1 << 20
+_LOCAL_HEADER = 30  # bytes of a zip member's local header before its name
+_DEFLATE_SLACK = 1024  # deflate may grow incompressible data by 5 bytes per 64 KiB block
 _RATIO_FLOOR = 1 << 20  # below this a member's ratio is not a bomb (a 2 KB file of spaces)
 
 
@@ -238,7 +243,9 @@ def _zip_members(
                 yield too_big
                 continue
             try:
-                data = _read_capped(archive.open(info), lim, budget, path)
+                data = _zip_direct(handle, info, budget)
+                if data is None:  # not the common case: zipfile's own reader
+                    data = _read_capped(archive.open(info), lim, budget, path)
             except _Limit:
                 raise
             except Exception as err:  # reported; the next member is read
@@ -250,6 +257,54 @@ def _zip_members(
                 yield data
                 continue
             yield from _member_item(data, path, source, lim, depth, budget)
+
+
+def _zip_direct(handle: IO[bytes], info: zipfile.ZipInfo, budget: _Budget) -> bytes | None:
+    """A stored or deflated member's bytes read in one piece, or None to let zipfile read it.
+
+    zipfile reads a member through a chain of Python objects (a shared file, a reader
+    refilling a buffer, a CRC updated per block): on the small members of real packages that
+    costs more than inflating them. The common case is read here with the same checks and
+    the same results: the local header's signature and name (else zipfile says what is
+    wrong), at most the declared size (its caller refused one above the member limit), the
+    CRC-32 over what was read (zipfile's own error when it differs)."""
+    import zipfile
+    import zlib
+
+    method = info.compress_type
+    # (the packed bytes are read whole: bounded, since the caller bounds the declared size)
+    most = info.file_size + (info.file_size >> 4) + _DEFLATE_SLACK
+    if method not in (0, 8) or info.flag_bits & 0x61 or info.compress_size > most:
+        return None  # encrypted, patched, another compression, a size out of proportion
+    handle.seek(info.header_offset)
+    header = handle.read(_LOCAL_HEADER)
+    if len(header) != _LOCAL_HEADER or header[:4] != b"PK\x03\x04":
+        return None
+    flags, name_length, extra_length = (
+        int.from_bytes(header[6:8], "little"),
+        int.from_bytes(header[26:28], "little"),
+        int.from_bytes(header[28:30], "little"),
+    )
+    try:
+        name = handle.read(name_length).decode("utf-8" if flags & 0x800 else "cp437")
+    except UnicodeDecodeError:
+        return None
+    if name != info.orig_filename:
+        return None
+    handle.seek(extra_length, os.SEEK_CUR)
+    packed = handle.read(info.compress_size)
+    if len(packed) != info.compress_size:
+        return None  # truncated: zipfile's error
+    # never more than the declared size, as zipfile (inflate stops there: a bomb is bounded)
+    size = info.file_size
+    if method == 0 or size == 0:  # (a max_length of 0 would be no limit at all)
+        data = packed[:size]
+    else:
+        data = zlib.decompressobj(-15).decompress(packed, size)
+    budget.take(len(data))
+    if zlib.crc32(data) != info.CRC:
+        raise zipfile.BadZipFile(f"Bad CRC-32 for file {info.filename!r}")
+    return data
 
 
 def _read_capped(
