@@ -17,6 +17,7 @@ from typing import Any
 from wukong_lint.protocol import detect
 from wukong_lint.protocol.spawn_types import spawn_type
 from wukong_lint.protocol.versions import version_of, versions
+from wukong_lint.util.re_snapshot import compile_static  # (patterns of the protocol's data)
 
 _CACHE: dict[str, Any] = {}
 # trailing politeness around a one-word answer ("好的", "好吧!", "ok.")
@@ -38,7 +39,7 @@ def _union() -> dict[str, Any]:
             "confirm": frozenset(
                 w.lower() for v in versions().values() for w in v.memory_bank["confirm"]
             ),
-            "routes": re.compile("|".join(f"(?:{r})" for r in routes)) if routes else None,
+            "routes": compile_static("|".join(f"(?:{r})" for r in routes)) if routes else None,
         }
     return found
 

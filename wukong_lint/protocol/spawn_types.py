@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from wukong_lint.util.re_snapshot import compile_static  # (patterns of the protocol's data)
+
 _HEAD = 1500  # characters of the prompt read: a skill file's title and first lines
 _TABLES: list[Any] = []  # (the generic types, the skills' pattern), made on first use
 
@@ -39,7 +41,7 @@ def _tables() -> tuple[frozenset[str], re.Pattern[str] | None]:
                 rf"(?P<{avatar}>^#+\s*(?:{title})\s+Skill|You\s+are\s+\**\s*(?:{name})"
                 rf"|^#+\s*(?:{name}))"
             )
-        pattern = re.compile("|".join(alternatives), re.I | re.M) if alternatives else None
+        pattern = compile_static("|".join(alternatives), re.I | re.M) if alternatives else None
         _TABLES.append((frozenset(generic), pattern))
     return _TABLES[0]  # type: ignore[no-any-return]
 

@@ -25,6 +25,7 @@ from wukong_lint.engine.matchers import Hit
 from wukong_lint.engine.rules import CompiledRule
 from wukong_lint.model import Unit
 from wukong_lint.model.events import SPAWN_TOOLS
+from wukong_lint.util.re_snapshot import compile_static  # (patterns of the protocol's data)
 
 # a heading line and its text (numbering and closing #s are stripped in Python: a lazy
 # group before an optional tail would backtrack on a hostile line)
@@ -101,7 +102,7 @@ def _label_pattern(labels: tuple[str, ...]) -> re.Pattern[str]:
     found = _PATTERNS.get(labels)
     if found is None:
         joined = "|".join(re.escape(label) for label in sorted(labels, key=len, reverse=True))
-        found = _PATTERNS[labels] = re.compile(_LABEL.format(labels=joined), re.I | re.M)
+        found = _PATTERNS[labels] = compile_static(_LABEL.format(labels=joined), re.I | re.M)
     return found
 
 
@@ -126,7 +127,7 @@ def _declaration_patterns(
     if _DECLARATIONS[0] is not declaration:
         labels = tuple(label for form in declaration["forms"] for ls in form["parts"].values()
                        for label in ls)  # fmt: skip
-        headers = re.compile("|".join(re.escape(h) for h in declaration["header"]), re.I)
+        headers = compile_static("|".join(re.escape(h) for h in declaration["header"]), re.I)
         _DECLARATIONS[:] = [declaration, (_label_pattern(labels), headers)]
     return _DECLARATIONS[1]  # type: ignore[no-any-return]
 

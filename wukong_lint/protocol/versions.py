@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from wukong_lint.util.re_snapshot import compile_static  # (patterns of the protocol's data)
+
 # the version of a session that shows none (the seeds: the behaviour this tool began with)
 DEFAULT = "jie-2026-01"
 AUTO = "auto"
@@ -31,11 +33,11 @@ def _words(words: list[str]) -> re.Pattern[str] | None:
     for word in sorted(words, key=len, reverse=True):
         escaped = re.escape(word).replace(r"\ ", r"\s+")
         parts.append(rf"(?<![A-Za-z]){escaped}(?![A-Za-z])" if word.isascii() else escaped)
-    return re.compile("|".join(parts), re.IGNORECASE)
+    return compile_static("|".join(parts), re.IGNORECASE)
 
 
 def _any(patterns: list[str], flags: int = re.IGNORECASE) -> re.Pattern[str] | None:
-    return re.compile("|".join(f"(?:{p})" for p in patterns), flags) if patterns else None
+    return compile_static("|".join(f"(?:{p})" for p in patterns), flags) if patterns else None
 
 
 class Avatar:
