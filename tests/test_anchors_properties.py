@@ -98,7 +98,7 @@ def document(draw) -> str:
 
 pytestmark = pytest.mark.slow  # 600 generated files
 
-PROPERTY = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPERTY = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @PROPERTY

@@ -8,6 +8,7 @@ when DEFERRED_ALLOWED names it with the reason.
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -109,6 +110,7 @@ def _imports(name: str, path: Path, modules: dict[str, Path]) -> list[tuple[str,
     return found
 
 
+@functools.cache  # parsing the package takes ~1 s of CPU: its tests share one read (read-only)
 def _graph() -> dict[str, dict[str, bool]]:
     """module -> {imported module: deferred (only deferred imports of it)}."""
     modules = _modules()

@@ -40,6 +40,7 @@ def pack(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("WUKONG_LINT_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.delenv("WUKONG_LINT_NO_SNAPSHOT", raising=False)
     loader._VERIFIED.clear()
+    loader._SNAPSHOTS.clear()
     return rules
 
 
@@ -63,6 +64,28 @@ def test_the_snapshot_serves_the_rules_without_reading_a_rule_file(
     second = loader.load_rules(details=False)
     assert [r.id for r in second.rules] == [r.id for r in first.rules] == ["team.frob"]
     assert _severity(second) == "high"
+
+
+def test_a_process_reads_the_snapshot_again_only_when_its_file_changes(
+    pack: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Loads in one process (the in-process hook of a test session) reuse the records of the
+    snapshot file they read while it stays the same file; one rewritten since is read."""
+    loader.load_rules(details=False)  # (written)
+    loader.load_rules(details=False)  # (read, kept)
+    real = package_snapshot.load
+
+    def no_reading(name: str, key: object) -> object:
+        raise AssertionError("the unchanged snapshot was read again")
+
+    monkeypatch.setattr(package_snapshot, "load", no_reading)
+    assert _severity(loader.load_rules(details=False)) == "high"
+    monkeypatch.setattr(package_snapshot, "load", real)
+    # the same key, other records (what another build of the package would hold)
+    key = loader._snapshot_key(loader._rule_file_states(str(pack)))
+    (row,) = real(loader.SNAPSHOT_NAME, key)
+    package_snapshot.store(loader.SNAPSHOT_NAME, key, [(*row[:2], 1, *row[3:])])
+    assert _severity(loader.load_rules(details=False)) == "low"
 
 
 def test_an_edited_rule_file_is_never_served_from_a_stale_snapshot(pack: Path) -> None:

@@ -57,7 +57,9 @@ def run(args: argparse.Namespace) -> int:
     # update keeps the file's salt (same scan, same bytes); a version 1 file gets a new one
     old = baseline.load(path) if command == "update" else None
     hashing = old.hashing if old and old.hashing else baseline.Hashing.new()
-    ruleset = common.build_ruleset(args, config)
+    # a baseline records findings, never the rules' docs or examples: the rules as a scan
+    # loads them (the package snapshot), not every rule file parsed again
+    ruleset = common.build_ruleset(args, config, details=False)
     report = common.scan_paths_report(args, ruleset)
     # per-path ignores of the config apply; an older baseline does not (it is being replaced)
     report = common.postfilter(report, config, args, use_baseline=False)

@@ -104,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
     ):
         raise UsageError("redact: OUT would replace the session's sub-agent files; "
                          "use --in-place to replace them")  # fmt: skip
-    ruleset = load_rules(tuple(args.rules))
+    ruleset = load_rules(tuple(args.rules), details=False)  # (masking reads no docs)
     errors = 0
     try:
         if to_stdout:

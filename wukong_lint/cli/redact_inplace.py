@@ -101,7 +101,7 @@ def run_in_place(args: argparse.Namespace) -> int:
     if seconds is not None:
         files = [f for f, _ in agent_history.select([(f, f) for f in files], seconds)]
     global _RULESET
-    _RULESET = load_rules(tuple(args.rules))
+    _RULESET = load_rules(tuple(args.rules), details=False)  # (masking reads no docs)
     manifest: list[str] = []
     count = errors = failed = changed_files = grew = 0
     for path, done in _outcomes(files, args):

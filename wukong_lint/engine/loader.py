@@ -385,8 +385,30 @@ def _snapshot_key(states: list[tuple[str, int, int]]) -> str:
 def _read_snapshot(states: list[tuple[str, int, int]]) -> list[Any] | None:
     from wukong_lint.util import package_snapshot
 
-    data = package_snapshot.load(SNAPSHOT_NAME, _snapshot_key(states))
-    return data if isinstance(data, list) and data else None
+    key = _snapshot_key(states)
+    # the same snapshot file (device, inode, size, mtime) for the same rule files as a load
+    # earlier in this process: its records again, as _VERIFIED does for the cache (a process
+    # that loads the rules per call, the in-process hook of a test session, unmarshalled
+    # ~350 KB each time: a sixth of a call)
+    try:
+        info = os.stat(package_snapshot.path(SNAPSHOT_NAME))
+        memo_key: tuple[Any, ...] | None = (
+            key, info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns,
+            package_snapshot.enabled(),
+        )  # fmt: skip
+    except OSError:
+        memo_key = None
+    if memo_key is not None and memo_key in _SNAPSHOTS:
+        return _SNAPSHOTS[memo_key]
+    data = package_snapshot.load(SNAPSHOT_NAME, key)
+    found = data if isinstance(data, list) and data else None
+    if memo_key is not None and found is not None:
+        _SNAPSHOTS.clear()  # (one snapshot at a time: a rule edit makes a new one)
+        _SNAPSHOTS[memo_key] = found
+    return found
+
+
+_SNAPSHOTS: dict[tuple[Any, ...], list[Any]] = {}
 
 
 def _write_snapshot(states: list[tuple[str, int, int]], data: list[Any]) -> None:

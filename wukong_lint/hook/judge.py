@@ -86,7 +86,9 @@ def log_diagnostics(lines: list[str]) -> str:
         from wukong_lint.engine.loader import load_rules
         from wukong_lint.engine.masking.redactor import Redactor
 
-        redactor = Redactor(load_rules(()))
+        # the rules' patterns only (the package's snapshot, as the hook's own load): their
+        # docs and examples would parse every rule file, seconds on a first unknown tool
+        redactor = Redactor(load_rules((), details=False))
         masked = [redactor.text(line) for line in lines]
     except Exception:  # masking must not lose the diagnostics: keep their shape only
         masked = [line.split(":", 1)[0] + ": (details withheld)" for line in lines]

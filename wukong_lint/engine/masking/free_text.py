@@ -19,7 +19,8 @@ def mask_secrets(text: str) -> str:
         from wukong_lint.engine.loader import load_rules
         from wukong_lint.engine.masking.redactor import Redactor
 
-        return Redactor(load_rules(())).text(text)
+        # patterns only (docs and examples would parse every rule file: seconds)
+        return Redactor(load_rules((), details=False)).text(text)
     except Exception:  # the rules themselves are broken: mask blindly
         return _TOKENISH.sub(lambda m: m[0] if _HEX.fullmatch(m[0]) else "****", text)
 
