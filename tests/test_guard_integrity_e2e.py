@@ -196,13 +196,23 @@ def test_a_program_that_rewrites_the_cache_is_denied_when_it_runs(box: gc.Sandbo
     assert run(box, act).decision == "deny"
 
 
+# Where the installed package holds its own snapshot of the built-in rules (a writable
+# install), the rule cache of the user's cache folder is never read for them; where it does
+# not (a read-only system-wide install: WUKONG_LINT_NO_SNAPSHOT=1 takes that path), the cache
+# is verified against the rule files on every load.
+NO_SNAPSHOT = {"WUKONG_LINT_NO_SNAPSHOT": "1"}
+
+
 def test_a_rule_cache_without_the_command_rules_is_rebuilt(box: gc.Sandbox) -> None:
+    assert run(box, bash("ls"), **NO_SNAPSHOT).decision == "allow"  # (the cache written)
     step = sequence("cache-then-act-001")["steps"][0]
     gc.apply_step(step, box)
-    last = run(box, RM_HOME)
+    assert run(box, RM_HOME).decision == "deny"  # (the package's snapshot: cache not read)
+    last = run(box, RM_HOME, **NO_SNAPSHOT)
     assert last.decision == "deny"
     assert "the rule cache did not match the rule files" in last.reason
-    assert run(box, RM_HOME).reason.count("rule cache") == 0  # rebuilt: it verifies now
+    # rebuilt: it verifies now
+    assert run(box, RM_HOME, **NO_SNAPSHOT).reason.count("rule cache") == 0
 
 
 def test_settings_moving_the_cache_to_a_folder_the_agent_controls(box: gc.Sandbox) -> None:
@@ -210,11 +220,12 @@ def test_settings_moving_the_cache_to_a_folder_the_agent_controls(box: gc.Sandbo
     assert run(box, settings).decision == "deny"
     # worst case: the hook now runs with its cache in a folder the agent filled beforehand
     folder = os.path.join(box.root, "agent-cache")
-    assert run(box, bash("ls"), WUKONG_LINT_CACHE_DIR=folder).decision == "allow"
+    assert run(box, bash("ls"), WUKONG_LINT_CACHE_DIR=folder, **NO_SNAPSHOT).decision == "allow"
     poison = sequence("cache-then-act-001")["steps"][0]
     script = poison["tool_input"]["command"].replace("~/.cache/wukong-lint", folder)
     gc.apply_step(bash(script), box)
-    last = run(box, RM_HOME, WUKONG_LINT_CACHE_DIR=folder)
+    assert run(box, RM_HOME, WUKONG_LINT_CACHE_DIR=folder).decision == "deny"
+    last = run(box, RM_HOME, WUKONG_LINT_CACHE_DIR=folder, **NO_SNAPSHOT)
     assert last.decision == "deny", last
     assert "the rule cache did not match" in last.reason
 

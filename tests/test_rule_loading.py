@@ -181,9 +181,13 @@ def test_scan_reads_rules_without_docs_and_examples_from_one_cache_file(tmp_path
         (rule,) = loader.load_rules((str(rules),), builtin=False, details=details).rules
         return rule
 
-    first = load(details=False)  # a cache miss: validated, so everything is there
+    # a cache miss: validated, yet a scan's records carry no docs or examples, as on a hit
+    miss = load(details=False)
+    assert (miss.docs, miss.examples_match, miss.examples_no_match) == ("", (), ())
+    first = load(details=True)
     assert first.docs == "Internal service token." and first.examples_match
     slim, full = load(details=False), load(details=True)
+    assert slim == miss
     assert (slim.docs, slim.examples_match, slim.examples_no_match) == ("", (), ())
     assert full == first and slim == full._replace(docs="", examples_match=(), examples_no_match=())
     (cache_file,) = (tmp_path / "cache").glob("rules-*.bin")
