@@ -138,7 +138,8 @@ def _version_action() -> Any:
         def __call__(self, parser: Any, namespace: Any, values: Any, option: Any = None) -> None:
             from wukong_lint.engine.multimatch import engine_status
 
-            print(f"wukong-lint {__version__} ({native_status()}; secrets: {engine_status()})")
+            # (the build in its own brackets: CI and users grep for "(compiled (mypyc))")
+            print(f"wukong-lint {__version__} ({native_status()}) (secrets: {engine_status()})")
             parser.exit()
 
     return Version
@@ -149,7 +150,13 @@ def _build_parser(only: str | None = None) -> argparse.ArgumentParser:
     defines, and `check --staged` runs on every commit)."""
     parser = _parser_type()(prog="wukong-lint", description="Policy linter for AI-agent work.")
     # (and whether the hottest modules run compiled: native.py)
-    parser.add_argument("--version", action=_version_action(), nargs=0)
+    import argparse
+
+    # (SUPPRESS: like argparse's own version action, it leaves the namespace alone)
+    parser.add_argument(
+        "--version", action=_version_action(), nargs=0, default=argparse.SUPPRESS,
+        help="show the version, the build and the secret engine, then exit",
+    )  # fmt: skip
     # An explicit prog keeps argparse from measuring the terminal (importing shutil) at start-up.
     sub = parser.add_subparsers(
         dest="command", metavar="COMMAND", parser_class=_parser_type(), prog="wukong-lint"
