@@ -183,3 +183,18 @@ def test_the_decode_gate_from_its_snapshot_is_the_one_computed(
     assert pairs == sorted(zip(built.patterns, built.kinds, strict=True))
     text = "x = 'cGFzc3dvcmQ9aHVudGVyMg=='"  # base64 of a password assignment
     assert stored.hits(text) and stored.hits(text) == built.hits(text)
+
+
+def test_a_pattern_compiled_at_the_top_of_a_script_is_compiled_as_usual(tmp_path: Path) -> None:
+    """A stack shallower than the snapshot's look-up of who compiles (the top of a script)
+    compiles the ordinary way: never an error from `re.compile`."""
+    code = (
+        "import re, sys\nfrom wukong_lint.util import re_snapshot as snap\n"
+        "snap._path = lambda: sys.argv[1]\nsnap.install()\n"
+        "print(re.compile('top(x)').match('topx').group(1))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path / "re.bin")], capture_output=True, text=True,
+        env={**os.environ, "WUKONG_LINT_NO_SNAPSHOT": ""}, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0 and done.stdout.strip() == "x", done.stderr

@@ -107,7 +107,10 @@ def _at_import() -> bool:
     imported, a few calls below its body): only those are kept. A pattern built during a
     run from what it reads (a variable's name in a command, a key of a record) is never
     written to the package folder, whatever it holds."""
-    frame = sys._getframe(4)  # (above: this, compile_cached, re._compile, re.compile/search)
+    try:  # (above: this, compile_cached, re._compile, re.compile/search)
+        frame: Any = sys._getframe(4)
+    except ValueError:  # (a stack that shallow: the top of a script)
+        return False
     for _ in range(5):
         if frame is None:
             return False
