@@ -186,8 +186,8 @@ def test_the_decode_gate_from_its_snapshot_is_the_one_computed(
 
 
 def test_a_pattern_compiled_at_the_top_of_a_script_is_compiled_as_usual(tmp_path: Path) -> None:
-    """A stack shallower than the snapshot's look-up of who compiles (the top of a script)
-    compiles the ordinary way: never an error from `re.compile`."""
+    """With the snapshot installed, a pattern compiled at the top of a script (the shallowest
+    stack a compile can have) compiles and matches as usual."""
     code = (
         "import re, sys\nfrom wukong_lint.util import re_snapshot as snap\n"
         "snap._path = lambda: sys.argv[1]\nsnap.install()\n"
