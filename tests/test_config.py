@@ -159,3 +159,22 @@ def test_staged_path_imports_nothing_heavy_without_a_config(repo: Path):
         [sys.executable, "-c", IMPORT_PROBE], cwd=repo, capture_output=True, text=True, env=env
     )
     assert proc.returncode == 0 and "pydantic" in proc.stderr
+
+
+def test_audit_off_written_plainly_is_off(tmp_path: Path) -> None:
+    """`audit: off`, as the docs write it (YAML 1.1 reads an unquoted `off` as false), turns
+    the audit log off instead of failing the config; other values are still checked."""
+    from wukong_lint.config.project import load_config
+    from wukong_lint.util.errors import UsageError
+
+    path = tmp_path / ".wukong-lint.yaml"
+    for written, expected in (("off", "off"), ("'off'", "off"), ("all", "all")):
+        path.write_text(f"audit: {written}\n", encoding="utf-8")
+        assert load_config(str(path)).audit == expected
+    path.write_text("audit: no-way\n", encoding="utf-8")
+    try:
+        load_config(str(path))
+    except UsageError as err:
+        assert "audit" in str(err)
+    else:
+        raise AssertionError("a wrong audit value was accepted")

@@ -90,6 +90,19 @@ def test_a_broken_project_config_is_ignored_with_one_clear_reason(tmp_path: Path
     assert blocked.returncode == 2 and "ignroe" in blocked.stderr
 
 
+def test_a_broken_user_config_is_named_as_the_users(tmp_path: Path) -> None:
+    """The reason names the file that is wrong: the user's config, not the project's."""
+    project = _project(tmp_path)
+    user = tmp_path / "home" / ".config" / "wukong-lint" / "config.yaml"
+    user.parent.mkdir(parents=True)
+    user.write_text("audit: sometimes\n", encoding="utf-8")
+    message = json.loads(_hook(tmp_path, _event("ls", project)).stdout)["systemMessage"]
+    assert "the user config is ignored" in message and "sometimes" in message
+    assert _decision(_hook(tmp_path, _event("rm -rf ~", project))) == "deny"
+    user.write_text("audit: off\n", encoding="utf-8")  # (as the docs write it: valid)
+    assert "ignored" not in _hook(tmp_path, _event("ls", project)).stdout
+
+
 def test_a_config_naming_no_rule_does_not_block_every_call(tmp_path: Path) -> None:
     project = _project(tmp_path)
     (project / ".wukong-lint.yaml").write_text("ignore: [dangerous-comand]\n")

@@ -250,8 +250,20 @@ def _policy(
     except WukongError:
         config = Config()
     ruleset = build_ruleset(args, config, details=False)
-    notes.append(f"the project config is ignored ({problem}); judged with the built-in policy")
+    notes.append(f"{_whose(problem)} is ignored ({problem}); judged with the built-in policy")
     return config, ruleset, list(INTEGRITY_NOTES)
+
+
+def _whose(problem: str) -> str:
+    """Which config a config error names (its message starts with the file's path)."""
+    from wukong_lint.config import layers
+
+    user, managed = layers.user_config_path(), layers.managed_config_path()
+    if user and problem.startswith(user):
+        return "the user config"
+    if managed and problem.startswith(managed):
+        return "the managed config"
+    return "the project config"
 
 
 def _judge(args: argparse.Namespace, data: dict) -> int:

@@ -72,6 +72,12 @@ class ConfigModel(BaseModel):
         """`select: secret` is `select: [secret]`: a lone string where a list is expected."""
         return [value] if isinstance(value, str) else value
 
+    @field_validator("audit", mode="before")
+    @classmethod
+    def _audit_off(cls, value: Any) -> Any:
+        """`audit: off` as written: YAML 1.1 reads an unquoted `off` as false."""
+        return "off" if value is False else value
+
     @field_validator("select", "ignore", "exclude")
     @classmethod
     def _names(cls, value: list[str]) -> list[str]:
