@@ -59,7 +59,7 @@ def session(home: Path, project: str = "-work-app", sid: str = "5d3f2c1a") -> Pa
     folder.mkdir(parents=True)
     path = folder / f"{sid}.jsonl"
     records = [
-        {"type": "user", "uuid": "u1", "parentUuid": None, "sessionId": sid, "cwd": "/work/app",
+        {"type": "user", "uuid": "u1", "parentUuid": None, "sessionId": sid, "cwd": "/home/dev/app",
          "message": {"role": "user", "content": "show me the env"}},
         {"type": "assistant", "uuid": "a1", "parentUuid": "u1", "sessionId": sid,
          "message": {"role": "assistant", "content": [
