@@ -16,10 +16,7 @@ import argparse
 import glob
 import json
 import os
-import resource
-import subprocess
 import sys
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -27,6 +24,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, ROOT)
 
 from corpora.transcripts.real_shaped import generate  # noqa: E402
+from history_throughput import timed  # noqa: E402  (wall, CPU and peak RSS of one run)
 
 
 def session(out: str, mb: float, seed: int) -> str:
@@ -38,18 +36,9 @@ def session(out: str, mb: float, seed: int) -> str:
 
 
 def run(path: str, profile: list[str], jobs: list[str], report: str) -> tuple[float, float, int]:
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    started = time.perf_counter()
     command = [sys.executable, "-m", "wukong_lint", "check", path, *profile, *jobs,
                "--format", "json", "-o", report, "-q"]  # fmt: skip
-    env = dict(os.environ, PYTHONPATH=ROOT)
-    proc = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
-    wall = time.perf_counter() - started
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if proc.returncode not in (0, 1):
-        sys.exit(f"{' '.join(command)}: exit {proc.returncode}\n{proc.stderr[-2000:]}")
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu, after.ru_maxrss // 1024
+    return timed(command, dict(os.environ, PYTHONPATH=ROOT))
 
 
 def main() -> None:

@@ -24,6 +24,8 @@ import re
 import string
 from collections.abc import Callable
 
+from corpora.secrets.provider_shapes import CONTEXTS as PROVIDER_CONTEXTS
+
 UPPER, LOWER, DIGITS = string.ascii_uppercase, string.ascii_lowercase, string.digits
 ALPHABETS = {
     "A": UPPER + LOWER + DIGITS,
@@ -650,17 +652,9 @@ SPECS: dict[str, Spec] = {
     ),
 }
 
+# the ways a token is written down (provider_shapes.py's), and more of them
 CONTEXTS = [
-    "{n}={t}",
-    'export {n}="{t}"',
-    '{n} = "{t}"',
-    "  {n}: {t}",
-    '    "{n}": "{t}",',
-    "const {n} = '{t}';",
-    '{n} := "{t}"',
-    "ENV {n} {t}",
-    "- {n}={t}",
-    "{n}: '{t}'",
+    *PROVIDER_CONTEXTS,
     '{low} = "{t}"',
     '- name: {n}\n  value: "{t}"',
     '{{"env": {{"{n}": "{t}"}}}}',
