@@ -157,7 +157,8 @@ def test_a_re_snapshot_of_another_interpreter_or_damaged_is_ignored(tmp_path: Pa
     import marshal
 
     path = tmp_path / "re.bin"
-    path.write_bytes(b"WKRE2" + marshal.dumps(("another python", {(True, "a", 0): ("x",)})))
+    stale = marshal.dumps(("another python", {(True, "a", 0): marshal.dumps(("a",))}))
+    path.write_bytes(package_snapshot._MAGIC + stale)
     assert _run(path)[0] == "0"
     path.write_bytes(b"WKRE1garbage")
     assert _run(path)[1] == "True b True True"

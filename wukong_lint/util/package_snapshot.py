@@ -22,7 +22,8 @@ _MAGIC = b"WKSNAP1\n"
 
 
 def path(name: str) -> str:
-    """The snapshot file `name` in the package folder."""
+    """The snapshot file `name` in the package folder (an absolute path is taken as it is:
+    the tests' own folder)."""
     return os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), name)
 
 

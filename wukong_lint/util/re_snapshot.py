@@ -23,13 +23,12 @@ Nothing here changes what a pattern matches: it is the same code list, built onc
 from __future__ import annotations
 
 import marshal
-import os
 import sys
 from typing import Any
 
+from wukong_lint.util import package_snapshot
+
 NAME = "_stdlib_re.bin"
-_MAGIC = b"WKRE2"
-_OFF_ENV = "WUKONG_LINT_NO_SNAPSHOT"
 
 # (is str, pattern, flags) -> the marshal bytes of the engine's arguments: decoded on use, as
 # a run compiles a fraction of the patterns the snapshot holds
@@ -40,7 +39,7 @@ _installed = False
 
 
 def _path() -> str:
-    return os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), NAME)
+    return package_snapshot.path(NAME)
 
 
 def _key() -> str:
@@ -52,7 +51,7 @@ def _key() -> str:
 def install() -> None:
     """Serve `re`'s compilations from the snapshot from now on in this process (once)."""
     global _installed
-    if _installed or os.environ.get(_OFF_ENV):
+    if _installed or not package_snapshot.enabled():
         return
     _installed = True
     try:
@@ -143,15 +142,8 @@ def _record(
 
 
 def _load() -> None:
-    try:
-        with open(_path(), "rb") as handle:
-            blob = handle.read()
-        if blob[: len(_MAGIC)] != _MAGIC:
-            return
-        key, table = marshal.loads(blob[len(_MAGIC) :])
-    except (OSError, ValueError, EOFError, TypeError):
-        return
-    if key == _key() and isinstance(table, dict):
+    table = package_snapshot.load(_path(), _key())
+    if isinstance(table, dict):
         _table.update(table)
 
 
@@ -159,24 +151,15 @@ def save() -> None:
     """Write the snapshot when this run compiled patterns it did not hold (at exit; never
     raises: it only costs speed)."""
     global _new
-    if not _new or os.environ.get(_OFF_ENV):
+    if not _new:
         return
     _new = 0
     try:
-        from wukong_lint.util.fsutil import atomic_write_bytes
-
-        stored: dict[Any, Any] = {}
-        try:  # (another process may have added entries meanwhile: kept)
-            with open(_path(), "rb") as handle:
-                blob = handle.read()
-            key, table = marshal.loads(blob[len(_MAGIC) :])
-            if blob[: len(_MAGIC)] == _MAGIC and key == _key() and isinstance(table, dict):
-                stored = table
-        except (OSError, ValueError, EOFError, TypeError):
-            pass
-        if len(stored) + len(_table) > 4000:  # (a long run of many patterns: bounded)
-            stored = {}
+        # (another process may have added entries meanwhile: kept)
+        stored = package_snapshot.load(_path(), _key())
+        if not isinstance(stored, dict) or len(stored) + len(_table) > 4000:
+            stored = {}  # (none yet, or a long run of many patterns: bounded)
         stored.update(_table)
-        atomic_write_bytes(_path(), _MAGIC + marshal.dumps((_key(), stored)))
-    except Exception:  # a read-only install: compiled as usual next time
+        package_snapshot.store(_path(), _key(), stored)
+    except Exception:  # (never raises: compiled as usual next time)
         return
